@@ -1,0 +1,104 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/raftsim/raftsim/netmodel"
+)
+
+// Config describes a cluster and its surroundings. A World built from the
+// same Config (and the same commands) always runs the same way.
+type Config struct {
+	Seed uint64
+
+	// Members are the bootstrap members in order; member i has raft ID i+1.
+	Members []string
+	// Learners names the members of Members that start as learners.
+	Learners []string
+
+	Tick           time.Duration // etcd --heartbeat-interval
+	ElectionTicks  int           // etcd --election-timeout / --heartbeat-interval
+	HeartbeatTicks int
+	PreVote        bool
+	CheckQuorum    bool
+	// ReadOnlyLease selects raft.ReadOnlyLeaseBased instead of ReadOnlySafe.
+	ReadOnlyLease             bool
+	DisableProposalForwarding bool
+	MaxInflightMsgs           int
+	MaxSizePerMsg             uint64
+	// SnapshotEvery is the number of applied entries between automatic
+	// snapshots (and log compactions); 0 means never.
+	SnapshotEvery uint64
+	// DiskLatency is how long a write takes to become durable.
+	DiskLatency time.Duration
+
+	// Network is the default for every member-to-member link.
+	Network netmodel.LinkProps
+	// Links override single links, applied in order.
+	Links []LinkOverride
+
+	// ClientLatency is the one-way delay between a client and a member. Client
+	// connections are never cut by partitions: a partition is between members.
+	ClientLatency time.Duration
+	Clients       []ClientConfig
+
+	// Topology is "stacked" (each member's host runs a kube-apiserver bound to
+	// it alone), "external" (apiservers with every member as an endpoint), or
+	// "" (only the clients listed in Clients).
+	Topology string
+}
+
+// LinkOverride changes the properties of one link. Nil fields keep the default.
+type LinkOverride struct {
+	From, To  string
+	Latency   *netmodel.Latency
+	Loss      *netmodel.Ratio
+	Duplicate *netmodel.Ratio
+	// OneWay applies the override to From → To only.
+	OneWay bool
+}
+
+// ClientConfig is an etcd client (etcdctl, a kube-apiserver, ...).
+type ClientConfig struct {
+	Name      string
+	Endpoints []string // member names, in failover order
+	Timeout   time.Duration
+}
+
+// DefaultClientTimeout is the request timeout of a client that names none
+// (etcd's request timeout is 7s: 5s + 2 * election timeout by default).
+const DefaultClientTimeout = 7 * time.Second
+
+// DefaultConfig returns etcd's defaults: five members n1..n5, a 100ms
+// heartbeat, a 1s election timeout, PreVote and CheckQuorum on, and a LAN
+// with 5-15ms one-way latency.
+func DefaultConfig() Config {
+	return Config{
+		Seed:            1,
+		Members:         []string{"n1", "n2", "n3", "n4", "n5"},
+		Tick:            100 * time.Millisecond,
+		ElectionTicks:   10,
+		HeartbeatTicks:  1,
+		PreVote:         true,
+		CheckQuorum:     true,
+		MaxInflightMsgs: 256,
+		MaxSizePerMsg:   1 << 20,
+		Network:         netmodel.LinkProps{Latency: netmodel.Latency{Min: 5 * time.Millisecond, Max: 15 * time.Millisecond}},
+		ClientLatency:   time.Millisecond,
+	}
+}
+
+// SandboxConfig is the default sandbox of the GUI and the console: five
+// members etcd-1..5 and a stacked control plane (a kube-apiserver on the
+// hosts of etcd-1..3, each bound to its local member).
+func SandboxConfig() Config {
+	c := DefaultConfig()
+	c.Members = []string{"etcd-1", "etcd-2", "etcd-3", "etcd-4", "etcd-5"}
+	c.Clients = []ClientConfig{
+		{Name: "apiserver-1", Endpoints: []string{"etcd-1"}, Timeout: DefaultClientTimeout},
+		{Name: "apiserver-2", Endpoints: []string{"etcd-2"}, Timeout: DefaultClientTimeout},
+		{Name: "apiserver-3", Endpoints: []string{"etcd-3"}, Timeout: DefaultClientTimeout},
+	}
+	c.Topology = "stacked"
+	return c
+}
