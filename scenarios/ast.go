@@ -1,0 +1,459 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/sim"
+)
+
+// Pos is a position in a scenario file. Line and Col are 1-based; a Pos with
+// Line 0 is unknown.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// String formats the position as file:line:col.
+func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+
+// Text is a caption in English and, optionally, Chinese.
+type Text struct {
+	En, Zh string
+}
+
+// In returns the text in lang ("en", "zh", "zh-CN", ...), falling back to
+// English, or to Chinese when there is no English.
+func (t Text) In(lang string) string {
+	if strings.HasPrefix(strings.ToLower(lang), "zh") && t.Zh != "" {
+		return t.Zh
+	}
+	if t.En != "" {
+		return t.En
+	}
+	return t.Zh
+}
+
+// IsZero reports whether the text is empty in every language.
+func (t Text) IsZero() bool { return t.En == "" && t.Zh == "" }
+
+// Scenario is a parsed and statically validated scenario file.
+type Scenario struct {
+	File    string
+	Name    string
+	Title   Text
+	Summary Text
+
+	// Seed is the file's seed (default 1); SeedSet says the file named one.
+	// Config.Seed holds the same value.
+	Seed    uint64
+	SeedSet bool
+
+	// Config is cluster:, network: and clients: applied to
+	// sim.DefaultConfig(). Every client has a Timeout (sim.DefaultClientTimeout
+	// unless the file names one).
+	Config sim.Config
+	// ConfigPos says where config keys were, for errors found at run time.
+	// Keys are "cluster.<key>", "network.<key>", "network.links.<i>" (0-based)
+	// and "clients.<name>".
+	ConfigPos map[string]Pos
+
+	Steps []Step
+}
+
+// RefKind says what a node reference names.
+type RefKind uint8
+
+// The kinds of node reference.
+const (
+	RefInvalid   RefKind = iota
+	RefName              // a member, by name
+	RefLeader            // @leader
+	RefFollower          // @follower: the first follower in member-list order
+	RefFollowerN         // @followerN: the N-th follower in name order
+	RefFollowers         // @followers: all followers, a list
+	RefVar               // $name, bound by an earlier let
+	// RefClient is a client name. It appears only as Step.Via, where the
+	// validator turns a RefName that names a client (listed or built by the
+	// topology) into a RefClient.
+	RefClient
+)
+
+var refKindNames = [...]string{"invalid", "name", "leader", "follower", "followerN", "followers", "var", "client"}
+
+func (k RefKind) String() string {
+	if int(k) < len(refKindNames) {
+		return refKindNames[k]
+	}
+	return fmt.Sprintf("RefKind(%d)", k)
+}
+
+// NodeRef is a reference to a node as written in the file. @ references
+// resolve when their step runs (for conditions, each time they are
+// evaluated); a reference that resolves to nothing fails its step at run
+// time. RefFollowers, and a RefVar bound to a list, resolve to several nodes.
+type NodeRef struct {
+	Pos  Pos
+	Kind RefKind
+	// Name is the member or client name for RefName and RefClient, and the
+	// variable's name without the $ for RefVar.
+	Name string
+	// N is the 1-based follower index of RefFollowerN.
+	N int
+}
+
+// String formats the reference as it is written in a file.
+func (r NodeRef) String() string {
+	switch r.Kind {
+	case RefLeader:
+		return "@leader"
+	case RefFollower:
+		return "@follower"
+	case RefFollowerN:
+		return fmt.Sprintf("@follower%d", r.N)
+	case RefFollowers:
+		return "@followers"
+	case RefVar:
+		return "$" + r.Name
+	}
+	return r.Name
+}
+
+// StepKind is the action of a step. Its String is the step's YAML key.
+type StepKind uint8
+
+// The step kinds, one per action key.
+const (
+	StepInvalid        StepKind = iota
+	StepSay                     // say: text
+	StepPause                   // pause: text
+	StepChapter                 // chapter: title
+	StepWait                    // wait: dur
+	StepLet                     // let: {name: ref | [refs]}
+	StepCrash                   // crash: refs
+	StepRestart                 // restart: refs
+	StepStall                   // stall: {node: refs, for: dur}
+	StepClock                   // clock: {node: refs, rate: 1.1}
+	StepPartition               // partition: [[refs], [refs]]
+	StepIsolate                 // isolate: refs
+	StepCut                     // cut: {from, to, both}
+	StepRestore                 // restore: {from, to, both}
+	StepLink                    // link: {from, to, latency, loss, duplicate, both}
+	StepHeal                    // heal: all
+	StepCampaign                // campaign: refs
+	StepTransferLeader          // transfer_leader: {to: ref}
+	StepAddMember               // add_member: {name, learner}
+	StepPromote                 // promote: refs
+	StepRemoveMember            // remove_member: refs
+	StepSnapshot                // snapshot: refs
+	StepPut                     // put: {via, key, value, as}
+	StepDelete                  // delete: {via, key, prefix, as}
+	StepGet                     // get: {via, key, consistency, prefix, keys_only, as}
+	StepWatch                   // watch: {via, key, prefix, require_leader, as}
+	StepExpect                  // expect: {conditions..., within}
+	StepExpectAlways            // expect_always: {conditions..., for}
+	numStepKinds
+)
+
+var stepKindNames = [...]string{
+	"invalid", "say", "pause", "chapter", "wait", "let", "crash", "restart", "stall", "clock",
+	"partition", "isolate", "cut", "restore", "link", "heal", "campaign", "transfer_leader",
+	"add_member", "promote", "remove_member", "snapshot", "put", "delete", "get", "watch",
+	"expect", "expect_always",
+}
+
+func (k StepKind) String() string {
+	if int(k) < len(stepKindNames) {
+		return stepKindNames[k]
+	}
+	return fmt.Sprintf("StepKind(%d)", k)
+}
+
+// IsOp reports whether the step is a client operation (put, delete, get,
+// watch), the kinds that may carry a label.
+func (k StepKind) IsOp() bool {
+	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch
+}
+
+// Step is one step of a scenario. Only the fields of its Kind are set.
+type Step struct {
+	// Pos is where the step's action key is.
+	Pos  Pos
+	Kind StepKind
+
+	// At, if set, is the absolute virtual time the step runs at. Otherwise
+	// the step runs After the previous step has finished (0: at once).
+	// The validator guarantees that At is never earlier than the time the
+	// previous steps take at least, and that At and After are not both set.
+	At    *time.Duration
+	After time.Duration
+	atPos Pos // where at: is, for errors
+
+	// Text is the caption of StepSay, StepPause and StepChapter.
+	Text Text
+	// Wait is how long StepWait lets time pass.
+	Wait time.Duration
+	// Bindings are the variables of StepLet, in file order.
+	Bindings []Binding
+	// Nodes are the targets of StepCrash, StepRestart, StepIsolate,
+	// StepCampaign, StepPromote, StepRemoveMember and StepSnapshot, and the
+	// node: of StepStall and StepClock. The step acts on each node every
+	// reference resolves to.
+	Nodes []NodeRef
+	// For is the length of StepStall and StepExpectAlways.
+	For time.Duration
+	// Rate is StepClock's tick rate relative to real ticks (1 = normal).
+	Rate float64
+	// Groups are the groups of StepPartition. A group written as a single
+	// reference (a $var bound to a list, @followers) is a group of one ref.
+	Groups [][]NodeRef
+
+	// From and To are the ends of StepCut, StepRestore and StepLink (every
+	// pair between them); To alone is the target of StepTransferLeader.
+	From, To []NodeRef
+	// Both is false for a one-way cut, restore or link change (From → To
+	// only). Default true.
+	Both bool
+	// Latency, Loss and Duplicate are StepLink's new properties; nil keeps
+	// the link's current one.
+	Latency   *netmodel.Latency
+	Loss      *netmodel.Ratio
+	Duplicate *netmodel.Ratio
+
+	// Name and Learner describe StepAddMember's new member.
+	Name    string
+	Learner bool
+
+	// Via is the client of StepPut, StepDelete, StepGet and StepWatch: a
+	// RefClient, or a reference to a member, meaning that member's local
+	// client. It always resolves to one node.
+	Via NodeRef
+	// Key is the key of a client operation; with Prefix it is a prefix
+	// (etcd --prefix) for StepDelete, StepGet and StepWatch.
+	Key    string
+	Prefix bool
+	// Value is what StepPut writes.
+	Value string
+	// Serializable selects a serializable StepGet (the default is
+	// linearizable); KeysOnly returns keys without values.
+	Serializable bool
+	KeysOnly     bool
+	// RequireLeader cancels a StepWatch with "no leader" when the serving
+	// member loses its leader.
+	RequireLeader bool
+	// Label names the operation's outcome for later conditions ("" = none).
+	Label    string
+	LabelPos Pos
+
+	// Conds are the conditions of StepExpect and StepExpectAlways, one per
+	// check, in file order.
+	Conds []Condition
+	// Within is how long StepExpect may wait for its conditions to hold at
+	// once; 0 means they must hold when the step runs.
+	Within time.Duration
+}
+
+// Binding is one variable of a let step.
+type Binding struct {
+	Pos  Pos // where the name is
+	Name string
+	// Refs are the references bound. List says the value was written as a
+	// list (or is a single reference that resolves to a list); the driver
+	// resolves every ref and binds the resulting nodes in order.
+	Refs []NodeRef
+	List bool
+}
+
+// CondKind is the kind of a condition. Its String is the condition's key.
+type CondKind uint8
+
+// The condition kinds.
+const (
+	CondInvalid   CondKind = iota
+	CondLeader             // leader: ref | none | any | [refs]
+	CondLeaders            // leaders: N | [refs]
+	CondRole               // role: {ref: role}, one Condition per entry
+	CondTerm               // term: {ref: cmp}, one per entry
+	CondCommit             // commit: {ref: cmp}, one per entry
+	CondLastIndex          // last_index: {ref: cmp}, one per entry
+	CondOp                 // op: {label: status}, one per entry
+	CondValue              // value: {label: v | null}, one per entry
+	CondKeys               // keys: {label: [keys]}, one per entry
+	CondEvents             // events: {label: cmp}, one per entry
+	CondError              // error: {label: substring}, one per entry
+	CondKV                 // kv: {ref: {key: v | null}}, one per (ref, key)
+	CondVoters             // voters: [refs]
+	CondLearners           // learners: [refs]
+	CondConverged          // converged: bool
+	CondSent               // sent: {type, from, to, min}
+	numCondKinds
+)
+
+var condKindNames = [...]string{
+	"invalid", "leader", "leaders", "role", "term", "commit", "last_index", "op", "value",
+	"keys", "events", "error", "kv", "voters", "learners", "converged", "sent",
+}
+
+func (k CondKind) String() string {
+	if int(k) < len(condKindNames) {
+		return condKindNames[k]
+	}
+	return fmt.Sprintf("CondKind(%d)", k)
+}
+
+// Condition is one check of an expect or expect_always step. Map-shaped
+// conditions (role:, term:, op:, kv:, ...) give one Condition per entry, each
+// with the position of its own entry, so that a failure points at the line
+// that did not hold. Only the fields of its Kind are set.
+type Condition struct {
+	// Pos is where the entry is: the ref or label key of a map-shaped
+	// condition, the condition's key otherwise.
+	Pos  Pos
+	Kind CondKind
+
+	// Node is the node of CondRole, CondTerm, CondCommit, CondLastIndex and
+	// CondKV. It may resolve to several nodes; the condition must hold for
+	// each.
+	Node NodeRef
+	// Label is the operation of CondOp, CondValue, CondKeys, CondEvents and
+	// CondError.
+	Label string
+
+	// Refs are the nodes of CondLeader (one of them leads), CondLeaders
+	// (exactly those lead), CondVoters and CondLearners (exactly that
+	// configuration; empty for learners: []).
+	Refs []NodeRef
+	// AnyLeader and NoLeader are CondLeader's "any" and "none".
+	AnyLeader, NoLeader bool
+	// Count is CondLeaders' N when CountSet (leaders: N).
+	Count    int
+	CountSet bool
+
+	Role   Role       // CondRole
+	Cmp    Comparison // CondTerm, CondCommit, CondLastIndex, CondEvents
+	Status OpStatus   // CondOp
+
+	// Key is CondKV's key. Value is the value of CondKV and CondValue; nil
+	// means the key is absent (null).
+	Key   string
+	Value *string
+	// Keys are CondKeys' keys, in order.
+	Keys []string
+	// Substr is what CondError's error text must contain.
+	Substr string
+	// Converged is CondConverged's value; false holds when the members
+	// disagree.
+	Converged bool
+
+	// MsgType, From, To and Min describe CondSent: at least Min messages of
+	// MsgType from one of From to one of To (nil: any node) were sent since
+	// the previous expect step.
+	MsgType  raftpb.MessageType
+	From, To []NodeRef
+	Min      int
+}
+
+// Role is a node's role in a role: condition.
+type Role uint8
+
+// The roles a role: condition can ask for.
+const (
+	RoleInvalid Role = iota
+	RoleFollower
+	RolePreCandidate
+	RoleCandidate
+	RoleLeader
+	RoleLearner
+	RoleDown
+	RoleStalled
+)
+
+var roleNames = [...]string{"invalid", "follower", "pre-candidate", "candidate", "leader", "learner", "down", "stalled"}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return fmt.Sprintf("Role(%d)", r)
+}
+
+// OpStatus is an operation's outcome in an op: condition.
+type OpStatus uint8
+
+// The outcomes of an operation.
+const (
+	OpInvalid OpStatus = iota
+	OpPending
+	OpOK
+	OpError
+	OpTimeout
+)
+
+var opStatusNames = [...]string{"invalid", "pending", "ok", "error", "timeout"}
+
+func (s OpStatus) String() string {
+	if int(s) < len(opStatusNames) {
+		return opStatusNames[s]
+	}
+	return fmt.Sprintf("OpStatus(%d)", s)
+}
+
+// CmpOp is the operator of a Comparison.
+type CmpOp uint8
+
+// The comparison operators.
+const (
+	CmpEq CmpOp = iota // ==, also written as a bare number
+	CmpNe              // !=
+	CmpLt              // <
+	CmpLe              // <=
+	CmpGt              // >
+	CmpGe              // >=
+)
+
+var cmpOpNames = [...]string{"==", "!=", "<", "<=", ">", ">="}
+
+func (o CmpOp) String() string {
+	if int(o) < len(cmpOpNames) {
+		return cmpOpNames[o]
+	}
+	return fmt.Sprintf("CmpOp(%d)", o)
+}
+
+// Comparison is "5" or ">=5": an observed value v satisfies it when
+// v Op Value.
+type Comparison struct {
+	Op    CmpOp
+	Value uint64
+}
+
+// Holds reports whether v satisfies the comparison.
+func (c Comparison) Holds(v uint64) bool {
+	switch c.Op {
+	case CmpEq:
+		return v == c.Value
+	case CmpNe:
+		return v != c.Value
+	case CmpLt:
+		return v < c.Value
+	case CmpLe:
+		return v <= c.Value
+	case CmpGt:
+		return v > c.Value
+	case CmpGe:
+		return v >= c.Value
+	}
+	return false
+}
+
+// String formats the comparison as it is written: "5" for ==, ">=5" else.
+func (c Comparison) String() string {
+	if c.Op == CmpEq {
+		return fmt.Sprint(c.Value)
+	}
+	return c.Op.String() + fmt.Sprint(c.Value)
+}

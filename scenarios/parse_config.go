@@ -1,0 +1,322 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// maxMembers bounds "members: N" so that a typo cannot build a huge cluster.
+const maxMembers = 99
+
+var clusterKeys = []string{
+	"members", "learners", "tick", "election_ticks", "heartbeat_ticks", "pre_vote",
+	"check_quorum", "read_only", "proposal_forwarding", "max_inflight_msgs",
+	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency",
+}
+
+// cluster applies cluster: to s.Config.
+func (p *parser) cluster(n *yaml.Node, s *Scenario) {
+	f := p.mapping(n, "cluster", clusterKeys)
+	c := &s.Config
+	for _, x := range f {
+		s.ConfigPos["cluster."+x.key] = p.pos(x.k)
+	}
+	if v := f.get("members"); v != nil {
+		p.membersOK = p.members(v, c)
+	}
+	if v := f.get("learners"); v != nil {
+		if names, ok := p.names(v, "learners"); ok {
+			for i, l := range names {
+				if p.membersOK && !contains(c.Members, l) {
+					p.errorf(p.pos(v.Content[i]), "learner %q is not a member (members: %s); a learner must also be listed in members", l, strings.Join(c.Members, ", "))
+				}
+				if contains(names[:i], l) {
+					p.errorf(p.pos(v.Content[i]), "learner %q is listed twice", l)
+				}
+			}
+			c.Learners = names
+		}
+	}
+	if v := f.get("tick"); v != nil {
+		if d, ok := p.positive(v, "tick"); ok {
+			c.Tick = d
+		}
+	}
+	if v := f.get("election_ticks"); v != nil {
+		if i, ok := p.integer(v, "election_ticks", 1, 1_000_000); ok {
+			c.ElectionTicks = int(i)
+		}
+	}
+	if v := f.get("heartbeat_ticks"); v != nil {
+		if i, ok := p.integer(v, "heartbeat_ticks", 1, 1_000_000); ok {
+			c.HeartbeatTicks = int(i)
+		}
+	}
+	if c.ElectionTicks <= c.HeartbeatTicks {
+		at := n
+		if k := f.keyNode("election_ticks"); k != nil {
+			at = k
+		} else if k := f.keyNode("heartbeat_ticks"); k != nil {
+			at = k
+		}
+		p.errorf(p.pos(at), "election_ticks (%d) must be more than heartbeat_ticks (%d); etcd wants the election timeout to be several heartbeats", c.ElectionTicks, c.HeartbeatTicks)
+	}
+	if v := f.get("pre_vote"); v != nil {
+		c.PreVote, _ = p.boolean(v, "pre_vote")
+	}
+	if v := f.get("check_quorum"); v != nil {
+		c.CheckQuorum, _ = p.boolean(v, "check_quorum")
+	}
+	if v := f.get("read_only"); v != nil {
+		if s, ok := p.str(v, "read_only"); ok {
+			switch s {
+			case "safe":
+				c.ReadOnlyLease = false
+			case "lease":
+				c.ReadOnlyLease = true
+			default:
+				p.errorf(p.pos(v), "read_only: want safe (ReadIndex) or lease, found %q", s)
+			}
+		}
+	}
+	if k := f.keyNode("read_only"); k != nil && c.ReadOnlyLease && !c.CheckQuorum {
+		p.errorf(p.pos(k), "read_only: lease needs check_quorum: true (raft refuses lease reads without it)")
+	}
+	if v := f.get("proposal_forwarding"); v != nil {
+		if b, ok := p.boolean(v, "proposal_forwarding"); ok {
+			c.DisableProposalForwarding = !b
+		}
+	}
+	if v := f.get("max_inflight_msgs"); v != nil {
+		if i, ok := p.integer(v, "max_inflight_msgs", 1, 1_000_000); ok {
+			c.MaxInflightMsgs = int(i)
+		}
+	}
+	if v := f.get("max_size_per_msg"); v != nil {
+		if sz, ok := p.size(v, "max_size_per_msg"); ok {
+			c.MaxSizePerMsg = sz
+		}
+	}
+	if v := f.get("snapshot_every"); v != nil {
+		if u, ok := p.uint(v, "snapshot_every"); ok {
+			c.SnapshotEvery = u
+		}
+	}
+	if v := f.get("disk_latency"); v != nil {
+		if d, ok := p.duration(v, "disk_latency"); ok {
+			c.DiskLatency = d
+		}
+	}
+	if v := f.get("topology"); v != nil {
+		if s, ok := p.str(v, "topology"); ok {
+			if s == "stacked" || s == "external" {
+				c.Topology = s
+			} else {
+				p.errorf(p.pos(v), "topology: want stacked (an apiserver on each member's host) or external (apiservers using every member), found %q", s)
+			}
+		}
+	}
+	if v := f.get("client_latency"); v != nil {
+		if d, ok := p.duration(v, "client_latency"); ok {
+			c.ClientLatency = d
+		}
+	}
+}
+
+// members reads "members: [a, b]" or "members: 3" (n1..n3).
+func (p *parser) members(n *yaml.Node, c *sim.Config) bool {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
+		k, ok := p.integer(n, "members", 1, maxMembers)
+		if !ok {
+			return false
+		}
+		c.Members = nil
+		for i := 1; i <= int(k); i++ {
+			c.Members = append(c.Members, "n"+strconv.Itoa(i))
+		}
+		return true
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.wrong(n, "members", "a list of names like [etcd-1, etcd-2, etcd-3] or a count like 5")
+		return false
+	}
+	names, ok := p.names(n, "members")
+	if !ok {
+		return false
+	}
+	if len(names) == 0 {
+		p.errorf(p.pos(n), "members: want at least one member")
+		return false
+	}
+	if len(names) > maxMembers {
+		p.errorf(p.pos(n), "members: want at most %d members, found %d", maxMembers, len(names))
+		return false
+	}
+	for i, m := range names {
+		if contains(names[:i], m) {
+			p.errorf(p.pos(n.Content[i]), "member %q is listed twice", m)
+			ok = false
+		}
+		if m == "none" || m == "any" || m == "all" {
+			p.errorf(p.pos(n.Content[i]), "member name %q is reserved (leader: none/any, heal: all); choose another", m)
+			ok = false
+		}
+	}
+	if ok {
+		c.Members = names
+	}
+	return ok
+}
+
+var networkKeys = []string{"latency", "loss", "duplicate", "links"}
+var linkKeys = []string{"from", "to", "latency", "loss", "duplicate", "both"}
+
+// network applies network: to s.Config.
+func (p *parser) network(n *yaml.Node, s *Scenario) {
+	f := p.mapping(n, "network", networkKeys)
+	c := &s.Config
+	for _, x := range f {
+		s.ConfigPos["network."+x.key] = p.pos(x.k)
+	}
+	if v := f.get("latency"); v != nil {
+		if l, ok := p.latency(v, "latency"); ok {
+			c.Network.Latency = l
+		}
+	}
+	if v := f.get("loss"); v != nil {
+		if r, ok := p.ratio(v, "loss"); ok {
+			c.Network.Loss = r
+		}
+	}
+	if v := f.get("duplicate"); v != nil {
+		if r, ok := p.ratio(v, "duplicate"); ok {
+			c.Network.Duplicate = r
+		}
+	}
+	v := f.get("links")
+	if v == nil {
+		return
+	}
+	items, ok := p.list(v, "links", "a list of {from, to, latency, loss, duplicate}")
+	if !ok {
+		return
+	}
+	for i, it := range items {
+		lf := p.mapping(it, "a link", linkKeys)
+		if lf == nil {
+			continue
+		}
+		s.ConfigPos[fmt.Sprintf("network.links.%d", i)] = p.pos(it)
+		o := sim.LinkOverride{}
+		for _, end := range []string{"from", "to"} {
+			ev := lf.get(end)
+			if ev == nil {
+				p.errorf(p.pos(it), "link: missing %s: (a member name)", end)
+				continue
+			}
+			name, ok := p.name(ev, "link "+end)
+			if ok {
+				p.checkMember(ev, name, c, "link "+end)
+			}
+			if end == "from" {
+				o.From = name
+			} else {
+				o.To = name
+			}
+		}
+		if lv := lf.get("latency"); lv != nil {
+			if l, ok := p.latency(lv, "latency"); ok {
+				o.Latency = &l
+			}
+		}
+		if lv := lf.get("loss"); lv != nil {
+			if r, ok := p.ratio(lv, "loss"); ok {
+				o.Loss = &r
+			}
+		}
+		if lv := lf.get("duplicate"); lv != nil {
+			if r, ok := p.ratio(lv, "duplicate"); ok {
+				o.Duplicate = &r
+			}
+		}
+		if lv := lf.get("both"); lv != nil {
+			if b, ok := p.boolean(lv, "both"); ok {
+				o.OneWay = !b
+			}
+		}
+		if lf.get("latency") == nil && lf.get("loss") == nil && lf.get("duplicate") == nil {
+			p.errorf(p.pos(it), "link: want at least one of latency, loss or duplicate to change")
+		}
+		c.Links = append(c.Links, o)
+	}
+}
+
+// checkMember reports name (read from n) if it is not a bootstrap member.
+func (p *parser) checkMember(n *yaml.Node, name string, c *sim.Config, what string) bool {
+	if !p.membersOK || contains(c.Members, name) {
+		return true
+	}
+	p.errorf(p.pos(n), "%s: unknown member %q (members: %s)", what, name, strings.Join(c.Members, ", "))
+	return false
+}
+
+var clientKeys = []string{"name", "endpoints", "timeout"}
+
+// clients reads clients: into s.Config.Clients.
+func (p *parser) clients(n *yaml.Node, s *Scenario) {
+	items, ok := p.list(n, "clients", "a list of {name, endpoints, timeout}")
+	if !ok {
+		return
+	}
+	c := &s.Config
+	for _, it := range items {
+		f := p.mapping(it, "a client", clientKeys)
+		if f == nil {
+			continue
+		}
+		cl := sim.ClientConfig{Timeout: sim.DefaultClientTimeout}
+		if v := f.get("name"); v == nil {
+			p.errorf(p.pos(it), "client: missing name: (like apiserver-1 or etcdctl)")
+		} else if name, ok := p.name(v, "client name"); ok {
+			switch {
+			case contains(c.Members, name):
+				p.errorf(p.pos(v), "client %q has the name of a member; via: %s would be ambiguous, choose another name", name, name)
+			case clientNamed(c.Clients, name):
+				p.errorf(p.pos(v), "client %q is listed twice", name)
+			}
+			cl.Name = name
+			s.ConfigPos["clients."+name] = p.pos(it)
+		}
+		if v := f.get("endpoints"); v == nil {
+			p.errorf(p.pos(it), "client: missing endpoints: (a list of members, in failover order)")
+		} else if eps, ok := p.names(v, "endpoints"); ok {
+			if len(eps) == 0 {
+				p.errorf(p.pos(v), "endpoints: want at least one member")
+			}
+			for i, e := range eps {
+				p.checkMember(v.Content[i], e, c, "endpoints")
+			}
+			cl.Endpoints = eps
+		}
+		if v := f.get("timeout"); v != nil {
+			if d, ok := p.positive(v, "timeout"); ok {
+				cl.Timeout = d
+			}
+		}
+		c.Clients = append(c.Clients, cl)
+	}
+}
+
+func clientNamed(cs []sim.ClientConfig, name string) bool {
+	for _, c := range cs {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}

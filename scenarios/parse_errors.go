@@ -1,0 +1,95 @@
+package scenarios
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Error is one input error at a position.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+// Error formats the error as file:line:col: msg.
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// ErrorList is every input error Parse found, sorted by position. Parse
+// returns a non-empty ErrorList or nil, never an empty list.
+type ErrorList []*Error
+
+// Error formats the errors one a line.
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// sort orders the list by position, keeping the order errors were found in
+// at one position, and drops exact duplicates.
+func (l ErrorList) sort() ErrorList {
+	slices.SortStableFunc(l, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return slices.CompactFunc(l, func(a, b *Error) bool { return *a == *b })
+}
+
+// yamlLineRE matches the position yaml.v3 puts into its syntax errors.
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError turns a yaml.v3 error ("yaml: line 3: did not find expected
+// key") into a positioned Error. yaml.v3 reports no column, so the error
+// points at the line's first non-blank character.
+func syntaxError(file string, data []byte, err error) *Error {
+	msg := err.Error()
+	line := 1
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		if n, convErr := strconv.Atoi(m[1]); convErr == nil && n >= 1 {
+			line = n
+		}
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	return &Error{Pos: Pos{File: file, Line: line, Col: firstCol(data, line)}, Msg: "YAML syntax error: " + msg}
+}
+
+// firstCol returns the 1-based column of the first non-blank character of
+// the 1-based line, or 1.
+func firstCol(data []byte, line int) int {
+	for l := 1; l < line; l++ {
+		i := slices.Index(data, '\n')
+		if i < 0 {
+			return 1
+		}
+		data = data[i+1:]
+	}
+	for i, c := range data {
+		if c != ' ' {
+			if c == '\n' || c == '\r' {
+				return 1
+			}
+			return i + 1
+		}
+	}
+	return 1
+}
+
+func (p *parser) errorf(pos Pos, format string, args ...any) {
+	if pos.Line < 1 {
+		pos.Line, pos.Col = 1, 1
+	}
+	if pos.Col < 1 {
+		pos.Col = 1
+	}
+	p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}

@@ -1,0 +1,338 @@
+package scenarios
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// actionKind maps a step's action key to its kind.
+func actionKind(key string) StepKind {
+	for k := StepSay; k < numStepKinds; k++ {
+		if stepKindNames[k] == key {
+			return k
+		}
+	}
+	return StepInvalid
+}
+
+// stepKeys are the keys a step may have: its timing and one action.
+var stepKeys = append([]string{"at", "after"}, stepKindNames[StepSay:]...)
+
+func (p *parser) steps(n *yaml.Node) []Step {
+	items, ok := p.list(n, "steps", "a list of steps, each line starting with -, like - say: hello")
+	if !ok {
+		return nil
+	}
+	out := []Step{}
+	for _, it := range items {
+		if st, ok := p.step(it); ok {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// step reads one step. It returns false only when the step's kind could not
+// be told; a step with bad arguments is still returned, so that its label and
+// bindings keep later steps from piling up errors about them.
+func (p *parser) step(n *yaml.Node) (Step, bool) {
+	if n.Kind != yaml.MappingNode {
+		p.wrong(n, "a step", "a mapping like say: hello or wait: 1s")
+		return Step{}, false
+	}
+	f := p.mapping(n, "a step", stepKeys)
+	var st Step
+	var action *field
+	for i := range f {
+		x := &f[i]
+		switch x.key {
+		case "at":
+			if d, ok := p.duration(x.v, "at"); ok {
+				st.At, st.atPos = &d, p.pos(x.v)
+			}
+			if k := f.keyNode("after"); k != nil {
+				p.errorf(p.pos(x.k), "a step takes at: (an absolute time) or after: (a delay), not both")
+			}
+		case "after":
+			st.After, _ = p.duration(x.v, "after")
+		default:
+			if action != nil {
+				p.errorf(p.pos(x.k), "a step has one action, but this one has %s (line %d) and %s; split them into two steps", action.key, action.k.Line, x.key)
+				continue
+			}
+			action = x
+		}
+	}
+	if action == nil {
+		if len(f) > 0 || len(n.Content) == 0 {
+			p.errorf(p.pos(n), "a step needs an action, one of: %s", strings.Join(stepKindNames[StepSay:], ", "))
+		}
+		return Step{}, false
+	}
+	st.Kind = actionKind(action.key)
+	st.Pos = p.pos(action.k)
+	st.Both = true
+	p.action(&st, action.v)
+	return st, true
+}
+
+// action reads the argument v of st's action into st.
+func (p *parser) action(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	switch st.Kind {
+	case StepSay, StepPause, StepChapter:
+		st.Text, _ = p.text(v, what)
+	case StepWait:
+		st.Wait, _ = p.duration(v, what)
+	case StepLet:
+		p.let(st, v)
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepRemoveMember, StepSnapshot:
+		st.Nodes, _ = p.refs(v, what)
+	case StepStall:
+		f := p.mapping(v, what, []string{"node", "for"})
+		if f != nil {
+			st.Nodes = p.required(f, v, what, "node", "the node(s) to freeze", p.refsFn)
+			if d := f.get("for"); d == nil {
+				p.errorf(p.pos(v), "stall: missing for: (how long the process is frozen, like 2s)")
+			} else {
+				st.For, _ = p.positive(d, "stall for")
+			}
+		}
+	case StepClock:
+		f := p.mapping(v, what, []string{"node", "rate"})
+		if f != nil {
+			st.Nodes = p.required(f, v, what, "node", "the node(s) whose clock changes", p.refsFn)
+			if r := f.get("rate"); r == nil {
+				p.errorf(p.pos(v), "clock: missing rate: (1 is normal, 1.1 is 10%% fast, 0.5 is half speed)")
+			} else {
+				st.Rate, _ = p.rate(r)
+			}
+		}
+	case StepPartition:
+		p.partition(st, v)
+	case StepCut, StepRestore, StepLink:
+		keys := []string{"from", "to", "both"}
+		if st.Kind == StepLink {
+			keys = []string{"from", "to", "latency", "loss", "duplicate", "both"}
+		}
+		f := p.mapping(v, what, keys)
+		if f == nil {
+			return
+		}
+		st.From = p.required(f, v, what, "from", "a node reference", p.refsFn)
+		st.To = p.required(f, v, what, "to", "a node reference", p.refsFn)
+		if b := f.get("both"); b != nil {
+			if both, ok := p.boolean(b, "both"); ok {
+				st.Both = both
+			}
+		}
+		if st.Kind != StepLink {
+			return
+		}
+		if x := f.get("latency"); x != nil {
+			if l, ok := p.latency(x, "latency"); ok {
+				st.Latency = &l
+			}
+		}
+		if x := f.get("loss"); x != nil {
+			if r, ok := p.ratio(x, "loss"); ok {
+				st.Loss = &r
+			}
+		}
+		if x := f.get("duplicate"); x != nil {
+			if r, ok := p.ratio(x, "duplicate"); ok {
+				st.Duplicate = &r
+			}
+		}
+		if f.get("latency") == nil && f.get("loss") == nil && f.get("duplicate") == nil {
+			p.errorf(p.pos(v), "link: want at least one of latency, loss or duplicate to change")
+		}
+	case StepHeal:
+		if v.Kind != yaml.ScalarNode || v.Value != "all" {
+			p.wrong(v, "heal", "all (restore every link; use restore: {from, to} for one link)")
+		}
+	case StepTransferLeader:
+		f := p.mapping(v, what, []string{"to"})
+		if f != nil {
+			if r, ok := p.requiredRef(f, v, what, "to", "the member to hand leadership to"); ok {
+				st.To = []NodeRef{r}
+			}
+		}
+	case StepAddMember:
+		f := p.mapping(v, what, []string{"name", "learner"})
+		if f == nil {
+			return
+		}
+		if x := f.get("name"); x == nil {
+			p.errorf(p.pos(v), "add_member: missing name: (the new member's name, like etcd-6)")
+		} else if name, ok := p.name(x, "add_member name"); ok {
+			st.Name = name
+		}
+		if x := f.get("learner"); x != nil {
+			st.Learner, _ = p.boolean(x, "learner")
+		}
+	case StepPut, StepDelete, StepGet, StepWatch:
+		p.op(st, v)
+	case StepExpect, StepExpectAlways:
+		p.expect(st, v)
+	}
+}
+
+// refsFn adapts refs to required.
+func (p *parser) refsFn(n *yaml.Node, what string) ([]NodeRef, bool) { return p.refs(n, what) }
+
+// required reads the required key of f with read, reporting a missing key
+// at the step's argument n.
+func (p *parser) required(f fields, n *yaml.Node, what, key, want string, read func(*yaml.Node, string) ([]NodeRef, bool)) []NodeRef {
+	v := f.get(key)
+	if v == nil {
+		p.errorf(p.pos(n), "%s: missing %s: (%s)", what, key, want)
+		return nil
+	}
+	refs, _ := read(v, what+" "+key)
+	return refs
+}
+
+// requiredRef reads one required reference.
+func (p *parser) requiredRef(f fields, n *yaml.Node, what, key, want string) (NodeRef, bool) {
+	v := f.get(key)
+	if v == nil {
+		p.errorf(p.pos(n), "%s: missing %s: (%s)", what, key, want)
+		return NodeRef{}, false
+	}
+	return p.ref(v, what+" "+key)
+}
+
+// maxRate bounds clock rates to something a lesson can mean.
+const maxRate = 100
+
+func (p *parser) rate(n *yaml.Node) (float64, bool) {
+	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
+		r, err := strconv.ParseFloat(n.Value, 64)
+		if err == nil && r > 0 && r <= maxRate && !math.IsNaN(r) {
+			return r, true
+		}
+	}
+	p.wrong(n, "clock rate", "a number above 0 and at most 100, like 1.1 (10% fast) or 0.5 (half speed)")
+	return 0, false
+}
+
+// let reads let: {name: ref | [refs], ...}.
+func (p *parser) let(st *Step, v *yaml.Node) {
+	f := p.mapping(v, "let", nil)
+	if f == nil {
+		return
+	}
+	if len(f) == 0 {
+		p.errorf(p.pos(v), "let: want at least one name: ref")
+	}
+	for _, x := range f {
+		b := Binding{Pos: p.pos(x.k), Name: x.key}
+		if name, isVar := strings.CutPrefix(x.key, "$"); isVar {
+			p.errorf(p.pos(x.k), "let: write the name without $ (%s: ...), and use it as $%s", name, name)
+			b.Name = name
+		} else if !identRE.MatchString(x.key) {
+			p.errorf(p.pos(x.k), "let: bad name %q: want letters, digits, _ and -, like old or majority", x.key)
+		}
+		if x.v.Kind == yaml.SequenceNode {
+			b.List = true
+			b.Refs, _ = p.refList(x.v, "let "+b.Name)
+		} else if r, ok := p.ref(x.v, "let "+b.Name); ok {
+			b.Refs = []NodeRef{r}
+			b.List = r.Kind == RefFollowers
+		}
+		st.Bindings = append(st.Bindings, b)
+	}
+}
+
+// partition reads partition: [[refs], [refs], $group, ...].
+func (p *parser) partition(st *Step, v *yaml.Node) {
+	items, ok := p.list(v, "partition", "a list of groups, like [[n1, n2], [n3, n4, n5]]")
+	if !ok {
+		return
+	}
+	if len(items) < 2 {
+		p.errorf(p.pos(v), "partition: want at least two groups, found %d", len(items))
+	}
+	for _, it := range items {
+		var g []NodeRef
+		if it.Kind == yaml.SequenceNode {
+			if len(it.Content) == 0 {
+				p.errorf(p.pos(it), "partition: an empty group; every group needs a member")
+				continue
+			}
+			g, _ = p.refList(it, "partition")
+		} else if r, ok := p.ref(it, "partition group"); ok {
+			g = []NodeRef{r}
+		}
+		if len(g) > 0 {
+			st.Groups = append(st.Groups, g)
+		}
+	}
+}
+
+var opKeys = map[StepKind][]string{
+	StepPut:    {"via", "key", "value", "as"},
+	StepDelete: {"via", "key", "prefix", "as"},
+	StepGet:    {"via", "key", "consistency", "prefix", "keys_only", "as"},
+	StepWatch:  {"via", "key", "prefix", "require_leader", "as"},
+}
+
+// op reads put, delete, get and watch.
+func (p *parser) op(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	f := p.mapping(v, what, opKeys[st.Kind])
+	if f == nil {
+		return
+	}
+	if r, ok := p.requiredRef(f, v, what, "via", "the client name, or a member for its local client"); ok {
+		st.Via = r
+	}
+	if x := f.get("prefix"); x != nil {
+		st.Prefix, _ = p.boolean(x, "prefix")
+	}
+	if x := f.get("key"); x == nil {
+		p.errorf(p.pos(v), "%s: missing key: (like /registry/pods/default/nginx)", what)
+	} else if k, ok := p.str(x, what+" key"); ok {
+		if k == "" && !st.Prefix {
+			p.errorf(p.pos(x), "%s: the key is empty", what)
+		}
+		st.Key = k
+	}
+	if st.Kind == StepPut {
+		if x := f.get("value"); x == nil {
+			p.errorf(p.pos(v), "put: missing value: (use delete: to remove a key)")
+		} else {
+			st.Value, _ = p.str(x, "put value")
+		}
+	}
+	if x := f.get("keys_only"); x != nil {
+		st.KeysOnly, _ = p.boolean(x, "keys_only")
+	}
+	if x := f.get("require_leader"); x != nil {
+		st.RequireLeader, _ = p.boolean(x, "require_leader")
+	}
+	if x := f.get("consistency"); x != nil {
+		if c, ok := p.str(x, "consistency"); ok {
+			switch c {
+			case "linearizable":
+			case "serializable":
+				st.Serializable = true
+			default:
+				p.errorf(p.pos(x), "consistency: want linearizable (the default) or serializable, found %q", c)
+			}
+		}
+	}
+	if x := f.get("as"); x != nil {
+		if l, ok := p.str(x, what+" as"); ok {
+			if identRE.MatchString(l) {
+				st.Label, st.LabelPos = l, p.pos(x)
+			} else {
+				p.errorf(p.pos(x), "as: bad label %q: want letters, digits, _ and -, like w1", l)
+			}
+		}
+	}
+}

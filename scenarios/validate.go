@@ -1,0 +1,348 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// validator walks the steps in order, keeping what is statically known at
+// each step: the members (bootstrap ones and those added by earlier
+// add_member steps), the variables bound by earlier lets, the labels of
+// earlier operations, and the earliest virtual time the step can run at.
+type validator struct {
+	p *parser
+	s *Scenario
+
+	known   map[string]bool // every member name so far, including removed ones
+	current []string        // members now, in order, as far as names tell
+	clients map[string]bool
+	vars    map[string]varInfo
+	labels  map[string]labelInfo
+
+	// later say where a name is introduced after its use, for a hint.
+	laterMember map[string]int
+	laterVar    map[string]int
+	laterLabel  map[string]int
+}
+
+type varInfo struct {
+	pos  Pos
+	list bool // it may resolve to several nodes
+	// static are the member names it is bound to, when every ref is a name
+	// (or a variable bound to names); otherwise staticOK is false.
+	static   []string
+	staticOK bool
+}
+
+type labelInfo struct {
+	kind   StepKind
+	prefix bool
+	pos    Pos
+}
+
+func (p *parser) validate(s *Scenario) {
+	v := &validator{
+		p: p, s: s,
+		known:       map[string]bool{},
+		clients:     map[string]bool{},
+		vars:        map[string]varInfo{},
+		labels:      map[string]labelInfo{},
+		laterMember: map[string]int{},
+		laterVar:    map[string]int{},
+		laterLabel:  map[string]int{},
+	}
+	for _, m := range s.Config.Members {
+		v.known[m] = true
+		v.current = append(v.current, m)
+	}
+	for _, c := range s.Config.Clients {
+		v.clients[c.Name] = true
+	}
+	if s.Config.Topology != "" {
+		for i := range s.Config.Members {
+			v.clients["apiserver-"+strconv.Itoa(i+1)] = true
+		}
+	}
+	for _, st := range s.Steps {
+		switch {
+		case st.Kind == StepAddMember && st.Name != "":
+			v.laterMember[st.Name] = st.Pos.Line
+		case st.Kind == StepLet:
+			for _, b := range st.Bindings {
+				v.laterVar[b.Name] = b.Pos.Line
+			}
+		case st.Label != "":
+			v.laterLabel[st.Label] = st.LabelPos.Line
+		}
+	}
+	v.timing()
+	for i := range s.Steps {
+		v.step(&s.Steps[i])
+	}
+}
+
+// timing checks that no at: is earlier than the time the steps before it
+// take at least. Only wait:, after: and expect_always's for: take a definite
+// time; an expect with within: may finish at once.
+func (v *validator) timing() {
+	var t time.Duration
+	for _, st := range v.s.Steps {
+		if st.At != nil {
+			if *st.At < t {
+				v.p.errorf(st.atPos, "at: %s is earlier than %s, the earliest this step can run after the waits before it; time may never go backwards", *st.At, t)
+			}
+			t = *st.At
+		}
+		t += st.After
+		switch st.Kind {
+		case StepWait:
+			t += st.Wait
+		case StepExpectAlways:
+			t += st.For
+		}
+	}
+}
+
+func (v *validator) memberList() string { return strings.Join(v.current, ", ") }
+
+// ref checks a reference to members.
+func (v *validator) ref(r NodeRef, what string) {
+	switch r.Kind {
+	case RefName:
+		if !v.p.membersOK || v.known[r.Name] {
+			return
+		}
+		switch {
+		case v.clients[r.Name]:
+			v.p.errorf(r.Pos, "%s: %q is a client, not a member (members: %s)", what, r.Name, v.memberList())
+		case v.laterMember[r.Name] > r.Pos.Line:
+			v.p.errorf(r.Pos, "%s: %q is not a member yet; it is added by add_member at line %d, after this step", what, r.Name, v.laterMember[r.Name])
+		default:
+			v.p.errorf(r.Pos, "%s: unknown member %q (members: %s)", what, r.Name, v.memberList())
+		}
+	case RefVar:
+		if _, ok := v.vars[r.Name]; ok {
+			return
+		}
+		if line := v.laterVar[r.Name]; line > r.Pos.Line {
+			v.p.errorf(r.Pos, "%s: $%s is used before the let that binds it at line %d", what, r.Name, line)
+		} else {
+			v.p.errorf(r.Pos, "%s: $%s is not bound; bind it first with let: {%s: ...}", what, r.Name, r.Name)
+		}
+	case RefFollowerN:
+		if v.p.membersOK && r.N >= len(v.current) {
+			v.p.errorf(r.Pos, "%s: @follower%d can never resolve: a cluster of %d members has at most %d followers", what, r.N, len(v.current), len(v.current)-1)
+		}
+	}
+}
+
+func (v *validator) refs(rs []NodeRef, what string) {
+	for _, r := range rs {
+		v.ref(r, what)
+	}
+}
+
+// isList reports whether r may resolve to several nodes.
+func (v *validator) isList(r NodeRef) bool {
+	return r.Kind == RefFollowers || (r.Kind == RefVar && v.vars[r.Name].list)
+}
+
+// single checks a reference to exactly one node.
+func (v *validator) single(r NodeRef, what string) {
+	v.ref(r, what)
+	if v.isList(r) {
+		v.p.errorf(r.Pos, "%s: want one node, but %s is a list", what, r)
+	}
+}
+
+// static returns the member names r stands for, if the names tell.
+func (v *validator) static(r NodeRef) ([]string, bool) {
+	switch r.Kind {
+	case RefName:
+		return []string{r.Name}, true
+	case RefVar:
+		if info, ok := v.vars[r.Name]; ok && info.staticOK {
+			return info.static, true
+		}
+	}
+	return nil, false
+}
+
+func (v *validator) step(st *Step) {
+	what := st.Kind.String()
+	switch st.Kind {
+	case StepLet:
+		for _, b := range st.Bindings {
+			info := varInfo{pos: b.Pos, list: b.List, staticOK: true}
+			for _, r := range b.Refs {
+				v.ref(r, "let "+b.Name)
+				info.list = info.list || v.isList(r)
+				names, ok := v.static(r)
+				info.static = append(info.static, names...)
+				info.staticOK = info.staticOK && ok
+			}
+			// Bind after checking, so that let: {a: $a} is an error.
+			v.vars[b.Name] = info
+		}
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepSnapshot, StepStall, StepClock:
+		v.refs(st.Nodes, what)
+	case StepRemoveMember:
+		v.refs(st.Nodes, what)
+		for _, r := range st.Nodes {
+			if names, ok := v.static(r); ok {
+				for _, n := range names {
+					v.current = remove(v.current, n)
+				}
+			}
+		}
+	case StepAddMember:
+		switch {
+		case st.Name == "":
+		case contains(v.current, st.Name):
+			v.p.errorf(st.Pos, "add_member: %q is already a member", st.Name)
+		case v.clients[st.Name]:
+			v.p.errorf(st.Pos, "add_member: %q is the name of a client; choose another name", st.Name)
+		default:
+			v.known[st.Name] = true
+			v.current = append(v.current, st.Name)
+		}
+	case StepPartition:
+		v.partition(st)
+	case StepCut, StepRestore, StepLink:
+		v.refs(st.From, what+" from")
+		v.refs(st.To, what+" to")
+	case StepTransferLeader:
+		for _, r := range st.To {
+			v.single(r, "transfer_leader to")
+		}
+	case StepPut, StepDelete, StepGet, StepWatch:
+		v.via(st)
+		if st.Label == "" {
+			break
+		}
+		if prev, ok := v.labels[st.Label]; ok {
+			v.p.errorf(st.LabelPos, "as: label %q is already used by the %s at line %d; labels name one operation each", st.Label, prev.kind, prev.pos.Line)
+			break
+		}
+		v.labels[st.Label] = labelInfo{kind: st.Kind, prefix: st.Prefix, pos: st.LabelPos}
+	case StepExpect, StepExpectAlways:
+		for i := range st.Conds {
+			v.cond(&st.Conds[i])
+		}
+	}
+}
+
+func remove(list []string, s string) []string {
+	out := list[:0:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// via checks an operation's client, and marks a client name as RefClient.
+func (v *validator) via(st *Step) {
+	r := st.Via
+	if r.Kind == RefInvalid {
+		return
+	}
+	what := st.Kind.String() + " via"
+	if r.Kind != RefName {
+		v.single(r, what)
+		return
+	}
+	if v.clients[r.Name] {
+		st.Via.Kind = RefClient
+		return
+	}
+	if !v.p.membersOK || v.known[r.Name] {
+		return
+	}
+	clients := []string{}
+	for _, c := range v.s.Config.Clients {
+		clients = append(clients, c.Name)
+	}
+	if v.s.Config.Topology != "" {
+		clients = append(clients, fmt.Sprintf("apiserver-1..%d (topology: %s)", len(v.s.Config.Members), v.s.Config.Topology))
+	}
+	if len(clients) == 0 {
+		clients = append(clients, "none")
+	}
+	v.p.errorf(r.Pos, "%s: unknown client or member %q (clients: %s; members: %s)", what, r.Name, strings.Join(clients, ", "), v.memberList())
+}
+
+// partition checks refs, and when the names tell, that every member is in
+// exactly one group.
+func (v *validator) partition(st *Step) {
+	seen := map[string]Pos{}
+	allStatic := true
+	for _, g := range st.Groups {
+		for _, r := range g {
+			v.ref(r, "partition")
+			names, ok := v.static(r)
+			allStatic = allStatic && ok
+			for _, n := range names {
+				if first, dup := seen[n]; dup {
+					v.p.errorf(r.Pos, "partition: %s is in two groups (first at line %d, column %d); every member is in exactly one group", n, first.Line, first.Col)
+					continue
+				}
+				seen[n] = r.Pos
+			}
+		}
+	}
+	if !allStatic || !v.p.membersOK || len(st.Groups) < 2 {
+		return
+	}
+	var missing []string
+	for _, m := range v.current {
+		if _, ok := seen[m]; !ok {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) > 0 {
+		v.p.errorf(st.Pos, "partition: %s in no group; every member is in exactly one group (members: %s)", strings.Join(missing, ", "), v.memberList())
+	}
+}
+
+// cond checks the references and labels of one condition.
+func (v *validator) cond(c *Condition) {
+	what := c.Kind.String()
+	switch c.Kind {
+	case CondLeader, CondLeaders, CondVoters, CondLearners:
+		v.refs(c.Refs, what)
+	case CondRole, CondTerm, CondCommit, CondLastIndex, CondKV:
+		v.ref(c.Node, what)
+	case CondSent:
+		v.refs(c.From, "sent from")
+		v.refs(c.To, "sent to")
+	case CondOp, CondValue, CondKeys, CondEvents, CondError:
+		l, ok := v.labels[c.Label]
+		if !ok {
+			if line := v.laterLabel[c.Label]; line > c.Pos.Line {
+				v.p.errorf(c.Pos, "%s: label %q is used before the operation that defines it at line %d", what, c.Label, line)
+			} else {
+				v.p.errorf(c.Pos, "%s: no earlier operation has label %q; name one with as: %s", what, c.Label, c.Label)
+			}
+			return
+		}
+		switch {
+		case c.Kind == CondValue && (l.kind != StepGet || l.prefix):
+			v.p.errorf(c.Pos, "value: %q is a %s at line %d; value: is for a get without prefix (use keys: for a prefix get)", c.Label, describeOp(l), l.pos.Line)
+		case c.Kind == CondKeys && (l.kind != StepGet || !l.prefix):
+			v.p.errorf(c.Pos, "keys: %q is a %s at line %d; keys: is for a get with prefix: true", c.Label, describeOp(l), l.pos.Line)
+		case c.Kind == CondEvents && l.kind != StepWatch:
+			v.p.errorf(c.Pos, "events: %q is a %s at line %d; events: is for a watch", c.Label, describeOp(l), l.pos.Line)
+		}
+	}
+}
+
+func describeOp(l labelInfo) string {
+	if l.prefix {
+		return "prefix " + l.kind.String()
+	}
+	return l.kind.String()
+}

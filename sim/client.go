@@ -1,0 +1,295 @@
+package sim
+
+import "time"
+
+// OpKind is what a client asks for.
+type OpKind uint8
+
+// The kinds of client operation.
+const (
+	OpPut OpKind = iota + 1
+	OpDelete
+	OpGet
+	OpWatch
+)
+
+var opKindNames = [...]string{"", "put", "delete", "get", "watch"}
+
+func (k OpKind) String() string {
+	if int(k) < len(opKindNames) {
+		return opKindNames[k]
+	}
+	return "op(?)"
+}
+
+// OpStatus is where an operation stands, as its client sees it.
+type OpStatus uint8
+
+// The outcomes of an operation.
+const (
+	OpPending OpStatus = iota
+	OpOK
+	OpError
+	OpTimeout // the client gave up: the outcome is unknown
+)
+
+var opStatusNames = [...]string{"pending", "ok", "error", "timeout"}
+
+func (s OpStatus) String() string {
+	if int(s) < len(opStatusNames) {
+		return opStatusNames[s]
+	}
+	return "status(?)"
+}
+
+// Op is one client request and what became of it.
+type Op struct {
+	ID     uint64
+	Label  string // the scenario's `as:` name, if any
+	Client string
+	Kind   OpKind
+	Key    string
+	Value  string // put
+
+	Prefix        bool // get, delete, watch: every key under Key
+	KeysOnly      bool
+	Serializable  bool // get: answer from local state, no consensus
+	RequireLeader bool // watch: cancel when the member loses its leader
+
+	Start, End Time
+	Status     OpStatus
+	Err        string
+	Member     string // the member that answered, or the one tried last
+
+	Found    bool       // get of one key: it exists
+	Result   string     // get of one key: its value
+	KVs      []KeyValue // get: what it returned
+	Revision int64      // the store revision the answer reflects
+	Deleted  int        // delete: how many keys
+	Applied  uint64     // get: the applied index of the member that answered
+
+	// Stale marks a serializable read that returned something other than
+	// the newest committed state; StaleNote says by how much.
+	Stale     bool
+	StaleNote string
+
+	Events []WatchEvent // watch: events delivered to the client so far
+
+	endpoint       int // index into the client's endpoints of the member tried
+	tried          int
+	readIndex      uint64
+	readIndexKnown bool
+}
+
+// WatchEvent is one change a watch delivered.
+type WatchEvent struct {
+	Type string // PUT or DELETE
+	KV   KeyValue
+	At   Time // when the client received it
+}
+
+// Latency is how long the operation took, or has taken so far.
+func (op *Op) Latency(now Time) time.Duration {
+	if op.Status == OpPending {
+		return time.Duration(now - op.Start)
+	}
+	return time.Duration(op.End - op.Start)
+}
+
+type client struct {
+	cfg       ClientConfig
+	endpoints []uint64
+	current   int // the endpoint it is pinned to
+}
+
+// reply is what a member sends back to a client.
+type reply struct {
+	status  OpStatus
+	err     string
+	found   bool
+	value   string
+	kvs     []KeyValue
+	rev     int64
+	deleted int
+	applied uint64
+	watch   bool // a watch was created
+	refused bool // the member was down: the client may fail over
+}
+
+func (w *World) client(name string) *client {
+	for _, c := range w.clients {
+		if c.cfg.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// submit starts op from its client (or, when Client names a member, from
+// that member's local client).
+func (w *World) submit(op *Op) {
+	op.ID = uint64(len(w.ops) + 1)
+	op.Start = w.now
+	w.ops = append(w.ops, op)
+	c := w.client(op.Client)
+	timeout := DefaultClientTimeout
+	if c != nil {
+		op.endpoint = c.current
+		if c.cfg.Timeout > 0 {
+			timeout = c.cfg.Timeout
+		}
+	}
+	w.record(Event{Kind: EvRequest, Op: op.ID, Node: w.endpointOf(op), Text: describeOp(op)})
+	if op.Kind != OpWatch {
+		w.sched.push(event{at: w.now.Add(timeout), kind: evClientTimeout, node: w.endpointOf(op), op: op})
+	}
+	w.sendRequest(op)
+}
+
+// endpointOf returns the member op is (to be) sent to.
+func (w *World) endpointOf(op *Op) uint64 {
+	if c := w.client(op.Client); c != nil {
+		return c.endpoints[op.endpoint%len(c.endpoints)]
+	}
+	return w.byName[op.Client].id
+}
+
+func (w *World) sendRequest(op *Op) {
+	m := w.members[w.endpointOf(op)-1]
+	op.Member = m.name
+	w.sched.push(event{at: w.now.Add(w.cfg.ClientLatency), kind: evRequestArrive, node: m.id, op: op})
+}
+
+func (w *World) requestArrive(m *member, op *Op) {
+	if op.Status != OpPending && op.Kind != OpWatch {
+		return
+	}
+	if !m.up {
+		w.reply(m, op, reply{status: OpError, refused: true,
+			err: "rpc error: code = Unavailable desc = connection refused: " + m.name + " is down"})
+		return
+	}
+	m.serve(op)
+}
+
+// reply sends r from m back to op's client.
+func (w *World) reply(m *member, op *Op, r reply) {
+	w.sched.push(event{at: w.now.Add(w.cfg.ClientLatency), kind: evReplyArrive, node: m.id, op: op, rep: &r})
+}
+
+func (w *World) watchEvent(m *member, op *Op, ev WatchEvent) {
+	w.sched.push(event{at: w.now.Add(w.cfg.ClientLatency), kind: evWatchArrive, node: m.id, op: op, wev: &ev})
+}
+
+func (w *World) clientEvent(e event) {
+	op := e.op
+	switch e.kind {
+	case evClientTimeout:
+		if op.Status == OpPending {
+			op.Status, op.End, op.Err = OpTimeout, w.now, "etcdserver: request timed out"
+			w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: op.Err})
+		}
+	case evWatchArrive:
+		if op.Status == OpOK {
+			e.wev.At = w.now
+			op.Events = append(op.Events, *e.wev)
+			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: e.wev.Type + " " + e.wev.KV.Key})
+		}
+	case evReplyArrive:
+		r := e.rep
+		if op.Kind == OpWatch && op.Status == OpOK && r.status == OpError {
+			op.Status, op.Err = OpError, r.err // a watch stream ends
+			w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: "watch cancelled: " + r.err})
+			return
+		}
+		if op.Status != OpPending {
+			return // the client already gave up
+		}
+		if r.refused {
+			if c := w.client(op.Client); c != nil && op.tried+1 < len(c.endpoints) {
+				op.tried++
+				op.endpoint = (op.endpoint + 1) % len(c.endpoints)
+				c.current = op.endpoint
+				w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: "failover: " + r.err})
+				w.sendRequest(op)
+				return
+			}
+		}
+		w.complete(op, e.node, r)
+	}
+}
+
+func (w *World) complete(op *Op, node uint64, r *reply) {
+	op.Status, op.Err = r.status, r.err
+	op.Found, op.Result, op.KVs, op.Revision, op.Deleted, op.Applied = r.found, r.value, r.kvs, r.rev, r.deleted, r.applied
+	if op.Kind != OpWatch {
+		op.End = w.now
+	}
+	if op.Kind == OpGet && op.Serializable && r.status == OpOK {
+		w.checkStale(op)
+	}
+	w.record(Event{Kind: EvReply, Op: op.ID, Node: node, Text: describeResult(op)})
+}
+
+// checkStale compares a serializable read with the newest state any member
+// has applied. A difference is not a bug (serializable reads may be stale)
+// but it is what a reader should see.
+func (w *World) checkStale(op *Op) {
+	var newest *member
+	for _, m := range w.members {
+		if m.up && m.kv != nil && (newest == nil || m.applied > newest.applied) {
+			newest = m
+		}
+	}
+	if newest == nil || newest.applied <= op.Applied {
+		return
+	}
+	want := (&member{kv: newest.kv, applied: newest.applied}).read(op)
+	if sameKVs(want.kvs, op.KVs) {
+		return
+	}
+	op.Stale = true
+	op.StaleNote = op.Member + " has applied up to index " + itoa(op.Applied) + "; " + newest.name +
+		" has applied " + itoa(newest.applied)
+	if !op.Prefix {
+		if want.found {
+			op.StaleNote += ", where " + op.Key + " = " + want.value
+		} else {
+			op.StaleNote += ", where " + op.Key + " does not exist"
+		}
+	}
+}
+
+func sameKVs(a, b []KeyValue) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key || a[i].Value != b[i].Value {
+			return false
+		}
+	}
+	return true
+}
+
+// Ops returns every client operation in the order they started.
+func (w *World) Ops() []*Op { return w.ops }
+
+// Op returns the operation with the label, if any.
+func (w *World) Op(label string) *Op {
+	for _, op := range w.ops {
+		if op.Label == label {
+			return op
+		}
+	}
+	return nil
+}
+
+// Clients returns the names of the clients and their endpoints.
+func (w *World) Clients() []ClientConfig {
+	out := make([]ClientConfig, len(w.clients))
+	for i, c := range w.clients {
+		out[i] = c.cfg
+	}
+	return out
+}

@@ -1,0 +1,366 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/netmodel"
+)
+
+// CommandKind names something done to the world from outside: a fault, an
+// operator action, a client request or a caption.
+type CommandKind string
+
+// The commands. Their names are the scenario step names.
+const (
+	CmdCrash          CommandKind = "crash"
+	CmdRestart        CommandKind = "restart"
+	CmdStall          CommandKind = "stall"
+	CmdClock          CommandKind = "clock"
+	CmdPartition      CommandKind = "partition"
+	CmdIsolate        CommandKind = "isolate"
+	CmdCut            CommandKind = "cut"
+	CmdRestore        CommandKind = "restore"
+	CmdLink           CommandKind = "link"
+	CmdHeal           CommandKind = "heal"
+	CmdCampaign       CommandKind = "campaign"
+	CmdTransferLeader CommandKind = "transfer_leader"
+	CmdAddMember      CommandKind = "add_member"
+	CmdPromote        CommandKind = "promote"
+	CmdRemoveMember   CommandKind = "remove_member"
+	CmdSnapshot       CommandKind = "snapshot"
+	CmdPut            CommandKind = "put"
+	CmdDelete         CommandKind = "delete"
+	CmdGet            CommandKind = "get"
+	CmdWatch          CommandKind = "watch"
+	CmdCaption        CommandKind = "caption"
+)
+
+// Command is one thing done to the world. Nodes are named, never given as
+// "@leader": whoever issues a command resolves references first, so that
+// the command log replays exactly.
+type Command struct {
+	At   Time // set by Do
+	Kind CommandKind
+
+	Node   string     // the member acted on; for add_member, the new member's name; for transfer_leader, the transferee
+	Groups [][]string // partition
+
+	From, To string // cut, restore, link
+	OneWay   bool   // cut, restore, link: only From → To
+
+	For     time.Duration     // stall
+	Rate    float64           // clock
+	Latency *netmodel.Latency // link
+	Loss    *netmodel.Ratio   // link
+	Dup     *netmodel.Ratio   // link
+	Learner bool              // add_member
+
+	Via           string // put, delete, get, watch: a client, or a member (its local client)
+	Key, Value    string
+	Label         string
+	Prefix        bool
+	KeysOnly      bool
+	Serializable  bool
+	RequireLeader bool
+
+	Caption string // caption: say, pause or chapter
+	Text    string
+}
+
+// Commands returns every command applied so far, in order, with its time.
+func (w *World) Commands() []Command { return w.cmds }
+
+// Do applies c now. Commands that fail change nothing and are not logged.
+// For put, delete, get and watch it returns the new operation.
+func (w *World) Do(c Command) (*Op, error) {
+	if w.safety.violation != nil {
+		return nil, w.safety.violation
+	}
+	op, err := w.do(c)
+	if err != nil {
+		return nil, err
+	}
+	c.At = w.now
+	w.cmds = append(w.cmds, c)
+	return op, nil
+}
+
+func (w *World) member(name string) (*member, error) {
+	m := w.byName[name]
+	if m == nil {
+		return nil, fmt.Errorf("no member named %q", name)
+	}
+	return m, nil
+}
+
+func (w *World) do(c Command) (*Op, error) {
+	switch c.Kind {
+	case CmdCaption:
+		w.Caption(c.Caption, c.Text)
+		return nil, nil
+	case CmdPut, CmdDelete, CmdGet, CmdWatch:
+		return w.doRequest(c)
+	case CmdPartition:
+		var groups [][]uint64
+		for _, g := range c.Groups {
+			var ids []uint64
+			for _, name := range g {
+				m, err := w.member(name)
+				if err != nil {
+					return nil, err
+				}
+				ids = append(ids, m.id)
+			}
+			groups = append(groups, ids)
+		}
+		w.net.Partition(groups)
+		w.fault(0, fmt.Sprintf("partition %v", c.Groups))
+		return nil, nil
+	case CmdHeal:
+		w.net.HealAll()
+		w.fault(0, "heal: every link restored")
+		return nil, nil
+	case CmdCut, CmdRestore, CmdLink:
+		return nil, w.doLink(c)
+	case CmdAddMember:
+		return nil, w.addMemberCmd(c)
+	}
+	m, err := w.member(c.Node)
+	if err != nil {
+		return nil, err
+	}
+	switch c.Kind {
+	case CmdCrash:
+		if !m.up {
+			return nil, fmt.Errorf("%s is already down", m.name)
+		}
+		m.crash()
+		w.fault(m.id, "crashes (volatile state lost, disk kept)")
+	case CmdRestart:
+		if m.up || m.removed {
+			return nil, fmt.Errorf("%s is not down", m.name)
+		}
+		m.start()
+		w.fault(m.id, "restarts from its disk")
+	case CmdStall:
+		if !m.up || c.For <= 0 {
+			return nil, fmt.Errorf("cannot stall %s (down, or no duration)", m.name)
+		}
+		if m.stalled {
+			return nil, fmt.Errorf("%s is already stalled", m.name)
+		}
+		m.stalled = true
+		w.sched.push(event{at: w.now.Add(c.For), kind: evStallEnd, node: m.id, inc: m.inc})
+		w.fault(m.id, "stalls for "+c.For.String())
+	case CmdClock:
+		if c.Rate <= 0 {
+			return nil, fmt.Errorf("clock rate must be positive, not %g", c.Rate)
+		}
+		m.rate = c.Rate
+		m.tickEvery = max(Time(float64(w.cfg.Tick)/c.Rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
+		w.fault(m.id, fmt.Sprintf("clock runs at %gx", c.Rate))
+	case CmdIsolate:
+		var others []uint64
+		for _, o := range w.members {
+			others = append(others, o.id)
+		}
+		w.net.Isolate(m.id, others)
+		w.fault(m.id, "isolated from every other member")
+	case CmdCampaign:
+		if err := w.needUp(m); err != nil {
+			return nil, err
+		}
+		m.enter()
+		_ = m.rn.Campaign()
+		m.leave()
+		w.fault(m.id, "election timer fires (campaign)")
+		m.flush()
+	case CmdTransferLeader:
+		lead := w.leader()
+		if lead == nil {
+			return nil, fmt.Errorf("no leader to transfer leadership from")
+		}
+		lead.enter()
+		lead.rn.TransferLeader(m.id)
+		lead.leave()
+		w.fault(lead.id, "asked to transfer leadership to "+m.name)
+		lead.flush()
+	case CmdPromote:
+		return nil, w.confChange(pb.ConfChangeAddNode, m, "promote "+m.name)
+	case CmdRemoveMember:
+		return nil, w.confChange(pb.ConfChangeRemoveNode, m, "remove "+m.name)
+	case CmdSnapshot:
+		if err := w.needUp(m); err != nil {
+			return nil, err
+		}
+		m.snapshot("manual")
+	default:
+		return nil, fmt.Errorf("unknown command %q", c.Kind)
+	}
+	return nil, nil
+}
+
+// AddMember is separate from do because the member must not exist yet.
+func (w *World) addMemberCmd(c Command) error {
+	if _, ok := w.byName[c.Node]; ok {
+		return fmt.Errorf("a member named %q exists already", c.Node)
+	}
+	if w.client(c.Node) != nil {
+		return fmt.Errorf("%q is the name of a client", c.Node)
+	}
+	if w.leader() == nil {
+		return fmt.Errorf("no leader to propose adding %s", c.Node)
+	}
+	m := w.addMember(c.Node)
+	m.snap, m.logFirst = entryID{}, 1
+	m.start()
+	typ, what := pb.ConfChangeAddNode, "add member "+m.name
+	if c.Learner {
+		typ, what = pb.ConfChangeAddLearnerNode, "add learner "+m.name
+	}
+	return w.confChange(typ, m, what)
+}
+
+func (w *World) confChange(typ pb.ConfChangeType, m *member, what string) error {
+	lead := w.leader()
+	if lead == nil {
+		return fmt.Errorf("no leader to propose %q", what)
+	}
+	cc := &pb.ConfChangeV2{Changes: []*pb.ConfChangeSingle{{Type: typ.Enum(), NodeId: new(m.id)}}}
+	lead.enter()
+	err := lead.rn.ProposeConfChange(cc)
+	lead.leave()
+	if err != nil {
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	w.fault(lead.id, "proposes: "+what)
+	lead.flush()
+	return nil
+}
+
+func (w *World) needUp(m *member) error {
+	if !m.up {
+		return fmt.Errorf("%s is down", m.name)
+	}
+	return nil
+}
+
+func (w *World) doLink(c Command) error {
+	from, err := w.member(c.From)
+	if err != nil {
+		return err
+	}
+	to, err := w.member(c.To)
+	if err != nil {
+		return err
+	}
+	dir := "both ways"
+	if c.OneWay {
+		dir = "one way"
+	}
+	pairs := [][2]uint64{{from.id, to.id}}
+	if !c.OneWay {
+		pairs = append(pairs, [2]uint64{to.id, from.id})
+	}
+	for _, p := range pairs {
+		switch c.Kind {
+		case CmdCut:
+			w.net.Cut(p[0], p[1])
+		case CmdRestore:
+			w.net.Restore(p[0], p[1])
+		case CmdLink:
+			props := w.net.Props(p[0], p[1])
+			if c.Latency != nil {
+				props.Latency = *c.Latency
+			}
+			if c.Loss != nil {
+				props.Loss = *c.Loss
+			}
+			if c.Dup != nil {
+				props.Duplicate = *c.Dup
+			}
+			w.net.SetProps(p[0], p[1], props)
+		}
+	}
+	w.fault(0, fmt.Sprintf("%s %s → %s (%s)", c.Kind, from.name, to.name, dir))
+	return nil
+}
+
+func (w *World) doRequest(c Command) (*Op, error) {
+	if w.client(c.Via) == nil {
+		if _, err := w.member(c.Via); err != nil {
+			return nil, fmt.Errorf("no client or member named %q", c.Via)
+		}
+	}
+	if c.Label != "" && w.Op(c.Label) != nil {
+		return nil, fmt.Errorf("the label %q is taken", c.Label)
+	}
+	op := &Op{Label: c.Label, Client: c.Via, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
+		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader}
+	switch c.Kind {
+	case CmdPut:
+		op.Kind = OpPut
+	case CmdDelete:
+		op.Kind = OpDelete
+	case CmdGet:
+		op.Kind = OpGet
+	case CmdWatch:
+		op.Kind = OpWatch
+	}
+	w.submit(op)
+	return op, nil
+}
+
+func (w *World) fault(node uint64, text string) {
+	w.record(Event{Kind: EvFault, Node: node, Text: text})
+}
+
+// leader returns the up member in StateLeader with the highest term.
+func (w *World) leader() *member {
+	var best *member
+	for _, m := range w.members {
+		if !m.up || m.rn == nil {
+			continue
+		}
+		st := m.rn.BasicStatus()
+		if st.RaftState == raft.StateLeader && (best == nil || st.GetTerm() > best.rn.BasicStatus().GetTerm()) {
+			best = m
+		}
+	}
+	return best
+}
+
+// MemberNames returns every member's name, in ID order (removed ones too).
+func (w *World) MemberNames() []string {
+	names := make([]string, len(w.members))
+	for i, m := range w.members {
+		names[i] = m.name
+	}
+	return names
+}
+
+// Replay rebuilds a world from its configuration and command log, up to
+// until. It is how a view of an earlier time is made: the same config and
+// commands give the same world.
+func Replay(cfg Config, cmds []Command, until Time) (*World, error) {
+	w, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cmds {
+		if c.At > until {
+			break
+		}
+		if err := w.RunUntil(c.At); err != nil {
+			return w, err
+		}
+		if _, err := w.Do(c); err != nil {
+			return w, fmt.Errorf("replaying %s at %s: %w", c.Kind, c.At, err)
+		}
+	}
+	return w, w.RunUntil(until)
+}

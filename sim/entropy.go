@@ -1,0 +1,55 @@
+package sim
+
+import (
+	cryptorand "crypto/rand"
+	"encoding/binary"
+	"io"
+)
+
+// raft v3.7.0 draws each randomized election timeout as
+// electionTimeout + crypto/rand.Int(crypto/rand.Reader, electionTimeout),
+// and Config offers no hook to change that. crypto/rand.Int reads exactly
+// ceil(bits/8) bytes from the reader it is handed and returns them as a
+// big-endian number if it is below the bound. So the simulator replaces
+// crypto/rand.Reader with a router that writes a value drawn from the
+// election stream of the member being driven right now, below the member's
+// election timeout: Int returns exactly that value, and the simulator knows
+// every member's timeout.
+//
+// NB: the router is process-wide. Worlds in one process must not run at the
+// same time (none of this package's tests call t.Parallel); parallel trials
+// use separate processes. A read while no member is being driven goes to the
+// real CSPRNG and is counted: UnroutedEntropyReads must stay 0.
+type entropyRouter struct {
+	real     io.Reader
+	current  *member
+	unrouted int
+}
+
+var entropy = &entropyRouter{real: cryptorand.Reader}
+
+func init() { cryptorand.Reader = entropy }
+
+func (r *entropyRouter) Read(p []byte) (int, error) {
+	m := r.current
+	if m == nil {
+		r.unrouted++
+		return r.real.Read(p)
+	}
+	v := m.electionRand.Uint64N(uint64(m.w.cfg.ElectionTicks))
+	m.timeoutTicks = m.w.cfg.ElectionTicks + int(v)
+	clear(p)
+	var buf [8]byte
+	binary.BigEndian.PutUint64(buf[:], v)
+	if len(p) >= 8 {
+		copy(p[len(p)-8:], buf[:])
+	} else {
+		copy(p, buf[8-len(p):])
+	}
+	return len(p), nil
+}
+
+// UnroutedEntropyReads counts reads of crypto/rand.Reader made while no
+// member was being driven. Anything but 0 means some randomness escaped the
+// seed.
+func UnroutedEntropyReads() int { return entropy.unrouted }

@@ -1,0 +1,142 @@
+package sim
+
+import (
+	"strconv"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/netmodel"
+)
+
+// EventKind says what an Event records.
+type EventKind uint8
+
+// The kinds of history event.
+const (
+	EvSend      EventKind = iota // a member sent a message (Msg.ArriveAt: when it will arrive or vanish)
+	EvDeliver                    // a message arrived and was stepped into raft
+	EvDrop                       // a message did not arrive (Reason)
+	EvRole                       // a member's role, term, vote or leader changed
+	EvPersist                    // entries became durable (Index: last index, N: how many)
+	EvCommit                     // a member's commit index advanced (Index)
+	EvApply                      // a member applied entries (Index: applied index, N: how many)
+	EvSnapshot                   // a member took or installed a snapshot (Index, Term, Text)
+	EvConf                       // a member applied a configuration change (Text: the new config)
+	EvRequest                    // a client sent a request (Op)
+	EvReply                      // a client got an answer, gave up, or failed over (Op, Text)
+	EvWatch                      // a watch delivered an event to its client
+	EvFault                      // a fault or an operator action (Text)
+	EvCaption                    // a caption from a scenario (Text)
+	EvViolation                  // a safety invariant broke (Text)
+)
+
+var eventKindNames = [...]string{"send", "deliver", "drop", "role", "persist", "commit", "apply", "snapshot",
+	"conf", "request", "reply", "watch", "fault", "caption", "violation"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventKindNames) {
+		return eventKindNames[k]
+	}
+	return "event(?)"
+}
+
+// Event is one thing that happened. Node is the member it happened at (for
+// messages: the sender of a send and a drop, the receiver of a delivery);
+// Peer is the other end of a message, or the vote of a role change.
+type Event struct {
+	At     Time
+	Kind   EventKind
+	Node   uint64
+	Peer   uint64
+	Msg    MsgSummary
+	Reason netmodel.DropReason
+	Role   raft.StateType
+	Term   uint64
+	Lead   uint64
+	Index  uint64
+	N      int
+	Op     uint64 // client operation ID (see World.Ops)
+	Text   string
+}
+
+// MsgSummary is what the history keeps of a raft message.
+type MsgSummary struct {
+	ID        uint64 // unique per send; a duplicate delivery shares its ID
+	Type      pb.MessageType
+	Term      uint64
+	LogTerm   uint64
+	Index     uint64
+	Commit    uint64
+	Entries   int
+	Reject    bool
+	Forwarded bool // a MsgProp sent by a non-leader: a forwarded client write
+	ArriveAt  Time // sends: when it arrives, or vanishes if lost
+}
+
+func summarize(id uint64, m *pb.Message, arrive Time) MsgSummary {
+	return MsgSummary{
+		ID: id, Type: m.GetType(), Term: m.GetTerm(), LogTerm: m.GetLogTerm(), Index: m.GetIndex(),
+		Commit: m.GetCommit(), Entries: len(m.GetEntries()), Reject: m.GetReject(), ArriveAt: arrive,
+	}
+}
+
+func (w *World) record(e Event) {
+	e.At = w.now
+	w.history = append(w.history, e)
+}
+
+// History returns every event so far, in the order they happened. The
+// slice is the world's own: do not modify it.
+func (w *World) History() []Event { return w.history }
+
+// Caption records a caption (say, pause or chapter) in the history.
+func (w *World) Caption(kind, text string) {
+	w.record(Event{Kind: EvCaption, Text: kind + ": " + text})
+}
+
+func describeOp(op *Op) string {
+	s := op.Kind.String() + " " + strconv.Quote(op.Key)
+	switch op.Kind {
+	case OpPut:
+		s += " = " + strconv.Quote(op.Value)
+	case OpGet:
+		if op.Serializable {
+			s += " (serializable)"
+		} else {
+			s += " (linearizable)"
+		}
+	}
+	if op.Prefix {
+		s += " --prefix"
+	}
+	return s
+}
+
+func describeResult(op *Op) string {
+	if op.Status != OpOK {
+		return op.Status.String() + ": " + op.Err
+	}
+	switch op.Kind {
+	case OpGet:
+		s := "ok"
+		switch {
+		case op.Prefix:
+			s += ": " + strconv.Itoa(len(op.KVs)) + " keys"
+		case op.Found:
+			s += ": " + strconv.Quote(op.Result)
+		default:
+			s += ": not found"
+		}
+		s += " at revision " + strconv.FormatInt(op.Revision, 10)
+		if op.Stale {
+			s += " (STALE: " + op.StaleNote + ")"
+		}
+		return s
+	case OpWatch:
+		return "ok: watching"
+	case OpDelete:
+		return "ok: deleted " + strconv.Itoa(op.Deleted) + " at revision " + strconv.FormatInt(op.Revision, 10)
+	}
+	return "ok at revision " + strconv.FormatInt(op.Revision, 10)
+}

@@ -1,0 +1,610 @@
+package sim
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/maphash"
+	"math/rand/v2"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+)
+
+// member is one etcd member: a raft RawNode, its disk (a MemoryStorage that
+// survives crashes), and its KV state machine (volatile, rebuilt from the
+// snapshot on restart).
+type member struct {
+	w    *World
+	id   uint64
+	name string
+
+	inc     uint32 // incarnation: bumped by a crash, so stale events are ignored
+	up      bool
+	removed bool // removed from the cluster and shut down
+	stalled bool
+	queue   []event // input that arrived while stalled
+
+	tickEvery    Time
+	rate         float64
+	electionRand *rand.Rand
+	clockRand    *rand.Rand
+	timeoutTicks int // the randomized election timeout raft drew last
+
+	rn      *raft.RawNode
+	disk    *raft.MemoryStorage
+	conf    *pb.ConfState
+	kv      *KV
+	applied uint64
+
+	// What the member has persisted, mirrored for checks and display.
+	hard     pb.HardState
+	soft     raft.SoftState
+	log      []logEntry // entries logFirst.. as persisted
+	logFirst uint64
+	snap     entryID // the last snapshot's index, term and chain hash
+
+	diskBusy bool // a write is in progress (disk latency); its Ready waits
+	pending  raft.Ready
+
+	leaderTerm  uint64 // the term in which this member last led
+	leaderHigh  uint64 // the highest index it persisted as leader in leaderTerm
+	checkLeader bool   // Leader Completeness still to check for leaderTerm
+
+	writes  map[uint64]*Op // proposals this member made, by op ID
+	held    []*Op          // requests waiting for a leader to be known
+	reads   []*Op          // linearizable reads waiting for their ReadIndex and apply
+	watches []*Op
+}
+
+// logEntry is the mirror of one persisted entry.
+type logEntry struct {
+	Term  uint64
+	Chain uint64 // a hash of this entry and every entry before it
+	Type  pb.EntryType
+	Data  []byte
+}
+
+type entryID struct{ Index, Term, Chain uint64 }
+
+var chainSeed = maphash.MakeSeed()
+
+// chain extends the hash of a log by one entry. maphash's seed is random per
+// process, so chain hashes are compared within one run and never printed.
+func chain(prev, term uint64, typ pb.EntryType, data []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(chainSeed)
+	var b [17]byte
+	binary.LittleEndian.PutUint64(b[:], prev)
+	binary.LittleEndian.PutUint64(b[8:], term)
+	b[16] = byte(typ)
+	h.Write(b[:])
+	h.Write(data)
+	return h.Sum64()
+}
+
+func (m *member) lastIndex() uint64 { return m.logFirst + uint64(len(m.log)) - 1 }
+
+// entryAt returns the mirror's entry at index i, if the log holds it.
+func (m *member) entryAt(i uint64) (entryID, bool) {
+	if i == m.snap.Index {
+		return m.snap, true
+	}
+	if i < m.logFirst || i > m.lastIndex() {
+		return entryID{}, false
+	}
+	e := m.log[i-m.logFirst]
+	return entryID{Index: i, Term: e.Term, Chain: e.Chain}, true
+}
+
+// enter makes m the member whose stream answers raft's entropy reads.
+func (m *member) enter() { entropy.current = m }
+func (m *member) leave() { entropy.current = nil }
+
+func (m *member) raftConfig() *raft.Config {
+	c := m.w.cfg
+	ro := raft.ReadOnlySafe
+	if c.ReadOnlyLease {
+		ro = raft.ReadOnlyLeaseBased
+	}
+	return &raft.Config{
+		ID:                        m.id,
+		ElectionTick:              c.ElectionTicks,
+		HeartbeatTick:             c.HeartbeatTicks,
+		Storage:                   m.disk,
+		Applied:                   m.snap.Index,
+		MaxSizePerMsg:             c.MaxSizePerMsg,
+		MaxInflightMsgs:           c.MaxInflightMsgs,
+		MaxUncommittedEntriesSize: 1 << 30, // etcd's default
+		CheckQuorum:               c.CheckQuorum,
+		PreVote:                   c.PreVote,
+		ReadOnlyOption:            ro,
+		DisableProposalForwarding: c.DisableProposalForwarding,
+		StepDownOnRemoval:         true,
+		Logger:                    raftLogger{m},
+	}
+}
+
+// start (re)creates the RawNode over the disk, as a restarted etcd does:
+// applied is the snapshot's index and the KV is the snapshot's; raft hands
+// back the committed entries after it to be applied again.
+func (m *member) start() {
+	m.up, m.stalled, m.diskBusy = true, false, false
+	m.queue = nil
+	m.writes = map[uint64]*Op{}
+	m.held, m.reads, m.watches = nil, nil, nil
+	snap, _ := m.disk.Snapshot()
+	kv, err := decodeKV(snap.GetData())
+	if err != nil {
+		panic("sim: " + m.name + ": " + err.Error())
+	}
+	m.kv = kv
+	m.applied = m.snap.Index
+	hs, cs, _ := m.disk.InitialState()
+	m.conf = cs
+	m.hard = pb.HardState{Term: new(hs.GetTerm()), Vote: new(hs.GetVote()), Commit: new(hs.GetCommit())}
+	m.soft = raft.SoftState{}
+	m.enter()
+	rn, err := raft.NewRawNode(m.raftConfig())
+	m.leave()
+	if err != nil {
+		panic("sim: " + m.name + ": " + err.Error())
+	}
+	m.rn = rn
+	// Processes start at different moments, so their tickers are out of
+	// phase: the first tick comes after a fraction of a tick drawn from the
+	// member's own clock stream.
+	phase := Time(m.clockRand.Int64N(int64(m.tickEvery)/int64(time.Microsecond))+1) * Time(time.Microsecond)
+	m.w.sched.push(event{at: m.w.now + phase, kind: evTick, node: m.id, inc: m.inc})
+}
+
+// crash loses everything volatile: the RawNode, the KV, pending requests and
+// a write still in progress. The disk stays.
+func (m *member) crash() {
+	m.up, m.stalled, m.diskBusy = false, false, false
+	m.inc++
+	m.rn, m.kv = nil, nil
+	m.pending = raft.Ready{}
+	m.queue = nil
+	for _, op := range m.watches {
+		m.w.reply(m, op, reply{status: OpError, err: "rpc error: code = Unavailable desc = error reading from server: EOF"})
+	}
+	m.writes, m.held, m.reads, m.watches = nil, nil, nil, nil
+	m.soft = raft.SoftState{}
+}
+
+func (m *member) tick() {
+	m.w.sched.push(event{at: m.w.now + m.tickEvery, kind: evTick, node: m.id, inc: m.inc})
+	if m.stalled {
+		return // a frozen process misses its ticks
+	}
+	m.enter()
+	m.rn.Tick()
+	m.leave()
+	m.flush()
+}
+
+func (m *member) step(msg *pb.Message) {
+	m.enter()
+	_ = m.rn.Step(msg) // errors are stale or foreign messages, which raft ignores
+	m.leave()
+	m.flush()
+}
+
+// flush handles every Ready raft has, in the order DESIGN.md gives. With
+// disk latency, a Ready that writes waits for its write before any of it
+// (messages included) takes effect, and no further Ready is taken meanwhile.
+func (m *member) flush() {
+	for m.up && !m.stalled && !m.diskBusy && !m.removed {
+		m.enter()
+		if !m.rn.HasReady() {
+			m.leave()
+			return
+		}
+		rd := m.rn.Ready()
+		m.leave()
+		if m.w.cfg.DiskLatency > 0 && (len(rd.Entries) > 0 || rd.HardState != nil || !raft.IsEmptySnap(rd.Snapshot)) {
+			m.diskBusy = true
+			m.pending = rd
+			m.w.sched.push(event{at: m.w.now.Add(m.w.cfg.DiskLatency), kind: evDiskDone, node: m.id, inc: m.inc})
+			return
+		}
+		m.handleReady(rd)
+	}
+}
+
+func (m *member) diskDone() {
+	rd := m.pending
+	m.pending = raft.Ready{}
+	m.diskBusy = false
+	m.handleReady(rd)
+	m.flush()
+}
+
+func (m *member) handleReady(rd raft.Ready) {
+	w := m.w
+	if !raft.IsEmptySnap(rd.Snapshot) {
+		m.installSnapshot(rd.Snapshot)
+	}
+	if len(rd.Entries) > 0 {
+		if err := m.disk.Append(rd.Entries); err != nil {
+			panic("sim: append: " + err.Error())
+		}
+		m.persist(rd.Entries, rd.SoftState)
+	}
+	roleChanged := false
+	if rd.HardState != nil {
+		if err := m.disk.SetHardState(rd.HardState); err != nil {
+			panic("sim: hard state: " + err.Error())
+		}
+		if rd.HardState.GetTerm() != m.hard.GetTerm() || rd.HardState.GetVote() != m.hard.GetVote() {
+			roleChanged = true
+		}
+		prevCommit := m.hard.GetCommit()
+		m.hard = pb.HardState{Term: new(rd.HardState.GetTerm()), Vote: new(rd.HardState.GetVote()), Commit: new(rd.HardState.GetCommit())}
+		if c := m.hard.GetCommit(); c > prevCommit {
+			w.record(Event{Kind: EvCommit, Node: m.id, Index: c, Term: m.hard.GetTerm()})
+			w.safety.commit(m, prevCommit, c)
+		}
+	}
+	if rd.SoftState != nil {
+		prevLead := m.soft.Lead
+		if rd.SoftState.RaftState != m.soft.RaftState || rd.SoftState.Lead != m.soft.Lead {
+			roleChanged = true
+		}
+		m.soft = *rd.SoftState
+		if m.soft.RaftState == raft.StateLeader && m.leaderTerm != m.hard.GetTerm() {
+			m.leaderTerm, m.leaderHigh, m.checkLeader = m.hard.GetTerm(), 0, true
+			w.safety.leader(m.id, m.hard.GetTerm())
+		}
+		if roleChanged {
+			m.recordRole()
+			roleChanged = false
+		}
+		if prevLead != 0 && m.soft.Lead == 0 {
+			m.lostLeader()
+		}
+		if m.soft.Lead != 0 && len(m.held) > 0 {
+			held := m.held
+			m.held = nil
+			for _, op := range held {
+				m.serve(op)
+			}
+		}
+	}
+	if roleChanged {
+		m.recordRole()
+	}
+	if m.checkLeader && m.soft.RaftState == raft.StateLeader {
+		m.checkLeader = false
+		w.safety.completeness(m)
+	}
+	for _, msg := range rd.Messages {
+		w.send(m, msg)
+	}
+	if len(rd.CommittedEntries) > 0 {
+		m.apply(rd.CommittedEntries)
+	}
+	for _, rs := range rd.ReadStates {
+		m.readState(rs)
+	}
+	if m.removed {
+		return // it shut itself down while applying its own removal
+	}
+	m.enter()
+	m.rn.Advance(rd)
+	m.leave()
+	m.serveReads()
+}
+
+func (m *member) recordRole() {
+	m.w.record(Event{Kind: EvRole, Node: m.id, Role: m.soft.RaftState, Term: m.hard.GetTerm(),
+		Lead: m.soft.Lead, Peer: m.hard.GetVote()})
+}
+
+// persist mirrors entries just written to the disk and checks them.
+func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
+	first := ents[0].GetIndex()
+	isLeader := m.soft.RaftState == raft.StateLeader
+	if soft != nil {
+		isLeader = soft.RaftState == raft.StateLeader
+	}
+	if isLeader && m.leaderTerm == m.hard.GetTerm() && m.leaderHigh != 0 && first <= m.leaderHigh {
+		m.w.safety.fail("Leader Append-Only", m.w.fmtNode(m.id)+" overwrote its own log from index "+itoa(first)+
+			" while leading term "+itoa(m.leaderTerm))
+	}
+	if first < m.logFirst {
+		m.w.safety.fail("Log Matching", m.w.fmtNode(m.id)+" appended at "+itoa(first)+" below its snapshot")
+		return
+	}
+	if first <= m.lastIndex() {
+		m.log = m.log[:first-m.logFirst] // raft truncated a conflicting suffix
+	}
+	prev, ok := m.entryAt(first - 1)
+	if !ok {
+		m.w.safety.fail("Log Matching", m.w.fmtNode(m.id)+" appended at "+itoa(first)+" with a gap")
+		return
+	}
+	h := prev.Chain
+	for _, e := range ents {
+		h = chain(h, e.GetTerm(), e.GetType(), e.GetData())
+		m.log = append(m.log, logEntry{Term: e.GetTerm(), Chain: h, Type: e.GetType(), Data: e.GetData()})
+		m.w.safety.logMatching(m, e.GetIndex(), e.GetTerm(), h)
+	}
+	if isLeader && m.leaderTerm == m.hard.GetTerm() {
+		m.leaderHigh = m.lastIndex()
+	}
+	m.w.record(Event{Kind: EvPersist, Node: m.id, Index: m.lastIndex(), N: len(ents), Term: ents[len(ents)-1].GetTerm()})
+}
+
+// installSnapshot takes a snapshot a leader sent: the disk, the mirror and
+// the KV jump to it.
+func (m *member) installSnapshot(s *pb.Snapshot) {
+	if err := m.disk.ApplySnapshot(s); err != nil {
+		panic("sim: apply snapshot: " + err.Error())
+	}
+	md := s.GetMetadata()
+	kv, err := decodeKV(s.GetData())
+	if err != nil {
+		panic("sim: " + m.name + ": " + err.Error())
+	}
+	m.kv = kv
+	m.applied = md.GetIndex()
+	m.conf = md.GetConfState()
+	m.snap = m.w.safety.snapshotID(md.GetIndex(), md.GetTerm())
+	m.log, m.logFirst = nil, md.GetIndex()+1
+	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: md.GetIndex(), Term: md.GetTerm(), Text: "installed"})
+}
+
+// snapshot writes a snapshot of the applied state and compacts the log up to it.
+func (m *member) snapshot(why string) {
+	if m.applied <= m.snap.Index {
+		return
+	}
+	s, err := m.disk.CreateSnapshot(m.applied, m.conf, m.kv.encode())
+	if err != nil {
+		panic("sim: snapshot: " + err.Error())
+	}
+	if err := m.disk.Compact(m.applied); err != nil {
+		panic("sim: compact: " + err.Error())
+	}
+	id, _ := m.entryAt(m.applied)
+	m.log = m.log[m.applied+1-m.logFirst:]
+	m.logFirst = m.applied + 1
+	m.snap = id
+	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: s.GetMetadata().GetIndex(), Term: s.GetMetadata().GetTerm(), Text: why})
+}
+
+func (m *member) apply(ents []*pb.Entry) {
+	w := m.w
+	for _, e := range ents {
+		idx := e.GetIndex()
+		if idx <= m.applied {
+			continue
+		}
+		id, _ := m.entryAt(idx)
+		w.safety.apply(m, id)
+		m.applied = idx
+		switch e.GetType() {
+		case pb.EntryNormal:
+			if len(e.GetData()) > 0 {
+				m.applyRequest(e.GetData())
+			}
+		case pb.EntryConfChange, pb.EntryConfChangeV2:
+			m.applyConfChange(e)
+			if m.removed {
+				return
+			}
+		}
+		if n := w.cfg.SnapshotEvery; n > 0 && m.applied-m.snap.Index >= n {
+			m.snapshot("automatic")
+		}
+	}
+	last := ents[len(ents)-1]
+	w.record(Event{Kind: EvApply, Node: m.id, Index: m.applied, Term: last.GetTerm(), N: len(ents)})
+}
+
+func (m *member) applyRequest(data []byte) {
+	req, err := decodeRequest(data)
+	if err != nil {
+		panic("sim: " + m.name + ": bad entry: " + err.Error())
+	}
+	var changed []WatchEvent
+	switch req.kind {
+	case OpPut:
+		kv := m.kv.put(req.key, req.value)
+		changed = []WatchEvent{{Type: "PUT", KV: kv}}
+	case OpDelete:
+		for _, kv := range m.kv.del(req.key, req.prefix) {
+			kv.ModRevision = m.kv.Revision
+			changed = append(changed, WatchEvent{Type: "DELETE", KV: kv})
+		}
+	}
+	if op := m.writes[req.op]; op != nil {
+		delete(m.writes, req.op)
+		r := reply{status: OpOK, rev: m.kv.Revision}
+		if req.kind == OpDelete {
+			r.deleted = len(changed)
+		}
+		m.w.reply(m, op, r)
+	}
+	for _, ev := range changed {
+		for _, wop := range m.watches {
+			if watchMatches(wop, ev.KV.Key) {
+				m.w.watchEvent(m, wop, ev)
+			}
+		}
+	}
+}
+
+func (m *member) applyConfChange(e *pb.Entry) {
+	var cc pb.ConfChangeI
+	if e.GetType() == pb.EntryConfChange {
+		var v1 pb.ConfChange
+		if err := proto.Unmarshal(e.GetData(), &v1); err != nil {
+			panic("sim: conf change: " + err.Error())
+		}
+		cc = &v1
+	} else {
+		var v2 pb.ConfChangeV2
+		if err := proto.Unmarshal(e.GetData(), &v2); err != nil {
+			panic("sim: conf change: " + err.Error())
+		}
+		cc = &v2
+	}
+	m.enter()
+	m.conf = m.rn.ApplyConfChange(cc)
+	m.leave()
+	// A joiner can only be caught up by a snapshot that lists it, so every
+	// member snapshots right after applying a configuration change.
+	if _, err := m.disk.CreateSnapshot(e.GetIndex(), m.conf, m.kv.encode()); err == nil {
+		m.snap, _ = m.entryAt(e.GetIndex())
+	}
+	m.w.record(Event{Kind: EvConf, Node: m.id, Index: e.GetIndex(), Text: m.w.describeConf(m.conf)})
+	if !contains(m.conf.GetVoters(), m.id) && !contains(m.conf.GetLearners(), m.id) &&
+		!contains(m.conf.GetVotersOutgoing(), m.id) && len(m.conf.GetVoters()) > 0 {
+		// etcd stops a member once it applies its own removal.
+		m.removed = true
+		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "removed from the cluster; it shuts down"})
+		m.crash()
+	}
+}
+
+func contains(ids []uint64, id uint64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// lostLeader cancels the watches that asked to require a leader.
+func (m *member) lostLeader() {
+	kept := m.watches[:0]
+	for _, op := range m.watches {
+		if op.RequireLeader {
+			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: no leader"})
+			continue
+		}
+		kept = append(kept, op)
+	}
+	m.watches = kept
+}
+
+// serve starts a client request that has reached this member.
+func (m *member) serve(op *Op) {
+	if op.Status != OpPending {
+		return
+	}
+	switch op.Kind {
+	case OpPut, OpDelete:
+		if m.soft.Lead == 0 {
+			// etcd holds a proposal until a leader is known (or the
+			// client gives up), where RawNode would reject it at once.
+			m.held = append(m.held, op)
+			return
+		}
+		req := request{op: op.ID, kind: op.Kind, key: op.Key, value: op.Value, prefix: op.Prefix}
+		m.enter()
+		err := m.rn.Propose(req.encode())
+		m.leave()
+		if errors.Is(err, raft.ErrProposalDropped) {
+			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: " + err.Error()})
+			return
+		}
+		m.writes[op.ID] = op
+		m.flush()
+	case OpGet:
+		if op.Serializable {
+			m.w.reply(m, op, m.read(op))
+			return
+		}
+		m.reads = append(m.reads, op)
+		m.readIndex(op)
+	case OpWatch:
+		if op.RequireLeader && m.soft.Lead == 0 {
+			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: no leader"})
+			return
+		}
+		m.watches = append(m.watches, op)
+		m.w.reply(m, op, reply{status: OpOK, watch: true})
+	}
+}
+
+// readIndex asks raft for a read index, and asks again every 500ms until
+// it gets one, as etcd's linearizable read loop does: a ReadIndex at a
+// member that knows no leader is dropped silently.
+func (m *member) readIndex(op *Op) {
+	var ctx [8]byte
+	binary.BigEndian.PutUint64(ctx[:], op.ID)
+	m.enter()
+	m.rn.ReadIndex(ctx[:])
+	m.leave()
+	m.w.sched.push(event{at: m.w.now.Add(readIndexRetry), kind: evReadRetry, node: m.id, inc: m.inc, op: op})
+	m.flush()
+}
+
+func (m *member) readRetry(op *Op) {
+	if op.Status == OpPending && !op.readIndexKnown && containsOp(m.reads, op) {
+		m.readIndex(op)
+	}
+}
+
+func containsOp(ops []*Op, op *Op) bool {
+	for _, o := range ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *member) readState(rs raft.ReadState) {
+	if len(rs.RequestCtx) != 8 {
+		return
+	}
+	id := binary.BigEndian.Uint64(rs.RequestCtx)
+	for _, op := range m.reads {
+		if op.ID == id && !op.readIndexKnown {
+			op.readIndexKnown, op.readIndex = true, rs.Index
+		}
+	}
+}
+
+// serveReads answers the linearizable reads whose read index is applied.
+func (m *member) serveReads() {
+	if len(m.reads) == 0 {
+		return
+	}
+	kept := m.reads[:0]
+	for _, op := range m.reads {
+		switch {
+		case op.Status != OpPending:
+		case op.readIndexKnown && m.applied >= op.readIndex:
+			m.w.reply(m, op, m.read(op))
+		default:
+			kept = append(kept, op)
+		}
+	}
+	m.reads = kept
+}
+
+// read answers a get from the local state machine.
+func (m *member) read(op *Op) reply {
+	r := reply{status: OpOK, rev: m.kv.Revision, applied: m.applied}
+	if op.Prefix {
+		r.kvs = m.kv.Range(op.Key)
+	} else if kv, ok := m.kv.Get(op.Key); ok {
+		r.found, r.value, r.kvs = true, kv.Value, []KeyValue{kv}
+	}
+	return r
+}
+
+func watchMatches(op *Op, key string) bool {
+	if op.Prefix {
+		return len(key) >= len(op.Key) && key[:len(op.Key)] == op.Key
+	}
+	return key == op.Key
+}

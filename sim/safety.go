@@ -1,0 +1,144 @@
+package sim
+
+import "fmt"
+
+// Violation is a broken safety invariant (Raft paper, Figure 3). It stops
+// the world.
+type Violation struct {
+	Invariant string // "Election Safety", "Leader Append-Only", ...
+	Detail    string
+	At        Time
+	Seed      uint64
+}
+
+func (v *Violation) Error() string {
+	return fmt.Sprintf("safety violation: %s: %s (at %s, seed=%d; reproduce with --seed %d)",
+		v.Invariant, v.Detail, v.At, v.Seed, v.Seed)
+}
+
+// safety checks the five invariants of Figure 3 incrementally, at the point
+// where each could first break: a leader taking office, an entry persisted,
+// an entry committed, an entry applied. That is the same as checking them
+// after every event, at a cost that does not grow with the history.
+type safety struct {
+	w         *World
+	violation *Violation
+
+	leaders   map[uint64]uint64 // term → the member that led it (Election Safety)
+	chains    [][]termChain     // index → the log hashes seen at it, by term (Log Matching)
+	committed []entryID         // index → the entry committed there (Leader Completeness)
+	applied   []entryID         // index → the entry applied there (State Machine Safety)
+}
+
+type termChain struct{ term, chain uint64 }
+
+func newSafety(w *World) *safety {
+	return &safety{w: w, leaders: map[uint64]uint64{}}
+}
+
+func (s *safety) fail(invariant, detail string) {
+	if s.violation != nil {
+		return
+	}
+	s.violation = &Violation{Invariant: invariant, Detail: detail, At: s.w.now, Seed: s.w.cfg.Seed}
+	s.w.record(Event{Kind: EvViolation, Text: invariant + ": " + detail})
+}
+
+// leader: at most one leader per term.
+func (s *safety) leader(id, term uint64) {
+	if prev, ok := s.leaders[term]; ok && prev != id {
+		s.fail("Election Safety", fmt.Sprintf("%s and %s both lead term %d", s.w.fmtNode(prev), s.w.fmtNode(id), term))
+		return
+	}
+	s.leaders[term] = id
+}
+
+// logMatching: two logs with an entry of the same index and term are
+// identical up to it. Each persisted entry carries a hash of its whole log
+// prefix, so it is enough that one (index, term) never has two hashes.
+func (s *safety) logMatching(m *member, index, term, chain uint64) {
+	for uint64(len(s.chains)) <= index {
+		s.chains = append(s.chains, nil)
+	}
+	for _, tc := range s.chains[index] {
+		if tc.term == term {
+			if tc.chain != chain {
+				s.fail("Log Matching", fmt.Sprintf("%s has an entry at index %d term %d whose log differs from another member's with the same index and term",
+					s.w.fmtNode(m.id), index, term))
+			}
+			return
+		}
+	}
+	s.chains[index] = append(s.chains[index], termChain{term, chain})
+}
+
+// snapshotID returns the identity of the entry a snapshot ends at, so that
+// a log continuing from a snapshot chains on from the same hash.
+func (s *safety) snapshotID(index, term uint64) entryID {
+	if index < uint64(len(s.chains)) {
+		for _, tc := range s.chains[index] {
+			if tc.term == term {
+				return entryID{Index: index, Term: term, Chain: tc.chain}
+			}
+		}
+	}
+	return entryID{Index: index, Term: term, Chain: chain(0, term, 0, []byte(itoa(index)))}
+}
+
+// commit records the entries m's commit index just moved over.
+func (s *safety) commit(m *member, prev, commit uint64) {
+	for i := prev + 1; i <= commit; i++ {
+		e, ok := m.entryAt(i)
+		if !ok {
+			continue
+		}
+		if !s.agree(&s.committed, e) {
+			s.fail("State Machine Safety", fmt.Sprintf("%s committed an entry at index %d (term %d) that differs from the entry committed there before (term %d)",
+				s.w.fmtNode(m.id), i, e.Term, s.committed[i].Term))
+			return
+		}
+	}
+}
+
+// apply: no two members apply different entries at one index.
+func (s *safety) apply(m *member, e entryID) {
+	if !s.agree(&s.applied, e) {
+		s.fail("State Machine Safety", fmt.Sprintf("%s applied an entry at index %d (term %d) that differs from the entry applied there by another member (term %d)",
+			s.w.fmtNode(m.id), e.Index, e.Term, s.applied[e.Index].Term))
+		return
+	}
+	if !s.agree(&s.committed, e) {
+		s.fail("State Machine Safety", fmt.Sprintf("%s applied an entry at index %d that differs from the one committed there", s.w.fmtNode(m.id), e.Index))
+	}
+}
+
+// agree records e in *tab, or reports whether it matches what is there.
+func (s *safety) agree(tab *[]entryID, e entryID) bool {
+	t := *tab
+	for uint64(len(t)) <= e.Index {
+		t = append(t, entryID{})
+	}
+	*tab = t
+	if t[e.Index].Term == 0 {
+		t[e.Index] = e
+		return true
+	}
+	return t[e.Index].Chain == e.Chain
+}
+
+// completeness: a leader's log holds every entry committed before its term.
+// It is checked once the Ready that made m leader is durable.
+func (s *safety) completeness(m *member) {
+	for i := m.snap.Index + 1; i < uint64(len(s.committed)); i++ {
+		c := s.committed[i]
+		if c.Term == 0 || c.Term >= m.leaderTerm {
+			continue
+		}
+		e, ok := m.entryAt(i)
+		if !ok || e.Chain != c.Chain {
+			s.fail("Leader Completeness", fmt.Sprintf("%s leads term %d but its log lacks the entry committed at index %d (term %d)",
+				s.w.fmtNode(m.id), m.leaderTerm, i, c.Term))
+			return
+		}
+	}
+}

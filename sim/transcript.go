@@ -1,0 +1,253 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+)
+
+// IsHeartbeat reports whether the event is a heartbeat or its reply being
+// sent or delivered: the steady background that transcripts hide by default.
+func (e Event) IsHeartbeat() bool {
+	if e.Kind != EvSend && e.Kind != EvDeliver {
+		return false
+	}
+	t := e.Msg.Type
+	return t == pb.MsgHeartbeat || t == pb.MsgHeartbeatResp
+}
+
+// DescribeMessage says what a message is for, in words, with its fields.
+func DescribeMessage(s MsgSummary) string {
+	t := s.Type.String() + " term " + itoa(s.Term) + ": "
+	if s.Term == 0 {
+		t = s.Type.String() + ": " // local and forwarded messages carry no term
+	}
+	switch s.Type {
+	case pb.MsgApp:
+		if s.Entries == 0 {
+			return t + fmt.Sprintf("no new entries after %d/%d, commit %d", s.LogTerm, s.Index, s.Commit)
+		}
+		return t + fmt.Sprintf("append %s after %d/%d, commit %d", plural(s.Entries, "entry", "entries"), s.LogTerm, s.Index, s.Commit)
+	case pb.MsgAppResp:
+		if s.Reject {
+			return t + fmt.Sprintf("append rejected at %d (hint: my log ends at %d)", s.Index, s.LogTerm)
+		}
+		return t + "append ok, log matches up to " + itoa(s.Index)
+	case pb.MsgVote, pb.MsgPreVote:
+		what := "vote"
+		if s.Type == pb.MsgPreVote {
+			what = "pre-vote"
+		}
+		return t + fmt.Sprintf("%s request (my log ends at %d/%d)", what, s.LogTerm, s.Index)
+	case pb.MsgVoteResp, pb.MsgPreVoteResp:
+		what := "vote"
+		if s.Type == pb.MsgPreVoteResp {
+			what = "pre-vote"
+		}
+		if s.Reject {
+			return t + what + " rejected"
+		}
+		return t + what + " granted"
+	case pb.MsgHeartbeat:
+		return t + "heartbeat, commit " + itoa(s.Commit)
+	case pb.MsgHeartbeatResp:
+		return t + "heartbeat reply"
+	case pb.MsgProp:
+		return t + "forwarded proposal, " + plural(s.Entries, "entry", "entries")
+	case pb.MsgReadIndex:
+		return t + "read-index request (forwarded linearizable read)"
+	case pb.MsgReadIndexResp:
+		return t + "read-index reply: read at index " + itoa(s.Index)
+	case pb.MsgSnap:
+		return t + fmt.Sprintf("snapshot up to %d/%d", s.LogTerm, s.Index)
+	case pb.MsgTimeoutNow:
+		return t + "timeout-now: campaign at once (leadership transfer)"
+	case pb.MsgTransferLeader:
+		return t + "transfer-leader request"
+	}
+	return strings.TrimSuffix(t, ": ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+var roleWords = map[raft.StateType]string{
+	raft.StateFollower: "follower", raft.StatePreCandidate: "pre-candidate",
+	raft.StateCandidate: "candidate", raft.StateLeader: "leader",
+}
+
+// Describe formats one event as a transcript line: virtual time first,
+// then member names and what happened, for people.
+func (w *World) Describe(e Event) string {
+	node, peer := w.fmtNode(e.Node), w.fmtNode(e.Peer)
+	var what string
+	switch e.Kind {
+	case EvSend:
+		what = fmt.Sprintf("%s → %s  %s", node, peer, DescribeMessage(e.Msg))
+	case EvDeliver:
+		what = fmt.Sprintf("%s ← %s  %s", node, peer, DescribeMessage(e.Msg))
+	case EvDrop:
+		what = fmt.Sprintf("%s → %s  %s  DROPPED: %s", node, peer, DescribeMessage(e.Msg), e.Reason)
+	case EvRole:
+		what = fmt.Sprintf("%s is %s in term %d", node, roleWords[e.Role], e.Term)
+		if e.Role != raft.StateLeader {
+			if e.Lead != 0 {
+				what += ", leader " + w.fmtNode(e.Lead)
+			} else {
+				what += ", no leader known"
+			}
+		}
+		if e.Peer != 0 {
+			what += ", voted for " + peer
+		}
+	case EvPersist:
+		what = fmt.Sprintf("%s persisted %s; log ends at %d/%d", node, plural(e.N, "entry", "entries"), e.Term, e.Index)
+	case EvCommit:
+		what = fmt.Sprintf("%s commit index → %d", node, e.Index)
+	case EvApply:
+		what = fmt.Sprintf("%s applied up to %d", node, e.Index)
+	case EvSnapshot:
+		what = fmt.Sprintf("%s snapshot (%s) at %d/%d", node, e.Text, e.Term, e.Index)
+	case EvConf:
+		what = fmt.Sprintf("%s applied conf change at %d: %s", node, e.Index, e.Text)
+	case EvRequest, EvReply, EvWatch:
+		op := w.ops[e.Op-1]
+		arrow := "→"
+		if e.Kind != EvRequest {
+			arrow = "←"
+		}
+		who := op.Client
+		if w.client(op.Client) == nil {
+			who += " (local client)"
+		}
+		what = fmt.Sprintf("%s %s %s  %s  [%s]", who, arrow, node, e.Text, opName(op))
+		if e.Kind == EvReply && op.Status != OpPending {
+			what += fmt.Sprintf(" after %s", op.Latency(w.now))
+		}
+	case EvFault:
+		if e.Node == 0 {
+			what = e.Text
+		} else {
+			what = node + " " + e.Text
+		}
+	case EvCaption:
+		what = "── " + e.Text
+	case EvViolation:
+		what = "SAFETY VIOLATION: " + e.Text
+	}
+	return e.At.Micros() + "  " + what
+}
+
+func opName(op *Op) string {
+	if op.Label != "" {
+		return op.Label
+	}
+	return "op " + itoa(op.ID)
+}
+
+// TraceHeader is the first line of a JSON Lines trace.
+type TraceHeader struct {
+	Schema   int      `json:"schema"`
+	Seed     uint64   `json:"seed"`
+	Scenario string   `json:"scenario,omitempty"`
+	Members  []string `json:"members"`
+	Clients  []string `json:"clients,omitempty"`
+}
+
+// WriteTraceHeader writes the trace's header line.
+func (w *World) WriteTraceHeader(out io.Writer, scenario string) error {
+	h := TraceHeader{Schema: 1, Seed: w.cfg.Seed, Scenario: scenario, Members: w.MemberNames()}
+	for _, c := range w.clients {
+		h.Clients = append(h.Clients, c.cfg.Name)
+	}
+	b, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(append(b, '\n'))
+	return err
+}
+
+// AppendTraceLine appends the event as one JSON object and a newline. Field
+// order is fixed, so the same run gives the same bytes.
+func (w *World) AppendTraceLine(b []byte, e Event) []byte {
+	b = append(b, `{"t":`...)
+	b = strconv.AppendInt(b, int64(e.At), 10)
+	b = append(b, `,"ev":"`...)
+	b = append(b, e.Kind.String()...)
+	b = append(b, '"')
+	if e.Node != 0 {
+		b = appendJSONField(b, "node", w.fmtNode(e.Node))
+	}
+	switch e.Kind {
+	case EvSend, EvDeliver, EvDrop:
+		b = appendJSONField(b, "peer", w.fmtNode(e.Peer))
+		b = append(b, `,"msg":{"id":`...)
+		b = strconv.AppendUint(b, e.Msg.ID, 10)
+		b = appendJSONField(b, "type", e.Msg.Type.String())
+		b = appendUintField(b, "term", e.Msg.Term)
+		b = appendUintField(b, "logterm", e.Msg.LogTerm)
+		b = appendUintField(b, "index", e.Msg.Index)
+		b = appendUintField(b, "commit", e.Msg.Commit)
+		b = appendUintField(b, "entries", uint64(e.Msg.Entries))
+		if e.Msg.Reject {
+			b = append(b, `,"reject":true`...)
+		}
+		if e.Msg.Forwarded {
+			b = append(b, `,"forwarded":true`...)
+		}
+		if e.Kind == EvSend {
+			b = appendUintField(b, "arrive", uint64(e.Msg.ArriveAt))
+		}
+		b = append(b, '}')
+		if e.Kind == EvDrop {
+			b = appendJSONField(b, "reason", e.Reason.String())
+		}
+	case EvRole:
+		b = appendJSONField(b, "role", roleWords[e.Role])
+		b = appendUintField(b, "term", e.Term)
+		b = appendJSONField(b, "lead", w.fmtNode(e.Lead))
+		b = appendJSONField(b, "vote", w.fmtNode(e.Peer))
+	default:
+		if e.Term != 0 {
+			b = appendUintField(b, "term", e.Term)
+		}
+		if e.Index != 0 {
+			b = appendUintField(b, "index", e.Index)
+		}
+		if e.N != 0 {
+			b = appendUintField(b, "n", uint64(e.N))
+		}
+		if e.Op != 0 {
+			b = appendUintField(b, "op", e.Op)
+		}
+	}
+	if e.Text != "" {
+		b = appendJSONField(b, "text", e.Text)
+	}
+	return append(b, "}\n"...)
+}
+
+func appendJSONField(b []byte, key, value string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	v, _ := json.Marshal(value)
+	return append(b, v...)
+}
+
+func appendUintField(b []byte, key string, v uint64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendUint(b, v, 10)
+}

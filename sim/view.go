@@ -1,0 +1,336 @@
+package sim
+
+import (
+	"reflect"
+	"slices"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+	"go.etcd.io/raft/v3/tracker"
+)
+
+// Role is what a member is doing, as a person would name it.
+type Role uint8
+
+// The roles a member can be seen in.
+const (
+	RoleFollower Role = iota
+	RolePreCandidate
+	RoleCandidate
+	RoleLeader
+	RoleLearner
+	RoleDown
+	RoleStalled
+	RoleRemoved
+)
+
+var roleNames = [...]string{"follower", "pre-candidate", "candidate", "leader", "learner", "down", "stalled", "removed"}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return "role(?)"
+}
+
+// ParseRole reads a role name.
+func ParseRole(s string) (Role, bool) {
+	i := slices.Index(roleNames[:], s)
+	return Role(i), i >= 0
+}
+
+// MemberInfo is a member's live state, cheap to read.
+type MemberInfo struct {
+	ID      uint64
+	Name    string
+	Role    Role
+	Raft    raft.StateType // raft's own state, also when stalled
+	Up      bool
+	Stalled bool
+	Removed bool
+	Learner bool
+
+	Term, Vote, Lead      uint64
+	Commit, Applied       uint64
+	LastIndex, FirstIndex uint64 // the durable log: entries FirstIndex..LastIndex
+	SnapshotIndex         uint64
+	ElectionElapsed       int // ticks since the election timer was reset
+	ElectionTimeout       int // the randomized timeout raft drew, in ticks
+	ClockRate             float64
+	DiskBusy              bool // a write is waiting for the disk
+	QueuedWhileStalled    int
+}
+
+// Info returns the live state of the member with the name.
+func (w *World) Info(name string) (MemberInfo, bool) {
+	m := w.byName[name]
+	if m == nil {
+		return MemberInfo{}, false
+	}
+	return m.info(), true
+}
+
+// Infos returns every member's live state, in ID order.
+func (w *World) Infos() []MemberInfo {
+	out := make([]MemberInfo, len(w.members))
+	for i, m := range w.members {
+		out[i] = m.info()
+	}
+	return out
+}
+
+func (m *member) info() MemberInfo {
+	in := MemberInfo{
+		ID: m.id, Name: m.name, Up: m.up, Stalled: m.stalled, Removed: m.removed,
+		Learner: contains(m.conf.GetLearners(), m.id),
+		Term:    m.hard.GetTerm(), Vote: m.hard.GetVote(), Commit: m.hard.GetCommit(),
+		LastIndex: m.lastIndex(), FirstIndex: m.logFirst, SnapshotIndex: m.snap.Index,
+		ClockRate: m.rate, DiskBusy: m.diskBusy, QueuedWhileStalled: len(m.queue),
+		Applied: m.applied,
+	}
+	switch {
+	case m.removed:
+		in.Role = RoleRemoved
+	case !m.up:
+		in.Role = RoleDown
+	}
+	if m.rn == nil {
+		return in
+	}
+	st := m.rn.BasicStatus()
+	in.Raft, in.Lead = st.RaftState, st.Lead
+	in.Term, in.Vote, in.Commit = st.GetTerm(), st.GetVote(), st.GetCommit()
+	in.ElectionElapsed, in.ElectionTimeout = electionElapsed(m.rn), m.timeoutTicks
+	switch {
+	case m.stalled:
+		in.Role = RoleStalled
+	case st.RaftState == raft.StateLeader:
+		in.Role = RoleLeader
+	case st.RaftState == raft.StateCandidate:
+		in.Role = RoleCandidate
+	case st.RaftState == raft.StatePreCandidate:
+		in.Role = RolePreCandidate
+	case in.Learner:
+		in.Role = RoleLearner
+	default:
+		in.Role = RoleFollower
+	}
+	return in
+}
+
+// electionElapsed reads raft's unexported electionElapsed. It is pinned to
+// raft v3.7.0 by TestElectionElapsedReflection, which fails loudly if an
+// upgrade moves the field.
+func electionElapsed(rn *raft.RawNode) int {
+	r := reflect.ValueOf(rn).Elem().FieldByName("raft")
+	if !r.IsValid() || r.IsNil() {
+		return -1
+	}
+	f := r.Elem().FieldByName("electionElapsed")
+	if !f.IsValid() {
+		return -1
+	}
+	return int(f.Int())
+}
+
+// Leader returns the name of the up member in StateLeader with the highest
+// term, if there is one.
+func (w *World) Leader() (string, bool) {
+	if m := w.leader(); m != nil {
+		return m.name, true
+	}
+	return "", false
+}
+
+// KVGet returns a key from a member's state machine.
+func (w *World) KVGet(member, key string) (string, bool) {
+	m := w.byName[member]
+	if m == nil || m.kv == nil {
+		return "", false
+	}
+	kv, ok := m.kv.Get(key)
+	return kv.Value, ok
+}
+
+// Membership returns the voters and learners the leader applies, by name.
+func (w *World) Membership() (voters, learners []string, ok bool) {
+	lead := w.leader()
+	if lead == nil {
+		return nil, nil, false
+	}
+	for _, id := range lead.conf.GetVoters() {
+		voters = append(voters, w.fmtNode(id))
+	}
+	for _, id := range lead.conf.GetLearners() {
+		learners = append(learners, w.fmtNode(id))
+	}
+	return voters, learners, true
+}
+
+// Converged reports whether every up member has the same commit index,
+// applied index and KV contents.
+func (w *World) Converged() bool {
+	var ref *member
+	for _, m := range w.members {
+		if !m.up || m.kv == nil {
+			continue
+		}
+		if ref == nil {
+			ref = m
+			continue
+		}
+		if m.hard.GetCommit() != ref.hard.GetCommit() || m.applied != ref.applied || m.kv.Revision != ref.kv.Revision ||
+			!sameKVs(m.kv.Range(""), ref.kv.Range("")) {
+			return false
+		}
+	}
+	return true
+}
+
+// View is the whole cluster at one instant: what the GUI draws.
+type View struct {
+	Now      Time
+	Seed     uint64
+	Leader   string
+	Members  []MemberView
+	Clients  []ClientConfig
+	InFlight []MessageView // in send order
+	Cuts     []LinkView    // cut directed links
+	Ops      []Op          // every client operation so far
+}
+
+// MemberView is one member in a View.
+type MemberView struct {
+	MemberInfo
+	Log      []LogEntryView // the durable log, FirstIndex..LastIndex
+	KV       []KeyValue     // nil when down
+	Progress []ProgressView // the leader's view of each peer
+	Voters   []string
+	Learners []string
+}
+
+// LogEntryView is one entry of a member's log.
+type LogEntryView struct {
+	Index, Term uint64
+	Type        pb.EntryType
+	Summary     string // "put /k = v", "conf change", "" for the leader's empty entry
+}
+
+// ProgressView is the leader's replication state for one peer.
+type ProgressView struct {
+	ID          uint64
+	Name        string
+	Match, Next uint64
+	State       string // probe, replicate or snapshot
+	Learner     bool
+}
+
+// MessageView is a message on the wire, or queued at a stalled member.
+type MessageView struct {
+	MsgSummary
+	From, To  string
+	SentAt    Time
+	Lost      bool // it vanishes at ArriveAt
+	Duplicate bool
+	Queued    bool // waiting at a stalled member
+}
+
+// LinkView is one directed link.
+type LinkView struct{ From, To string }
+
+// View returns the cluster as it is now.
+func (w *World) View() View {
+	v := View{Now: w.now, Seed: w.cfg.Seed, Clients: w.Clients()}
+	v.Leader, _ = w.Leader()
+	for _, m := range w.members {
+		v.Members = append(v.Members, m.view())
+	}
+	for _, e := range w.sched.ev {
+		if e.kind == evDeliver {
+			v.InFlight = append(v.InFlight, w.messageView(e, false))
+		}
+	}
+	for _, m := range w.members {
+		for _, e := range m.queue {
+			if e.kind == evDeliver {
+				v.InFlight = append(v.InFlight, w.messageView(e, true))
+			}
+		}
+	}
+	slices.SortFunc(v.InFlight, func(a, b MessageView) int {
+		if a.SentAt != b.SentAt {
+			return int(a.SentAt - b.SentAt)
+		}
+		if a.ID != b.ID {
+			return int(a.ID) - int(b.ID)
+		}
+		if a.Duplicate != b.Duplicate {
+			if a.Duplicate {
+				return 1
+			}
+			return -1
+		}
+		return 0
+	})
+	for _, l := range w.net.Cuts() {
+		v.Cuts = append(v.Cuts, LinkView{From: w.fmtNode(l.From), To: w.fmtNode(l.To)})
+	}
+	for _, op := range w.ops {
+		v.Ops = append(v.Ops, *op)
+	}
+	return v
+}
+
+func (w *World) messageView(e event, queued bool) MessageView {
+	s := summarize(e.id, e.msg, e.at)
+	s.Forwarded = e.msg.GetType() == pb.MsgProp
+	return MessageView{MsgSummary: s, From: w.fmtNode(e.peer), To: w.fmtNode(e.node), SentAt: e.sent,
+		Lost: e.lost, Duplicate: e.flag, Queued: queued}
+}
+
+func (m *member) view() MemberView {
+	v := MemberView{MemberInfo: m.info()}
+	for i, e := range m.log {
+		v.Log = append(v.Log, LogEntryView{Index: m.logFirst + uint64(i), Term: e.Term, Type: e.Type, Summary: summarizeEntry(e)})
+	}
+	if m.kv != nil {
+		v.KV = m.kv.Range("")
+	}
+	for _, id := range m.conf.GetVoters() {
+		v.Voters = append(v.Voters, m.w.fmtNode(id))
+	}
+	for _, id := range m.conf.GetLearners() {
+		v.Learners = append(v.Learners, m.w.fmtNode(id))
+	}
+	if m.rn != nil && v.Raft == raft.StateLeader {
+		m.rn.WithProgress(func(id uint64, typ raft.ProgressType, pr tracker.Progress) {
+			v.Progress = append(v.Progress, ProgressView{ID: id, Name: m.w.fmtNode(id), Match: pr.Match, Next: pr.Next,
+				State: pr.State.String(), Learner: typ == raft.ProgressTypeLearner || pr.IsLearner})
+		})
+	}
+	return v
+}
+
+func summarizeEntry(e logEntry) string {
+	switch e.Type {
+	case pb.EntryConfChange, pb.EntryConfChangeV2:
+		return "conf change"
+	}
+	if len(e.Data) == 0 {
+		return ""
+	}
+	r, err := decodeRequest(e.Data)
+	if err != nil {
+		return "?"
+	}
+	switch r.kind {
+	case OpPut:
+		return "put " + r.key + " = " + r.value
+	case OpDelete:
+		if r.prefix {
+			return "del --prefix " + r.key
+		}
+		return "del " + r.key
+	}
+	return "?"
+}

@@ -1,0 +1,398 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/raftsim/raftsim/netmodel"
+)
+
+// readIndexRetry is how often etcd resends a ReadIndex that got no answer.
+const readIndexRetry = 500 * time.Millisecond
+
+// maxStallQueue bounds the input a stalled member queues; beyond it,
+// messages are dropped as queue-full.
+const maxStallQueue = 4096
+
+// World is a simulated cluster, its network and its clients.
+type World struct {
+	cfg     Config
+	now     Time
+	sched   schedule
+	members []*member // members[id-1]
+	byName  map[string]*member
+	clients []*client
+	net     *netmodel.Network
+
+	history []Event
+	ops     []*Op
+	cmds    []Command
+	safety  *safety
+
+	nextMsgID uint64
+}
+
+// New builds a world from cfg: every bootstrap member starts from a snapshot
+// at index 1 that lists the voters and learners, with HardState{Term: 1,
+// Commit: 1} as etcd bootstraps, so the first leader is elected in term 2.
+func New(cfg Config) (*World, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	w := &World{
+		cfg:    cfg,
+		byName: map[string]*member{},
+		net:    netmodel.New(cfg.Network, stream(cfg.Seed, "network")),
+	}
+	w.safety = newSafety(w)
+	cs := &pb.ConfState{}
+	for _, name := range cfg.Members {
+		id := uint64(len(w.members) + 1)
+		if slices.Contains(cfg.Learners, name) {
+			cs.Learners = append(cs.Learners, id)
+		} else {
+			cs.Voters = append(cs.Voters, id)
+		}
+		w.addMember(name)
+	}
+	for _, l := range cfg.Links {
+		w.overrideLink(l)
+	}
+	for _, m := range w.members {
+		snap := &pb.Snapshot{Metadata: &pb.SnapshotMetadata{Index: new(uint64(1)), Term: new(uint64(1)), ConfState: cs}}
+		if err := m.disk.ApplySnapshot(snap); err != nil {
+			return nil, err
+		}
+		if err := m.disk.SetHardState(&pb.HardState{Term: new(uint64(1)), Commit: new(uint64(1))}); err != nil {
+			return nil, err
+		}
+		m.snap, m.logFirst = w.safety.snapshotID(1, 1), 2
+	}
+	for _, cc := range w.clientConfigs() {
+		c := &client{cfg: cc}
+		for _, ep := range cc.Endpoints {
+			c.endpoints = append(c.endpoints, w.byName[ep].id)
+		}
+		w.clients = append(w.clients, c)
+	}
+	for _, m := range w.members {
+		m.start()
+	}
+	return w, nil
+}
+
+func (c *Config) check() error {
+	if len(c.Members) == 0 {
+		return fmt.Errorf("a cluster needs at least one member")
+	}
+	seen := map[string]bool{}
+	for _, n := range c.Members {
+		if seen[n] {
+			return fmt.Errorf("member %q is listed twice", n)
+		}
+		seen[n] = true
+	}
+	for _, n := range c.Learners {
+		if !seen[n] {
+			return fmt.Errorf("learner %q is not a member", n)
+		}
+	}
+	if c.Tick <= 0 || c.ElectionTicks <= 0 || c.HeartbeatTicks <= 0 || c.HeartbeatTicks >= c.ElectionTicks {
+		return fmt.Errorf("need tick > 0 and 0 < heartbeat_ticks < election_ticks")
+	}
+	for _, cc := range c.Clients {
+		if seen[cc.Name] {
+			return fmt.Errorf("client %q has the name of a member", cc.Name)
+		}
+		for _, ep := range cc.Endpoints {
+			if !seen[ep] {
+				return fmt.Errorf("client %q: endpoint %q is not a member", cc.Name, ep)
+			}
+		}
+	}
+	switch c.Topology {
+	case "", "stacked", "external":
+	default:
+		return fmt.Errorf("unknown topology %q (want stacked or external)", c.Topology)
+	}
+	return nil
+}
+
+// clientConfigs returns the configured clients plus, for a topology, one
+// kube-apiserver per member (stacked: bound to its own member; external:
+// with every member as an endpoint, starting from its own).
+func (w *World) clientConfigs() []ClientConfig {
+	out := slices.Clone(w.cfg.Clients)
+	have := map[string]bool{}
+	for _, c := range out {
+		have[c.Name] = true
+	}
+	if w.cfg.Topology == "" {
+		return out
+	}
+	for i, name := range w.cfg.Members {
+		cc := ClientConfig{Name: "apiserver-" + strconv.Itoa(i+1), Timeout: DefaultClientTimeout}
+		if have[cc.Name] {
+			continue
+		}
+		if w.cfg.Topology == "stacked" {
+			cc.Endpoints = []string{name}
+		} else {
+			cc.Endpoints = append([]string{name}, slices.Delete(slices.Clone(w.cfg.Members), i, i+1)...)
+		}
+		out = append(out, cc)
+	}
+	return out
+}
+
+func (w *World) addMember(name string) *member {
+	id := uint64(len(w.members) + 1)
+	rate := 1.0
+	m := &member{
+		w: w, id: id, name: name, rate: rate, tickEvery: Time(w.cfg.Tick),
+		disk:         raft.NewMemoryStorage(),
+		electionRand: stream(w.cfg.Seed, "election/"+name),
+		clockRand:    stream(w.cfg.Seed, "clock/"+name),
+	}
+	w.members = append(w.members, m)
+	w.byName[name] = m
+	return m
+}
+
+func (w *World) overrideLink(l LinkOverride) {
+	from, to := w.byName[l.From].id, w.byName[l.To].id
+	apply := func(a, b uint64) {
+		p := w.net.Props(a, b)
+		if l.Latency != nil {
+			p.Latency = *l.Latency
+		}
+		if l.Loss != nil {
+			p.Loss = *l.Loss
+		}
+		if l.Duplicate != nil {
+			p.Duplicate = *l.Duplicate
+		}
+		w.net.SetProps(a, b, p)
+	}
+	apply(from, to)
+	if !l.OneWay {
+		apply(to, from)
+	}
+}
+
+// Config returns the configuration the world was built from.
+func (w *World) Config() Config { return w.cfg }
+
+// Seed returns the seed.
+func (w *World) Seed() uint64 { return w.cfg.Seed }
+
+// Now returns the current virtual time.
+func (w *World) Now() Time { return w.now }
+
+// Violation returns the safety violation that stopped the world, if any.
+func (w *World) Violation() *Violation { return w.safety.violation }
+
+// NextEventAt returns the time of the next scheduled event.
+func (w *World) NextEventAt() (Time, bool) {
+	if w.sched.len() == 0 {
+		return 0, false
+	}
+	return w.sched.peek(), true
+}
+
+// RunUntil processes every event scheduled at or before t and leaves the
+// clock at t. It stops early, returning the violation, if a safety invariant
+// breaks.
+func (w *World) RunUntil(t Time) error {
+	for w.safety.violation == nil && w.sched.len() > 0 && w.sched.peek() <= t {
+		e := w.sched.pop()
+		w.now = e.at
+		w.dispatch(e)
+	}
+	if v := w.safety.violation; v != nil {
+		return v
+	}
+	if t > w.now {
+		w.now = t
+	}
+	return nil
+}
+
+// Advance lets d of virtual time pass.
+func (w *World) Advance(d time.Duration) error { return w.RunUntil(w.now.Add(d)) }
+
+// StepInstant advances to the next instant at which anything happens and
+// processes everything scheduled then.
+func (w *World) StepInstant() error {
+	t, ok := w.NextEventAt()
+	if !ok {
+		return nil
+	}
+	return w.RunUntil(t)
+}
+
+func (w *World) dispatch(e event) {
+	m := w.members[e.node-1]
+	if e.kind == evReplyArrive || e.kind == evClientTimeout || e.kind == evWatchArrive {
+		w.clientEvent(e)
+		return
+	}
+	if e.inc != m.inc && e.kind != evDeliver && e.kind != evRequestArrive {
+		return // scheduled for an earlier life of the member
+	}
+	if m.stalled && e.kind != evStallEnd && e.kind != evTick {
+		if len(m.queue) >= maxStallQueue && e.kind == evDeliver {
+			w.drop(e, netmodel.DropQueue)
+			return
+		}
+		m.queue = append(m.queue, e)
+		return
+	}
+	w.handle(m, e)
+}
+
+func (w *World) handle(m *member, e event) {
+	switch e.kind {
+	case evTick:
+		if m.up {
+			m.tick()
+		}
+	case evDeliver:
+		w.deliver(m, e)
+	case evDiskDone:
+		m.diskDone()
+	case evStallEnd:
+		m.stalled = false
+		w.record(Event{Kind: EvFault, Node: m.id, Text: "resumes after its stall"})
+		q := m.queue
+		m.queue = nil
+		for _, qe := range q {
+			if qe.inc == m.inc || qe.kind == evDeliver || qe.kind == evRequestArrive {
+				w.handle(m, qe)
+			}
+		}
+		m.flush()
+	case evRequestArrive:
+		w.requestArrive(m, e.op)
+	case evReadRetry:
+		m.readRetry(e.op)
+	case evReportSnapshot:
+		if m.up && m.rn != nil {
+			status := raft.SnapshotFinish
+			if e.flag {
+				status = raft.SnapshotFailure
+			}
+			m.enter()
+			m.rn.ReportSnapshot(e.peer, status)
+			m.leave()
+			m.flush()
+		}
+	case evReportUnreachable:
+		if m.up && m.rn != nil {
+			m.enter()
+			m.rn.ReportUnreachable(e.peer)
+			m.leave()
+			m.flush()
+		}
+	}
+}
+
+// send puts a message from m on the network.
+func (w *World) send(from *member, msg *pb.Message) {
+	to := msg.GetTo()
+	w.nextMsgID++
+	id := w.nextMsgID
+	if to == 0 || to > uint64(len(w.members)) {
+		w.record(Event{Kind: EvDrop, Node: from.id, Peer: to, Msg: summarize(id, msg, w.now), Reason: netmodel.DropUnknown})
+		return
+	}
+	plan := w.net.Send(from.id, to, time.Duration(w.now))
+	sum := summarize(id, msg, Time(plan.ArriveAt))
+	sum.Forwarded = msg.GetType() == pb.MsgProp && from.soft.RaftState != raft.StateLeader
+	w.record(Event{Kind: EvSend, Node: from.id, Peer: to, Msg: sum})
+	if plan.Dropped == netmodel.DropCut {
+		e := event{node: to, peer: from.id, id: id, msg: msg}
+		w.drop(e, netmodel.DropCut)
+		return
+	}
+	w.sched.push(event{at: Time(plan.ArriveAt), kind: evDeliver, node: to, peer: from.id, id: id, msg: msg,
+		lost: plan.Dropped == netmodel.DropLoss, sent: w.now})
+	if plan.Duplicate {
+		dup := proto.Clone(msg).(*pb.Message)
+		w.sched.push(event{at: Time(plan.DupAt), kind: evDeliver, node: to, peer: from.id, id: id, msg: dup, flag: true, sent: w.now})
+	}
+}
+
+// drop records that the message of e did not arrive, and tells the sender
+// what a real transport would tell it: a MsgSnap failed, a peer is
+// unreachable (when the transport can know: a cut or a dead peer, not loss).
+func (w *World) drop(e event, why netmodel.DropReason) {
+	w.record(Event{Kind: EvDrop, Node: e.peer, Peer: e.node, Msg: summarize(e.id, e.msg, w.now), Reason: why})
+	sender := w.members[e.peer-1]
+	if e.msg.GetType() == pb.MsgSnap {
+		w.sched.push(event{at: w.now, kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: e.node, flag: true})
+	}
+	if why != netmodel.DropLoss && why != netmodel.DropQueue {
+		w.sched.push(event{at: w.now, kind: evReportUnreachable, node: sender.id, inc: sender.inc, peer: e.node})
+	}
+}
+
+func (w *World) deliver(m *member, e event) {
+	switch {
+	case e.lost:
+		w.drop(e, netmodel.DropLoss)
+		return
+	case w.net.IsCut(e.peer, m.id):
+		w.drop(e, netmodel.DropCut)
+		return
+	case !m.up:
+		w.drop(e, netmodel.DropDown)
+		return
+	}
+	w.record(Event{Kind: EvDeliver, Node: m.id, Peer: e.peer, Msg: summarize(e.id, e.msg, w.now)})
+	if e.msg.GetType() == pb.MsgSnap {
+		sender := w.members[e.peer-1]
+		w.sched.push(event{at: w.now, kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: m.id})
+	}
+	m.step(e.msg)
+}
+
+func itoa(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// fmtNode returns a member's name, or "node N" for an ID with no member.
+func (w *World) fmtNode(id uint64) string {
+	if id >= 1 && id <= uint64(len(w.members)) {
+		return w.members[id-1].name
+	}
+	if id == 0 {
+		return "none"
+	}
+	return "node " + itoa(id)
+}
+
+func (w *World) describeConf(cs *pb.ConfState) string {
+	names := func(ids []uint64) string {
+		s := ""
+		for i, id := range ids {
+			if i > 0 {
+				s += ","
+			}
+			s += w.fmtNode(id)
+		}
+		return "[" + s + "]"
+	}
+	out := "voters=" + names(cs.GetVoters())
+	if len(cs.GetLearners()) > 0 {
+		out += " learners=" + names(cs.GetLearners())
+	}
+	if len(cs.GetVotersOutgoing()) > 0 {
+		out += " outgoing=" + names(cs.GetVotersOutgoing())
+	}
+	return out
+}
