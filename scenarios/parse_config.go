@@ -145,9 +145,21 @@ func (p *parser) members(n *yaml.Node, c *sim.Config) bool {
 		p.wrong(n, "members", "a list of names like [etcd-1, etcd-2, etcd-3] or a count like 5")
 		return false
 	}
-	names, ok := p.names(n, "members")
-	if !ok {
-		return false
+	ok := true
+	names := []string{}
+	for _, it := range n.Content {
+		m, good := p.name(it, "members")
+		switch {
+		case !good:
+			ok = false
+		case contains(names, m):
+			p.errorf(p.pos(it), "member %q is listed twice", m)
+			ok = false
+		case m == "none" || m == "any" || m == "all":
+			p.errorf(p.pos(it), "member name %q is reserved (leader: none/any, heal: all); choose another", m)
+			ok = false
+		}
+		names = append(names, m)
 	}
 	if len(names) == 0 {
 		p.errorf(p.pos(n), "members: want at least one member")
@@ -156,16 +168,6 @@ func (p *parser) members(n *yaml.Node, c *sim.Config) bool {
 	if len(names) > maxMembers {
 		p.errorf(p.pos(n), "members: want at most %d members, found %d", maxMembers, len(names))
 		return false
-	}
-	for i, m := range names {
-		if contains(names[:i], m) {
-			p.errorf(p.pos(n.Content[i]), "member %q is listed twice", m)
-			ok = false
-		}
-		if m == "none" || m == "any" || m == "all" {
-			p.errorf(p.pos(n.Content[i]), "member name %q is reserved (leader: none/any, heal: all); choose another", m)
-			ok = false
-		}
 	}
 	if ok {
 		c.Members = names

@@ -1,12 +1,17 @@
 package scenarios
 
 import (
+	"bytes"
 	"cmp"
+	"errors"
+	"io"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Error is one input error at a position.
@@ -47,20 +52,75 @@ func (l ErrorList) sort() ErrorList {
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // syntaxError turns a yaml.v3 error ("yaml: line 3: did not find expected
-// key") into a positioned Error. yaml.v3 reports no column, so the error
-// points at the line's first non-blank character.
+// key") into a positioned Error. yaml.v3 often names the line where the
+// enclosing block starts rather than the line at fault, or no line at all,
+// so the line is found again: it is the first line at which the file, cut
+// there, fails with the same message. The column is that line's first
+// non-blank character.
 func syntaxError(file string, data []byte, err error) *Error {
-	msg := err.Error()
-	line := 1
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		if n, convErr := strconv.Atoi(m[1]); convErr == nil && n >= 1 {
-			line = n
-		}
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
+	line, msg := splitYAMLError(err)
+	if l := problemLine(data, msg); l >= 1 {
+		line = l
 	}
 	return &Error{Pos: Pos{File: file, Line: line, Col: firstCol(data, line)}, Msg: "YAML syntax error: " + msg}
+}
+
+// splitYAMLError returns the line yaml.v3 named (1 if none) and the message.
+func splitYAMLError(err error) (int, string) {
+	msg := err.Error()
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		if n, convErr := strconv.Atoi(m[1]); convErr == nil && n >= 1 {
+			return n, m[2]
+		}
+		return 1, m[2]
+	}
+	return 1, strings.TrimPrefix(msg, "yaml: ")
+}
+
+// problemLine returns the smallest k such that the first k lines of data
+// fail to parse with msg, or 0. It bisects, so it parses O(log lines) times.
+func problemLine(data []byte, msg string) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	fails := func(k int) bool {
+		err := yamlError(bytes.Join(lines[:k], nil))
+		if err == nil {
+			return false
+		}
+		_, m := splitYAMLError(err)
+		return m == msg
+	}
+	if !fails(len(lines)) {
+		return 0
+	}
+	lo, hi := 1, len(lines)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// yamlError returns the first error decoding every document of data gives.
+func yamlError(data []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errors.New("yaml: the YAML parser failed on this input")
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
 }
 
 // firstCol returns the 1-based column of the first non-blank character of

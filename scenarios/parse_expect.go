@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -204,7 +205,7 @@ func (p *parser) sent(c *Condition, v *yaml.Node) {
 		c.To, _ = p.refs(x, "sent to")
 	}
 	if x := f.get("min"); x != nil {
-		if n, ok := p.integer(x, "sent min", 1, 1<<31-1); ok {
+		if n, ok := p.integer(x, "sent min", 1, math.MaxInt32); ok {
 			c.Min = int(n)
 		}
 	}

@@ -182,7 +182,7 @@ func (p *parser) integer(n *yaml.Node, what string, lo, hi int64) (int64, bool) 
 			return v, true
 		}
 	}
-	if hi == math.MaxInt64 || hi == math.MaxInt {
+	if hi >= math.MaxInt32 {
 		p.wrong(n, what, "a whole number >= "+strconv.FormatInt(lo, 10))
 	} else {
 		p.wrong(n, what, "a whole number from "+strconv.FormatInt(lo, 10)+" to "+strconv.FormatInt(hi, 10))

@@ -264,7 +264,9 @@ func (v *validator) via(st *Step) {
 	}
 	clients := []string{}
 	for _, c := range v.s.Config.Clients {
-		clients = append(clients, c.Name)
+		if c.Name != "" && !contains(clients, c.Name) && !v.known[c.Name] {
+			clients = append(clients, c.Name)
+		}
 	}
 	if v.s.Config.Topology != "" {
 		clients = append(clients, fmt.Sprintf("apiserver-1..%d (topology: %s)", len(v.s.Config.Members), v.s.Config.Topology))

@@ -1,0 +1,91 @@
+// Command raftsim is the Raft simulator's command line. It runs everything
+// headless (run, validate, lessons, shell) and links no ebiten, so it works
+// on a machine with no display; for the window (no arguments, or play) it
+// starts the sibling binary raftsim-gui.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes, as SCENARIOS.md defines them.
+const (
+	exitOK        = 0
+	exitExpect    = 1 // an expectation failed
+	exitBadInput  = 2 // bad scenario or flags
+	exitViolation = 3 // a safety invariant broke
+)
+
+// exitError carries an exit code with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func badInput(format string, args ...any) error {
+	return &exitError{code: exitBadInput, err: fmt.Errorf(format, args...)}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `raftsim: a deterministic simulator of real etcd raft, for teaching and experiments.
+
+Usage:
+  raftsim                      open the window on the default sandbox
+  raftsim play FILE|NAME       open the window playing a scenario or a lesson
+  raftsim run FILE|NAME        run a scenario headless and print its transcript
+  raftsim validate FILE...     parse and check scenarios
+  raftsim lessons              list the built-in lessons
+  raftsim shell [FILE|NAME]    an etcdctl-like console on a simulated cluster
+
+Run 'raftsim COMMAND --help' for a command's flags.
+`
+
+// commands maps each subcommand to its implementation.
+var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) error{
+	"run":      runCmd,
+	"validate": validateCmd,
+	"lessons":  lessonsCmd,
+	"shell":    shellCmd,
+	"play":     playCmd,
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return exitCode(sandboxCmd(stdout, stderr), stderr)
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "raftsim: unknown command %q\n\n%s", args[0], usage)
+		return exitBadInput
+	}
+	return exitCode(cmd(args[1:], stdin, stdout, stderr), stderr)
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintln(stderr, ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "raftsim:", err)
+	return exitBadInput
+}
