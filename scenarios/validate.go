@@ -93,7 +93,9 @@ func (v *validator) timing() {
 			if *st.At < t {
 				v.p.errorf(st.atPos, "at: %s is earlier than %s, the earliest this step can run after the waits before it; time may never go backwards", *st.At, t)
 			}
-			t = *st.At
+			// After an error keep the lower bound, so that one early
+			// at: does not hide the next.
+			t = max(t, *st.At)
 		}
 		t += st.After
 		switch st.Kind {
