@@ -83,12 +83,110 @@ func summarize(id uint64, m *pb.Message, arrive Time) MsgSummary {
 
 func (w *World) record(e Event) {
 	e.At = w.now
-	w.history = append(w.history, e)
+	w.history.add(e)
 }
 
-// History returns every event so far, in the order they happened. The
-// slice is the world's own: do not modify it.
-func (w *World) History() []Event { return w.history }
+// historyChunk is the number of events stored per chunk. The history is
+// chunked so that it grows without ever copying what it holds (a long run
+// keeps millions of events), and each event is stored packed and free of
+// pointers, so that the garbage collector never scans it.
+const historyChunk = 1 << 12
+
+type history struct {
+	chunks [][]rec
+	texts  []string // rec.text indexes this; 0 is ""
+	n      int
+}
+
+// rec is an Event packed: the message fields and the other kinds' fields
+// share the same words.
+type rec struct {
+	at         Time
+	a, b, c, d uint64 // msg: term, logterm, index, commit; else: term, lead, index, op
+	e          int64  // msg: arrive time; else: N
+	id         uint64 // msg ID
+	node, peer uint32
+	text       uint32
+	entries    uint32
+	kind       EventKind
+	typ        uint8 // pb.MessageType
+	reason     uint8
+	role       uint8
+	flags      uint8
+}
+
+const (
+	recReject uint8 = 1 << iota
+	recForwarded
+)
+
+func (h *history) add(e Event) {
+	if len(h.chunks) == 0 || len(h.chunks[len(h.chunks)-1]) == historyChunk {
+		h.chunks = append(h.chunks, make([]rec, 0, historyChunk))
+	}
+	r := rec{at: e.At, kind: e.Kind, node: uint32(e.Node), peer: uint32(e.Peer), reason: uint8(e.Reason)}
+	switch e.Kind {
+	case EvSend, EvDeliver, EvDrop:
+		m := e.Msg
+		r.a, r.b, r.c, r.d, r.e, r.id = m.Term, m.LogTerm, m.Index, m.Commit, int64(m.ArriveAt), m.ID
+		r.typ, r.entries = uint8(m.Type), uint32(m.Entries)
+		if m.Reject {
+			r.flags |= recReject
+		}
+		if m.Forwarded {
+			r.flags |= recForwarded
+		}
+	default:
+		r.a, r.b, r.c, r.d, r.e, r.role = e.Term, e.Lead, e.Index, e.Op, int64(e.N), uint8(e.Role)
+	}
+	if e.Text != "" {
+		if len(h.texts) == 0 {
+			h.texts = append(h.texts, "")
+		}
+		r.text = uint32(len(h.texts))
+		h.texts = append(h.texts, e.Text)
+	}
+	last := &h.chunks[len(h.chunks)-1]
+	*last = append(*last, r)
+	h.n++
+}
+
+func (h *history) at(i int) Event {
+	r := &h.chunks[i/historyChunk][i%historyChunk]
+	e := Event{At: r.at, Kind: r.kind, Node: uint64(r.node), Peer: uint64(r.peer), Reason: netmodel.DropReason(r.reason)}
+	switch r.kind {
+	case EvSend, EvDeliver, EvDrop:
+		e.Msg = MsgSummary{ID: r.id, Type: pb.MessageType(r.typ), Term: r.a, LogTerm: r.b, Index: r.c, Commit: r.d,
+			Entries: int(r.entries), Reject: r.flags&recReject != 0, Forwarded: r.flags&recForwarded != 0, ArriveAt: Time(r.e)}
+	default:
+		e.Term, e.Lead, e.Index, e.Op, e.N, e.Role = r.a, r.b, r.c, r.d, int(r.e), raft.StateType(r.role)
+	}
+	if r.text != 0 {
+		e.Text = h.texts[r.text]
+	}
+	return e
+}
+
+// HistoryLen returns the number of events so far.
+func (w *World) HistoryLen() int { return w.history.n }
+
+// EventAt returns the i-th event (0-based).
+func (w *World) EventAt(i int) Event {
+	return w.history.at(i)
+}
+
+// EventsSince returns a copy of the events from the i-th on.
+func (w *World) EventsSince(i int) []Event {
+	out := make([]Event, 0, max(w.history.n-i, 0))
+	for ; i < w.history.n; i++ {
+		out = append(out, w.EventAt(i))
+	}
+	return out
+}
+
+// History returns a copy of every event so far, in the order they happened.
+// For long runs prefer HistoryLen and EventAt, which do not copy.
+func (w *World) History() []Event { return w.EventsSince(0) }
 
 // Caption records a caption (say, pause or chapter) in the history.
 func (w *World) Caption(kind, text string) {

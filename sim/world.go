@@ -30,7 +30,7 @@ type World struct {
 	clients []*client
 	net     *netmodel.Network
 
-	history []Event
+	history history
 	ops     []*Op
 	cmds    []Command
 	safety  *safety
