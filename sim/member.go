@@ -265,13 +265,6 @@ func (m *member) handleReady(rd raft.Ready) {
 		if prevLead != 0 && m.soft.Lead == 0 {
 			m.lostLeader()
 		}
-		if m.soft.Lead != 0 && len(m.held) > 0 {
-			held := m.held
-			m.held = nil
-			for _, op := range held {
-				m.serve(op)
-			}
-		}
 	}
 	if roleChanged {
 		m.recordRole()
@@ -296,6 +289,15 @@ func (m *member) handleReady(rd raft.Ready) {
 	m.rn.Advance(rd)
 	m.leave()
 	m.serveReads()
+	// NB: held proposals are released only after Advance: proposing flushes,
+	// and a second Ready before Advance panics.
+	if m.soft.Lead != 0 && len(m.held) > 0 {
+		held := m.held
+		m.held = nil
+		for _, op := range held {
+			m.serve(op)
+		}
+	}
 }
 
 func (m *member) recordRole() {
