@@ -1,19 +1,210 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/raftsim/raftsim/scenarios"
+	"github.com/raftsim/raftsim/sim"
 )
 
-// TODO(core issue): run, validate and lessons over the scenarios package.
-func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return fmt.Errorf("run: not built yet")
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(name string, stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	return fs
 }
 
-func validateCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return fmt.Errorf("validate: not built yet")
+// parseFlags parses args; a bad flag is bad input (exit 2), --help is not.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return &exitError{code: exitOK}
+		}
+		return &exitError{code: exitBadInput}
+	}
+	return nil
 }
 
-func lessonsCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return fmt.Errorf("lessons: not built yet")
+func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: raftsim run FILE|NAME [flags]\n\nRuns a scenario headless and prints its transcript.\n\n%s", fs.FlagUsages())
+	}
+	seed := fs.Uint64("seed", 0, "override the scenario's seed")
+	tracePath := fs.String("trace", "", "write the JSON Lines trace to this file")
+	format := fs.String("format", "text", "transcript format: text or json")
+	quiet := fs.BoolP("quiet", "q", false, "print only captions, expectations and the result")
+	lang := fs.String("lang", "en", "caption language: en or zh")
+	heartbeats := fs.Bool("heartbeats", false, "include heartbeats in the text transcript")
+	linHTML := fs.String("linearizability-html", "", "write porcupine's visualization of the client history to this HTML file")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return &exitError{code: exitBadInput, err: fmt.Errorf("run: want exactly one FILE or lesson NAME")}
+	}
+	if *format != "text" && *format != "json" {
+		return badInput("run: --format must be text or json, not %q", *format)
+	}
+	s, err := scenarios.Load(fs.Arg(0))
+	if err != nil {
+		return &exitError{code: exitBadInput, err: err}
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	opts := scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Heartbeats: *heartbeats, Quiet: *quiet}
+	if *format == "text" {
+		opts.Transcript = out
+	}
+	r, err := scenarios.NewRunner(s, opts)
+	if err != nil {
+		return &exitError{code: exitBadInput, err: err}
+	}
+	w := r.World()
+	if *format == "text" {
+		fmt.Fprintf(out, "raftsim run %s  seed=%d\n", s.Name, w.Seed())
+	}
+	_, runErr := r.Run()
+	if *format == "json" {
+		if err := writeTrace(out, r, s.Name); err != nil {
+			return err
+		}
+	}
+	if *tracePath != "" {
+		if err := writeTraceFile(*tracePath, r, s.Name); err != nil {
+			return err
+		}
+	}
+	var lin *sim.Linearizability
+	if w.Violation() == nil {
+		l := w.CheckLinearizability()
+		lin = &l
+		if *linHTML != "" {
+			if err := writeHTML(*linHTML, l); err != nil {
+				return err
+			}
+		}
+	}
+	if *format == "text" {
+		fmt.Fprintln(out, r.Summary(lin))
+	}
+	out.Flush()
+	return runOutcome(runErr, lin, w.Seed())
+}
+
+// runOutcome maps how a run ended to an exit code.
+func runOutcome(runErr error, lin *sim.Linearizability, seed uint64) error {
+	var v *sim.Violation
+	var ee *scenarios.ExpectError
+	var pe *scenarios.Error
+	switch {
+	case errors.As(runErr, &v):
+		return &exitError{code: exitViolation, err: v}
+	case errors.As(runErr, &ee):
+		return &exitError{code: exitExpect, err: fmt.Errorf("%w\n  seed=%d", ee, seed)}
+	case errors.As(runErr, &pe):
+		return &exitError{code: exitBadInput, err: pe}
+	case runErr != nil:
+		return runErr
+	case lin != nil && !lin.OK && lin.Result == "NOT linearizable":
+		return &exitError{code: exitViolation, err: fmt.Errorf("safety violation: the client history is not linearizable (seed=%d; write it out with --linearizability-html)", seed)}
+	}
+	return nil
+}
+
+func writeTrace(out io.Writer, r *scenarios.Runner, name string) error {
+	w := r.World()
+	if err := w.WriteTraceHeader(out, name); err != nil {
+		return err
+	}
+	var buf []byte
+	for i := 0; i < w.HistoryLen(); i++ {
+		buf = w.AppendTraceLine(buf[:0], w.EventAt(i))
+		if _, err := out.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeTraceFile(path string, r *scenarios.Runner, name string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := writeTrace(bw, r, name); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func writeHTML(path string, l sim.Linearizability) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := l.WriteHTML(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func validateCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("validate", stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: raftsim validate FILE...\n\nParses and checks scenarios without running them.\n")
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return &exitError{code: exitBadInput}
+	}
+	bad := false
+	for _, arg := range fs.Args() {
+		s, err := scenarios.Load(arg)
+		if err != nil {
+			bad = true
+			fmt.Fprintln(stderr, err)
+			continue
+		}
+		fmt.Fprintf(stdout, "ok  %s (%s, %d steps)\n", arg, s.Name, len(s.Steps))
+	}
+	if bad {
+		return &exitError{code: exitBadInput}
+	}
+	return nil
+}
+
+func lessonsCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("lessons", stderr)
+	lang := fs.String("lang", "en", "language of the titles: en or zh")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	lessons, err := scenarios.Lessons()
+	if err != nil {
+		return err
+	}
+	for _, l := range lessons {
+		fmt.Fprintf(stdout, "%-22s %s\n", l.Name, l.Title.In(*lang))
+	}
+	fmt.Fprintf(stdout, "\nRun one with 'raftsim run NAME', or watch it with 'raftsim play NAME'.\n")
+	return nil
 }

@@ -1,0 +1,261 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.etcd.io/raft/v3"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// check evaluates one condition now. It returns whether it holds and, in
+// words, what was observed, for the failure message.
+func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
+	w := r.w
+	switch c.Kind {
+	case CondLeader:
+		lead, ok := w.Leader()
+		switch {
+		case c.NoLeader:
+			return !ok, "leader is " + orNone(lead), nil
+		case c.AnyLeader:
+			return ok, "there is no leader", nil
+		}
+		want, err := r.resolveAll(c.Refs)
+		if err != nil {
+			return false, "", err
+		}
+		return ok && slices.Contains(want, lead), fmt.Sprintf("leader is %s; wanted one of %v", orNone(lead), want), nil
+	case CondLeaders:
+		var leaders []string
+		for _, in := range w.Infos() {
+			if in.Up && in.Raft == raft.StateLeader {
+				leaders = append(leaders, in.Name)
+			}
+		}
+		seen := fmt.Sprintf("%d members believe they lead %v", len(leaders), leaders)
+		if c.CountSet {
+			return len(leaders) == c.Count, seen, nil
+		}
+		want, err := r.resolveAll(c.Refs)
+		if err != nil {
+			return false, "", err
+		}
+		return sameSet(want, leaders), seen, nil
+	case CondRole, CondTerm, CondCommit, CondLastIndex:
+		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
+			switch c.Kind {
+			case CondRole:
+				return in.Role.String() == c.Role.String(), in.Name + " is " + in.Role.String()
+			case CondTerm:
+				return c.Cmp.Holds(in.Term), fmt.Sprintf("%s is in term %d", in.Name, in.Term)
+			case CondCommit:
+				return c.Cmp.Holds(in.Commit), fmt.Sprintf("%s has commit index %d", in.Name, in.Commit)
+			default:
+				return c.Cmp.Holds(in.LastIndex), fmt.Sprintf("%s's log ends at %d", in.Name, in.LastIndex)
+			}
+		})
+	case CondKV:
+		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
+			if !in.Up {
+				return false, in.Name + " is down"
+			}
+			v, found := w.KVGet(in.Name, c.Key)
+			if c.Value == nil {
+				return !found, fmt.Sprintf("%s has %s = %q", in.Name, c.Key, v)
+			}
+			if !found {
+				return false, fmt.Sprintf("%s has no key %s", in.Name, c.Key)
+			}
+			return v == *c.Value, fmt.Sprintf("%s has %s = %q", in.Name, c.Key, v)
+		})
+	case CondOp, CondValue, CondKeys, CondEvents, CondError:
+		op := w.Op(c.Label)
+		if op == nil {
+			return false, c.Label + " has not been sent", nil
+		}
+		status := fmt.Sprintf("%s is %s", c.Label, op.Status)
+		if op.Err != "" {
+			status += " (" + op.Err + ")"
+		}
+		switch c.Kind {
+		case CondOp:
+			return op.Status.String() == c.Status.String(), status, nil
+		case CondValue:
+			if op.Status != sim.OpOK {
+				return false, status, nil
+			}
+			if c.Value == nil {
+				return !op.Found, fmt.Sprintf("%s returned %q", c.Label, op.Result), nil
+			}
+			if !op.Found {
+				return false, c.Label + " found no key", nil
+			}
+			return op.Result == *c.Value, fmt.Sprintf("%s returned %q", c.Label, op.Result), nil
+		case CondKeys:
+			var keys []string
+			for _, kv := range op.KVs {
+				keys = append(keys, kv.Key)
+			}
+			return op.Status == sim.OpOK && slices.Equal(keys, c.Keys), fmt.Sprintf("%s returned keys %v", c.Label, keys), nil
+		case CondEvents:
+			n := uint64(len(op.Events))
+			return c.Cmp.Holds(n), fmt.Sprintf("%s delivered %d events", c.Label, n), nil
+		default:
+			return op.Err != "" && strings.Contains(op.Err, c.Substr), status, nil
+		}
+	case CondVoters, CondLearners:
+		voters, learners, ok := w.Membership()
+		if !ok {
+			return false, "there is no leader to ask", nil
+		}
+		want, err := r.resolveAll(c.Refs)
+		if err != nil {
+			return false, "", err
+		}
+		have := voters
+		if c.Kind == CondLearners {
+			have = learners
+		}
+		return sameSet(want, have), fmt.Sprintf("the leader's configuration has voters %v, learners %v", voters, learners), nil
+	case CondConverged:
+		conv := w.Converged()
+		return conv == c.Converged, fmt.Sprintf("converged is %v", conv), nil
+	case CondSent:
+		from, err := r.resolveAll(c.From)
+		if err != nil {
+			return false, "", err
+		}
+		to, err := r.resolveAll(c.To)
+		if err != nil {
+			return false, "", err
+		}
+		// Messages are counted incrementally: each instant only looks at
+		// the events since the last look.
+		for ; cs.scanned < w.HistoryLen(); cs.scanned++ {
+			e := w.EventAt(cs.scanned)
+			if e.Kind != sim.EvSend || e.Msg.Type != c.MsgType {
+				continue
+			}
+			if (len(c.From) == 0 || slices.Contains(from, r.name(e.Node))) && (len(c.To) == 0 || slices.Contains(to, r.name(e.Peer))) {
+				cs.count++
+			}
+		}
+		return cs.count >= c.Min, fmt.Sprintf("%d such messages were sent since the previous expect", cs.count), nil
+	}
+	return false, "", &Error{Pos: c.Pos, Msg: "unknown condition " + c.Kind.String()}
+}
+
+// condState is what a condition remembers between instants of one step.
+type condState struct {
+	scanned int // history events looked at (sent:)
+	count   int
+}
+
+func (r *Runner) name(id uint64) string {
+	names := r.w.MemberNames()
+	if id >= 1 && id <= uint64(len(names)) {
+		return names[id-1]
+	}
+	return ""
+}
+
+// forEachNode checks a per-node condition on every node its reference
+// resolves to.
+func (r *Runner) forEachNode(c *Condition, holds func(sim.MemberInfo) (bool, string)) (bool, string, *Error) {
+	names, err := r.resolveAll([]NodeRef{c.Node})
+	if err != nil {
+		return false, "", err
+	}
+	var seen []string
+	ok := true
+	for _, n := range names {
+		in, found := r.w.Info(n)
+		if !found {
+			return false, "", &Error{Pos: c.Node.Pos, Msg: "no member named " + n}
+		}
+		h, what := holds(in)
+		ok = ok && h
+		seen = append(seen, what)
+	}
+	return ok, strings.Join(seen, "; "), nil
+}
+
+func sameSet(a, b []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// describe writes a condition back the way the file says it, for messages.
+func describe(c *Condition) string {
+	refs := func(rs []NodeRef) string {
+		var s []string
+		for _, r := range rs {
+			s = append(s, r.String())
+		}
+		if len(s) == 1 {
+			return s[0]
+		}
+		return "[" + strings.Join(s, ", ") + "]"
+	}
+	switch c.Kind {
+	case CondLeader:
+		switch {
+		case c.NoLeader:
+			return "leader: none"
+		case c.AnyLeader:
+			return "leader: any"
+		}
+		return "leader: " + refs(c.Refs)
+	case CondLeaders:
+		if c.CountSet {
+			return fmt.Sprintf("leaders: %d", c.Count)
+		}
+		return "leaders: " + refs(c.Refs)
+	case CondRole:
+		return fmt.Sprintf("role: {%s: %s}", c.Node, c.Role)
+	case CondTerm, CondCommit, CondLastIndex:
+		return fmt.Sprintf("%s: {%s: %s}", c.Kind, c.Node, c.Cmp)
+	case CondOp:
+		return fmt.Sprintf("op: {%s: %s}", c.Label, c.Status)
+	case CondValue:
+		return fmt.Sprintf("value: {%s: %s}", c.Label, valueString(c.Value))
+	case CondKeys:
+		return fmt.Sprintf("keys: {%s: %v}", c.Label, c.Keys)
+	case CondEvents:
+		return fmt.Sprintf("events: {%s: %s}", c.Label, c.Cmp)
+	case CondError:
+		return fmt.Sprintf("error: {%s: %q}", c.Label, c.Substr)
+	case CondKV:
+		return fmt.Sprintf("kv: {%s: {%s: %s}}", c.Node, c.Key, valueString(c.Value))
+	case CondVoters, CondLearners:
+		return c.Kind.String() + ": " + refs(c.Refs)
+	case CondConverged:
+		return fmt.Sprintf("converged: %v", c.Converged)
+	case CondSent:
+		s := "sent: {type: " + c.MsgType.String()
+		if len(c.From) > 0 {
+			s += ", from: " + refs(c.From)
+		}
+		if len(c.To) > 0 {
+			s += ", to: " + refs(c.To)
+		}
+		return s + fmt.Sprintf(", min: %d}", c.Min)
+	}
+	return c.Kind.String()
+}
+
+func valueString(v *string) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", *v)
+}

@@ -1,0 +1,447 @@
+package scenarios
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// RunOptions are how a scenario is run.
+type RunOptions struct {
+	Seed    uint64 // used when SeedSet; otherwise the file's seed
+	SeedSet bool
+	Lang    string // caption language: "en" (default) or "zh"
+
+	// Transcript, if set, receives one line per event as the run goes.
+	Transcript io.Writer
+	// Heartbeats includes heartbeats and their replies in the transcript.
+	Heartbeats bool
+	// Quiet leaves events out of the transcript: only captions and the
+	// outcome of each expectation.
+	Quiet bool
+	// PauseStops makes a pause step stop Advance (state Paused) until
+	// Resume is called, for a presenter. Headless runs go on.
+	PauseStops bool
+}
+
+// RunState is where a Runner stands.
+type RunState uint8
+
+// The states of a run.
+const (
+	Running RunState = iota // more to do; Advance stopped at its time limit
+	Paused                  // stopped at a pause step; call Resume
+	Done                    // every step ran and every expectation held
+	Failed                  // stopped: see Err
+)
+
+// ExpectError is an expectation (or a step) that failed: exit code 1.
+type ExpectError struct {
+	Pos      Pos
+	What     string // the condition or step
+	Observed string
+	At       sim.Time
+}
+
+func (e *ExpectError) Error() string {
+	return fmt.Sprintf("%s: expectation failed at %s: %s\n  observed: %s", e.Pos, e.At, e.What, e.Observed)
+}
+
+// Runner executes a scenario against a world. It is resumable: Advance
+// runs it up to a virtual time and returns, so the GUI can play a lesson
+// frame by frame; a headless run calls Advance once with no limit.
+type Runner struct {
+	s    *Scenario
+	w    *sim.World
+	opts RunOptions
+
+	step     int      // the step running, or next to run
+	started  bool     // the current step has begun
+	start    sim.Time // when the current step began
+	prevEnd  sim.Time // when the previous step finished
+	conds    []condState
+	sentMark int // history length at the end of the previous expect
+	vars     map[string][]string
+	paused   bool
+	caption  string
+	err      error
+	printed  int // history events already written to the transcript
+	held     int // expectations that held
+}
+
+// Forever is a time limit later than any run.
+const Forever = sim.Time(1<<63 - 1)
+
+// NewRunner builds the scenario's world.
+func NewRunner(s *Scenario, opts RunOptions) (*Runner, error) {
+	cfg := s.Config
+	if opts.SeedSet {
+		cfg.Seed = opts.Seed
+	}
+	w, err := sim.New(cfg)
+	if err != nil {
+		return nil, &Error{Pos: Pos{File: s.File, Line: 1, Col: 1}, Msg: err.Error()}
+	}
+	r := &Runner{s: s, w: w, opts: opts, vars: map[string][]string{}}
+	return r, nil
+}
+
+// World returns the world the scenario drives.
+func (r *Runner) World() *sim.World { return r.w }
+
+// Scenario returns the scenario.
+func (r *Runner) Scenario() *Scenario { return r.s }
+
+// Caption returns the latest say or pause text.
+func (r *Runner) Caption() string { return r.caption }
+
+// Err returns why the run failed: an *ExpectError, an *Error (bad input
+// found at run time) or a *sim.Violation.
+func (r *Runner) Err() error { return r.err }
+
+// Held returns how many expectations held.
+func (r *Runner) Held() int { return r.held }
+
+// Resume continues past a pause.
+func (r *Runner) Resume() { r.paused = false }
+
+// Run runs the scenario to the end.
+func (r *Runner) Run() (RunState, error) { return r.Advance(Forever) }
+
+// Advance runs the scenario until virtual time until, a pause (with
+// PauseStops), the end, or a failure.
+func (r *Runner) Advance(until sim.Time) (RunState, error) {
+	st := r.advance(until)
+	r.flushTranscript()
+	if st == Failed {
+		return st, r.err
+	}
+	return st, nil
+}
+
+func (r *Runner) advance(until sim.Time) RunState {
+	if r.err != nil {
+		return Failed
+	}
+	for r.step < len(r.s.Steps) {
+		if r.paused {
+			return Paused
+		}
+		s := &r.s.Steps[r.step]
+		if !r.started {
+			at := r.prevEnd.Add(s.After)
+			if s.At != nil {
+				at = sim.Time(*s.At)
+				if at < r.w.Now() {
+					return r.fail(&Error{Pos: s.atPos, Msg: fmt.Sprintf("at: %s is earlier than now (%s): time may not go backwards", at, r.w.Now())})
+				}
+			}
+			if at > until {
+				return r.runUntil(until)
+			}
+			if st := r.runUntil(at); st == Failed {
+				return st
+			}
+			r.started, r.start = true, r.w.Now()
+			r.conds = make([]condState, len(s.Conds))
+			for i := range r.conds {
+				r.conds[i].scanned = r.sentMark
+			}
+		}
+		done, st := r.exec(s, until)
+		if !done {
+			return st
+		}
+		r.started = false
+		r.prevEnd = r.w.Now()
+		r.step++
+		if s.Kind == StepPause && r.opts.PauseStops {
+			r.paused = true
+		}
+	}
+	return Done
+}
+
+func (r *Runner) runUntil(t sim.Time) RunState {
+	if err := r.w.RunUntil(t); err != nil {
+		r.err = err
+		return Failed
+	}
+	return Running
+}
+
+func (r *Runner) fail(err error) RunState {
+	r.err = err
+	return Failed
+}
+
+func (r *Runner) failStep(e *Error) (bool, RunState) {
+	return false, r.fail(&ExpectError{Pos: e.Pos, What: r.s.Steps[r.step].Kind.String(), Observed: e.Msg, At: r.w.Now()})
+}
+
+// exec runs the current step. It returns done=false with the state to
+// return when the step needs more time than until allows, or failed.
+func (r *Runner) exec(s *Step, until sim.Time) (bool, RunState) {
+	switch s.Kind {
+	case StepSay, StepPause, StepChapter:
+		text := s.Text.In(r.opts.Lang)
+		if s.Kind != StepChapter {
+			r.caption = text
+		}
+		r.do(sim.Command{Kind: sim.CmdCaption, Caption: s.Kind.String(), Text: text}, s.Pos)
+		return true, Running
+	case StepWait:
+		return r.waitUntil(r.start.Add(s.Wait), until)
+	case StepLet:
+		for _, b := range s.Bindings {
+			names, err := r.resolveAll(b.Refs)
+			if err != nil {
+				return r.failStep(err)
+			}
+			if !b.List && len(names) != 1 {
+				return r.failStep(&Error{Pos: b.Pos, Msg: fmt.Sprintf("$%s must be bound to one node, not %v", b.Name, names)})
+			}
+			r.vars[b.Name] = names
+		}
+		return true, Running
+	case StepExpect:
+		return r.expect(s, until)
+	case StepExpectAlways:
+		return r.expectAlways(s, until)
+	}
+	cmds, err := r.commands(s)
+	if err != nil {
+		return r.failStep(err)
+	}
+	for _, c := range cmds {
+		if st := r.do(c, s.Pos); st == Failed {
+			return false, st
+		}
+	}
+	return true, Running
+}
+
+func (r *Runner) do(c sim.Command, pos Pos) RunState {
+	if _, err := r.w.Do(c); err != nil {
+		if v, ok := err.(*sim.Violation); ok {
+			return r.fail(v)
+		}
+		_, st := r.failStep(&Error{Pos: pos, Msg: err.Error()})
+		return st
+	}
+	return Running
+}
+
+func (r *Runner) waitUntil(t, until sim.Time) (bool, RunState) {
+	if t > until {
+		return false, r.runUntil(until)
+	}
+	if st := r.runUntil(t); st == Failed {
+		return false, st
+	}
+	return true, Running
+}
+
+// expect waits, instant by instant, until every condition holds at once, or
+// fails at the deadline.
+func (r *Runner) expect(s *Step, until sim.Time) (bool, RunState) {
+	deadline := r.start.Add(s.Within)
+	for {
+		ok, failed, err := r.checkAll(s)
+		if err != nil {
+			return r.failStep(err)
+		}
+		if ok {
+			r.held++
+			r.sentMark = r.w.HistoryLen()
+			r.note(fmt.Sprintf("✓ expect held (%s)", s.Pos))
+			return true, Running
+		}
+		next, any := r.w.NextEventAt()
+		if !any || next > deadline {
+			if r.w.Now() >= deadline {
+				return false, r.fail(&ExpectError{Pos: failed.Pos, What: describe(failed.cond), Observed: failed.observed, At: r.w.Now()})
+			}
+			next = deadline
+		}
+		if next > until {
+			return false, r.runUntil(until)
+		}
+		if st := r.runUntil(next); st == Failed {
+			return false, st
+		}
+	}
+}
+
+// expectAlways checks every condition at every instant of its window.
+func (r *Runner) expectAlways(s *Step, until sim.Time) (bool, RunState) {
+	end := r.start.Add(s.For)
+	for {
+		ok, failed, err := r.checkAll(s)
+		if err != nil {
+			return r.failStep(err)
+		}
+		if !ok {
+			return false, r.fail(&ExpectError{Pos: failed.Pos, What: describe(failed.cond) + " (expect_always)", Observed: failed.observed, At: r.w.Now()})
+		}
+		if r.w.Now() >= end {
+			r.held++
+			r.sentMark = r.w.HistoryLen()
+			r.note(fmt.Sprintf("✓ expect_always held for %s (%s)", s.For, s.Pos))
+			return true, Running
+		}
+		next, any := r.w.NextEventAt()
+		if !any || next > end {
+			next = end
+		}
+		if next > until {
+			return false, r.runUntil(until)
+		}
+		if st := r.runUntil(next); st == Failed {
+			return false, st
+		}
+	}
+}
+
+type failedCond struct {
+	Pos      Pos
+	cond     *Condition
+	observed string
+}
+
+func (r *Runner) checkAll(s *Step) (bool, failedCond, *Error) {
+	for i := range s.Conds {
+		c := &s.Conds[i]
+		ok, observed, err := r.check(c, &r.conds[i])
+		if err != nil {
+			return false, failedCond{}, err
+		}
+		if !ok {
+			return false, failedCond{Pos: c.Pos, cond: c, observed: observed}, nil
+		}
+	}
+	return true, failedCond{}, nil
+}
+
+// commands turns an action step into sim commands, one per node its
+// references resolve to.
+func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
+	kind := sim.CommandKind(s.Kind.String())
+	var cmds []sim.Command
+	perNode := func(c sim.Command) *Error {
+		names, err := r.resolveAll(s.Nodes)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			c.Node = n
+			cmds = append(cmds, c)
+		}
+		return nil
+	}
+	switch s.Kind {
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepRemoveMember, StepSnapshot:
+		return cmds, perNode(sim.Command{Kind: kind})
+	case StepStall:
+		return cmds, perNode(sim.Command{Kind: kind, For: s.For})
+	case StepClock:
+		return cmds, perNode(sim.Command{Kind: kind, Rate: s.Rate})
+	case StepHeal:
+		return []sim.Command{{Kind: sim.CmdHeal}}, nil
+	case StepPartition:
+		c := sim.Command{Kind: kind}
+		for _, g := range s.Groups {
+			names, err := r.resolveAll(g)
+			if err != nil {
+				return nil, err
+			}
+			c.Groups = append(c.Groups, names)
+		}
+		return []sim.Command{c}, nil
+	case StepCut, StepRestore, StepLink:
+		from, err := r.resolveAll(s.From)
+		if err != nil {
+			return nil, err
+		}
+		to, err := r.resolveAll(s.To)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range from {
+			for _, t := range to {
+				if f != t {
+					cmds = append(cmds, sim.Command{Kind: kind, From: f, To: t, OneWay: !s.Both,
+						Latency: s.Latency, Loss: s.Loss, Dup: s.Duplicate})
+				}
+			}
+		}
+		return cmds, nil
+	case StepTransferLeader:
+		to, err := r.resolveOne(s.To[0])
+		if err != nil {
+			return nil, err
+		}
+		return []sim.Command{{Kind: kind, Node: to}}, nil
+	case StepAddMember:
+		return []sim.Command{{Kind: kind, Node: s.Name, Learner: s.Learner}}, nil
+	case StepPut, StepDelete, StepGet, StepWatch:
+		via, err := r.resolveOne(s.Via)
+		if err != nil {
+			return nil, err
+		}
+		return []sim.Command{{Kind: kind, Via: via, Key: s.Key, Value: s.Value, Label: s.Label, Prefix: s.Prefix,
+			KeysOnly: s.KeysOnly, Serializable: s.Serializable, RequireLeader: s.RequireLeader}}, nil
+	}
+	return nil, &Error{Pos: s.Pos, Msg: "unknown step " + s.Kind.String()}
+}
+
+// flushTranscript writes the events since the last flush.
+func (r *Runner) flushTranscript() {
+	out := r.opts.Transcript
+	if out == nil {
+		r.printed = r.w.HistoryLen()
+		return
+	}
+	for ; r.printed < r.w.HistoryLen(); r.printed++ {
+		e := r.w.EventAt(r.printed)
+		if r.opts.Quiet && e.Kind != sim.EvCaption && e.Kind != sim.EvViolation {
+			continue
+		}
+		if e.IsHeartbeat() && !r.opts.Heartbeats {
+			continue
+		}
+		fmt.Fprintln(out, r.w.Describe(e))
+	}
+}
+
+// note writes a line about the scenario itself (not an event) in order.
+func (r *Runner) note(line string) {
+	r.flushTranscript()
+	if r.opts.Transcript != nil {
+		fmt.Fprintf(r.opts.Transcript, "%s  %s\n", r.w.Now().Micros(), line)
+	}
+}
+
+// Summary describes the end of a run in a line or two.
+func (r *Runner) Summary(lin *sim.Linearizability) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "seed=%d  virtual time %s  %d events  %d expectations held", r.w.Seed(), r.w.Now(),
+		r.w.HistoryLen(), r.held)
+	if lin != nil {
+		fmt.Fprintf(&b, "\nclient history: %s (%d operations checked, %d serializable reads and watches not checked)",
+			lin.Result, lin.Checked, lin.Skipped)
+	}
+	stale := 0
+	for _, op := range r.w.Ops() {
+		if op.Stale {
+			stale++
+		}
+	}
+	if stale > 0 {
+		fmt.Fprintf(&b, "\nstale serializable reads: %d (allowed: serializable reads do not go through consensus)", stale)
+	}
+	return b.String()
+}
+
