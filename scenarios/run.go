@@ -444,4 +444,3 @@ func (r *Runner) Summary(lin *sim.Linearizability) string {
 	}
 	return b.String()
 }
-
