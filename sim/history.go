@@ -75,10 +75,16 @@ type MsgSummary struct {
 }
 
 func summarize(id uint64, m *pb.Message, arrive Time) MsgSummary {
-	return MsgSummary{
+	s := MsgSummary{
 		ID: id, Type: m.GetType(), Term: m.GetTerm(), LogTerm: m.GetLogTerm(), Index: m.GetIndex(),
 		Commit: m.GetCommit(), Entries: len(m.GetEntries()), Reject: m.GetReject(), ArriveAt: arrive,
 	}
+	if md := m.GetSnapshot().GetMetadata(); s.Type == pb.MsgSnap && md != nil {
+		// NB: a MsgSnap leaves Index and LogTerm at 0; what it carries is
+		// in the snapshot's metadata.
+		s.LogTerm, s.Index = md.GetTerm(), md.GetIndex()
+	}
+	return s
 }
 
 func (w *World) record(e Event) {
