@@ -65,7 +65,8 @@ func (env *interactionEnv) handle(t *testing.T, d *datadriven.TestData) string {
 	case "run-until":
 		// Run, one instant at a time, until a condition holds or a deadline
 		// (default 30s of virtual time) passes. Conditions: leader (any),
-		// leader=NAME, no-leader, done=LABEL (the op is no longer pending),
+		// leader=NAME, no-leader, done=LABEL (the op is no longer pending; a
+		// watch: its stream ended),
 		// role=(NAME,ROLE).
 		//
 		// Example:
@@ -285,7 +286,13 @@ func (env *interactionEnv) handleRunUntil(t *testing.T, d *datadriven.TestData, 
 			if env.w.Op(label) == nil {
 				d.Fatalf(t, "no op labelled %q", label)
 			}
-			cond = func() bool { return env.w.Op(label).Status != sim.OpPending }
+			cond = func() bool {
+				op := env.w.Op(label)
+				if op.Kind == sim.OpWatch {
+					return op.Status != sim.OpPending && op.Status != sim.OpOK // the stream ended
+				}
+				return op.Status != sim.OpPending
+			}
 		case "role":
 			if len(a.Vals) != 2 {
 				d.Fatalf(t, "role=(NAME,ROLE)")
@@ -534,6 +541,9 @@ func (env *interactionEnv) handleOp(t *testing.T, d *datadriven.TestData, out *s
 }
 
 func (env *interactionEnv) handleInFlight(out *strings.Builder) {
+	if len(env.w.View().InFlight) == 0 {
+		out.WriteString("none\n")
+	}
 	for _, m := range env.w.View().InFlight {
 		fmt.Fprintf(out, "%s → %s sent %s arrives %s %s", m.From, m.To, m.SentAt, m.ArriveAt, sim.DescribeMessage(m.MsgSummary))
 		if m.Lost {
