@@ -88,9 +88,10 @@ type WatchEvent struct {
 	At   Time // when the client received it
 }
 
-// Latency is how long the operation took, or has taken so far.
+// Latency is how long the operation took, or has taken so far. An open
+// watch has taken as long as it has been open.
 func (op *Op) Latency(now Time) time.Duration {
-	if op.Status == OpPending {
+	if op.Status == OpPending || op.Kind == OpWatch && op.Status == OpOK {
 		return time.Duration(now - op.Start)
 	}
 	return time.Duration(op.End - op.Start)
@@ -198,7 +199,7 @@ func (w *World) clientEvent(e event) {
 	case evReplyArrive:
 		r := e.rep
 		if op.Kind == OpWatch && op.Status == OpOK && r.status == OpError {
-			op.Status, op.Err = OpError, r.err // a watch stream ends
+			op.Status, op.Err, op.End = OpError, r.err, w.now // a watch stream ends
 			w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: "watch cancelled: " + r.err})
 			return
 		}
@@ -222,8 +223,8 @@ func (w *World) clientEvent(e event) {
 func (w *World) complete(op *Op, node uint64, r *reply) {
 	op.Status, op.Err = r.status, r.err
 	op.Found, op.Result, op.KVs, op.Revision, op.Deleted, op.Applied = r.found, r.value, r.kvs, r.rev, r.deleted, r.applied
-	if op.Kind != OpWatch {
-		op.End = w.now
+	if op.Kind != OpWatch || r.status != OpOK {
+		op.End = w.now // an open watch has no end yet
 	}
 	if op.Kind == OpGet && op.Serializable && r.status == OpOK {
 		w.checkStale(op)
