@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
@@ -130,8 +131,10 @@ func (w *World) Describe(e Event) string {
 			who += " (local client)"
 		}
 		what = fmt.Sprintf("%s %s %s  %s  [%s]", who, arrow, node, e.Text, opName(op))
-		if e.Kind == EvReply && op.Status != OpPending {
-			what += fmt.Sprintf(" after %s", op.Latency(w.now))
+		if e.Kind == EvReply {
+			// NB: from the event alone, never from the op's state now, so
+			// that a line reads the same live and after the run.
+			what += fmt.Sprintf(" after %s", time.Duration(e.At-op.Start))
 		}
 	case EvFault:
 		if e.Node == 0 {
