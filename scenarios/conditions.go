@@ -36,6 +36,9 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 			}
 		}
 		seen := fmt.Sprintf("%d members believe they lead %v", len(leaders), leaders)
+		if len(leaders) == 1 {
+			seen = fmt.Sprintf("1 member believes it leads %v", leaders)
+		}
 		if c.CountSet {
 			return len(leaders) == c.Count, seen, nil
 		}

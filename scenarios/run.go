@@ -40,13 +40,18 @@ const (
 // ExpectError is an expectation (or a step) that failed: exit code 1.
 type ExpectError struct {
 	Pos      Pos
+	Step     bool   // a step that could not run, rather than a condition
 	What     string // the condition or step
 	Observed string
 	At       sim.Time
 }
 
 func (e *ExpectError) Error() string {
-	return fmt.Sprintf("%s: expectation failed at %s: %s\n  observed: %s", e.Pos, e.At, e.What, e.Observed)
+	what := "expectation failed"
+	if e.Step {
+		what = "step failed"
+	}
+	return fmt.Sprintf("%s: %s at %s: %s\n  observed: %s", e.Pos, what, e.At, e.What, e.Observed)
 }
 
 // Runner executes a scenario against a world. It is resumable: Advance
@@ -178,7 +183,7 @@ func (r *Runner) fail(err error) RunState {
 }
 
 func (r *Runner) failStep(e *Error) (bool, RunState) {
-	return false, r.fail(&ExpectError{Pos: e.Pos, What: r.s.Steps[r.step].Kind.String(), Observed: e.Msg, At: r.w.Now()})
+	return false, r.fail(&ExpectError{Pos: e.Pos, Step: true, What: r.s.Steps[r.step].Kind.String(), Observed: e.Msg, At: r.w.Now()})
 }
 
 // exec runs the current step. It returns done=false with the state to

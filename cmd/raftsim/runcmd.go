@@ -27,7 +27,7 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return &exitError{code: exitOK}
 		}
-		return &exitError{code: exitBadInput}
+		return &exitError{code: exitBadInput, err: fmt.Errorf("raftsim %s: %v (see 'raftsim %s --help')", fs.Name(), err, fs.Name())}
 	}
 	return nil
 }
@@ -74,12 +74,12 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	_, runErr := r.Run()
 	if *format == "json" {
-		if err := writeTrace(out, r, s.Name); err != nil {
+		if err := w.WriteTrace(out, s.Name); err != nil {
 			return err
 		}
 	}
 	if *tracePath != "" {
-		if err := writeTraceFile(*tracePath, r, s.Name); err != nil {
+		if err := writeTraceFile(*tracePath, w, s.Name); err != nil {
 			return err
 		}
 	}
@@ -120,32 +120,12 @@ func runOutcome(runErr error, lin *sim.Linearizability, seed uint64) error {
 	return nil
 }
 
-func writeTrace(out io.Writer, r *scenarios.Runner, name string) error {
-	w := r.World()
-	if err := w.WriteTraceHeader(out, name); err != nil {
-		return err
-	}
-	var buf []byte
-	for i := 0; i < w.HistoryLen(); i++ {
-		buf = w.AppendTraceLine(buf[:0], w.EventAt(i))
-		if _, err := out.Write(buf); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func writeTraceFile(path string, r *scenarios.Runner, name string) error {
+func writeTraceFile(path string, w *sim.World, name string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(f)
-	if err := writeTrace(bw, r, name); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
+	if err := w.WriteTrace(f, name); err != nil {
 		f.Close()
 		return err
 	}
