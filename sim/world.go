@@ -309,13 +309,12 @@ func (w *World) send(from *member, msg *pb.Message) {
 	w.nextMsgID++
 	id := w.nextMsgID
 	if to == 0 || to > uint64(len(w.members)) {
-		w.record(Event{Kind: EvDrop, Node: from.id, Peer: to, Msg: summarize(id, msg, w.now), Reason: netmodel.DropUnknown})
+		w.recordMsg(EvDrop, from.id, to, id, msg, w.now, netmodel.DropUnknown, false)
 		return
 	}
 	plan := w.net.Send(from.id, to, time.Duration(w.now))
-	sum := summarize(id, msg, Time(plan.ArriveAt))
-	sum.Forwarded = msg.GetType() == pb.MsgProp && from.soft.RaftState != raft.StateLeader
-	w.record(Event{Kind: EvSend, Node: from.id, Peer: to, Msg: sum})
+	forwarded := msg.GetType() == pb.MsgProp && from.soft.RaftState != raft.StateLeader
+	w.recordMsg(EvSend, from.id, to, id, msg, Time(plan.ArriveAt), netmodel.NotDropped, forwarded)
 	if plan.Dropped == netmodel.DropCut {
 		e := event{node: to, peer: from.id, id: id, msg: msg}
 		w.drop(e, netmodel.DropCut)
@@ -333,7 +332,7 @@ func (w *World) send(from *member, msg *pb.Message) {
 // what a real transport would tell it: a MsgSnap failed, a peer is
 // unreachable (when the transport can know: a cut or a dead peer, not loss).
 func (w *World) drop(e event, why netmodel.DropReason) {
-	w.record(Event{Kind: EvDrop, Node: e.peer, Peer: e.node, Msg: summarize(e.id, e.msg, w.now), Reason: why})
+	w.recordMsg(EvDrop, e.peer, e.node, e.id, e.msg, w.now, why, false)
 	sender := w.members[e.peer-1]
 	if e.msg.GetType() == pb.MsgSnap {
 		w.sched.push(event{at: w.now, kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: e.node, flag: true})
@@ -355,7 +354,7 @@ func (w *World) deliver(m *member, e event) {
 		w.drop(e, netmodel.DropDown)
 		return
 	}
-	w.record(Event{Kind: EvDeliver, Node: m.id, Peer: e.peer, Msg: summarize(e.id, e.msg, w.now)})
+	w.recordMsg(EvDeliver, m.id, e.peer, e.id, e.msg, w.now, netmodel.NotDropped, false)
 	if e.msg.GetType() == pb.MsgSnap {
 		sender := w.members[e.peer-1]
 		w.sched.push(event{at: w.now, kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: m.id})
