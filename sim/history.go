@@ -180,6 +180,11 @@ func (w *World) recordMsg(kind EventKind, node, peer, id uint64, m *pb.Message, 
 	if forwarded {
 		r.flags |= recForwarded
 	}
+	if r.typ == uint8(pb.MsgSnap) {
+		// NB: as in summarize, a MsgSnap's index and term are its snapshot's.
+		md := m.GetSnapshot().GetMetadata()
+		r.b, r.c = uint32(md.GetTerm()), uint32(md.GetIndex())
+	}
 	last := &h.chunks[len(h.chunks)-1]
 	*last = append(*last, r)
 	h.n++
