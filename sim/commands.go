@@ -212,17 +212,25 @@ func (w *World) addMemberCmd(c Command) error {
 	if w.client(c.Node) != nil {
 		return fmt.Errorf("%q is the name of a client", c.Node)
 	}
-	if w.leader() == nil {
+	lead := w.leader()
+	if lead == nil {
 		return fmt.Errorf("no leader to propose adding %s", c.Node)
+	}
+	typ, what := pb.ConfChangeAddNode, "add member "+c.Node
+	if c.Learner {
+		typ, what = pb.ConfChangeAddLearnerNode, "add learner "+c.Node
+	}
+	// NB: the member is created only once the leader has taken the
+	// proposal, so that a refused add changes nothing.
+	if err := w.proposeConfChange(lead, typ, uint64(len(w.members)+1), what); err != nil {
+		return err
 	}
 	m := w.addMember(c.Node)
 	m.snap, m.logFirst = entryID{}, 1
 	m.start()
-	typ, what := pb.ConfChangeAddNode, "add member "+m.name
-	if c.Learner {
-		typ, what = pb.ConfChangeAddLearnerNode, "add learner "+m.name
-	}
-	return w.confChange(typ, m, what)
+	w.fault(lead.id, "proposes: "+what)
+	lead.flush()
+	return nil
 }
 
 func (w *World) confChange(typ pb.ConfChangeType, m *member, what string) error {
@@ -230,15 +238,24 @@ func (w *World) confChange(typ pb.ConfChangeType, m *member, what string) error 
 	if lead == nil {
 		return fmt.Errorf("no leader to propose %q", what)
 	}
-	cc := &pb.ConfChangeV2{Changes: []*pb.ConfChangeSingle{{Type: typ.Enum(), NodeId: new(m.id)}}}
+	if err := w.proposeConfChange(lead, typ, m.id, what); err != nil {
+		return err
+	}
+	w.fault(lead.id, "proposes: "+what)
+	lead.flush()
+	return nil
+}
+
+// proposeConfChange hands the leader a one-change ConfChangeV2. The caller
+// records it and flushes the leader.
+func (w *World) proposeConfChange(lead *member, typ pb.ConfChangeType, id uint64, what string) error {
+	cc := &pb.ConfChangeV2{Changes: []*pb.ConfChangeSingle{{Type: typ.Enum(), NodeId: new(id)}}}
 	lead.enter()
 	err := lead.rn.ProposeConfChange(cc)
 	lead.leave()
 	if err != nil {
 		return fmt.Errorf("%s: %v", what, err)
 	}
-	w.fault(lead.id, "proposes: "+what)
-	lead.flush()
 	return nil
 }
 
