@@ -110,9 +110,19 @@ func (c *Config) check() error {
 		if seen[cc.Name] {
 			return fmt.Errorf("client %q has the name of a member", cc.Name)
 		}
+		if len(cc.Endpoints) == 0 {
+			return fmt.Errorf("client %q has no endpoint", cc.Name)
+		}
 		for _, ep := range cc.Endpoints {
 			if !seen[ep] {
 				return fmt.Errorf("client %q: endpoint %q is not a member", cc.Name, ep)
+			}
+		}
+	}
+	for _, l := range c.Links {
+		for _, n := range []string{l.From, l.To} {
+			if !seen[n] {
+				return fmt.Errorf("link %s → %s: %q is not a member", l.From, l.To, n)
 			}
 		}
 	}
