@@ -26,18 +26,18 @@ const (
 type event struct {
 	at   Time
 	seq  uint64 // insertion order breaks ties: same-time events run FIFO
-	kind evKind
 	node uint64 // the member it happens to
-	inc  uint32 // the member's incarnation when scheduled; a crash makes it stale
-	flag bool   // evReportSnapshot: failed; evDeliver: this is a duplicate
-	lost bool   // evDeliver: the network loses it; it vanishes at this time
-	sent Time   // evDeliver: when it was sent
 	peer uint64
 	id   uint64 // message ID (evDeliver), or watch event index
+	sent Time   // evDeliver: when it was sent
 	msg  *pb.Message
 	op   *Op
 	rep  *reply      // evReplyArrive
 	wev  *WatchEvent // evWatchArrive
+	inc  uint32      // the member's incarnation when scheduled; a crash makes it stale
+	kind evKind
+	flag bool // evReportSnapshot: failed; evDeliver: this is a duplicate
+	lost bool // evDeliver: the network loses it; it vanishes at this time
 }
 
 // schedule is a binary min-heap of events ordered by (at, seq).
