@@ -1,11 +1,138 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/raftsim/raftsim/cmd/internal/console"
+	"github.com/raftsim/raftsim/scenarios"
+	"github.com/raftsim/raftsim/sim"
 )
 
-// TODO(console issue): the etcdctl-like console.
+const shellUsage = `Usage: raftsim shell [FILE|NAME] [--seed N] [--topology stacked|external] [--trace out.jsonl]
+
+An etcdctl-like console on a live simulated cluster: the default sandbox
+(etcd-1..5 with a stacked control plane), or the cluster of a scenario file
+or built-in lesson (its cluster, network and clients; not its steps).
+Virtual time advances while a command waits for its answer. Type help.
+
+In a terminal it has line editing and history; otherwise it reads one
+command a line from standard input (raftsim shell < commands.txt).
+
+Flags:
+`
+
+// shellCmd runs the console.
 func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return &exitError{code: exitBadInput, err: fmt.Errorf("raftsim shell: not built yet")}
+	fs := pflag.NewFlagSet("shell", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	seed := fs.Uint64("seed", 1, "the seed (default: the scenario's, or 1)")
+	topology := fs.String("topology", "", "stacked (an apiserver on each member's host, bound to it) or external (apiservers with every member as an endpoint)")
+	tracePath := fs.String("trace", "", "write the session's trace (JSON Lines) to this file when it ends")
+	heartbeats := fs.Bool("heartbeats", false, "trace on shows heartbeats too")
+	help := fs.BoolP("help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil {
+		return badInput("raftsim shell: %v\n\n%s%s", err, shellUsage, fs.FlagUsages())
+	}
+	if *help {
+		fmt.Fprint(stdout, shellUsage+fs.FlagUsages())
+		return nil
+	}
+	if fs.NArg() > 1 {
+		return badInput("raftsim shell: want at most one scenario, got %d\n\n%s%s", fs.NArg(), shellUsage, fs.FlagUsages())
+	}
+	switch *topology {
+	case "", "stacked", "external":
+	default:
+		return badInput("raftsim shell: --topology: want stacked or external, not %q", *topology)
+	}
+	cfg := sim.SandboxConfig()
+	what := "sandbox"
+	if fs.NArg() == 1 {
+		s, err := scenarios.Load(fs.Arg(0))
+		if err != nil {
+			return badInput("%v", err)
+		}
+		cfg = s.Config
+		what = "cluster of " + fs.Arg(0)
+	}
+	if fs.Changed("seed") {
+		cfg.Seed = *seed
+	}
+	if *topology != "" {
+		if fs.NArg() == 0 {
+			cfg.Clients = nil // the sandbox's apiservers come from the topology
+		}
+		cfg.Topology = *topology
+		what += ", " + *topology + " topology"
+	}
+	w, err := sim.New(cfg)
+	if err != nil {
+		return badInput("raftsim shell: %v", err)
+	}
+
+	opts := console.Options{Heartbeats: *heartbeats}
+	var term *console.Terminal
+	inFile, isFile := stdin.(*os.File)
+	interactive := isFile && console.IsTerminal(inFile)
+	if outFile, ok := stdout.(*os.File); !ok || !console.IsTerminal(outFile) {
+		interactive = false
+	}
+	out := bufio.NewWriter(stdout)
+	if interactive {
+		term = console.NewTerminal(inFile, stdout)
+		opts = term.Options(opts)
+	} else {
+		opts.Out = out
+	}
+	c := console.New(w, opts)
+	runErr := c.Start(what)
+	if runErr == nil {
+		if interactive {
+			runErr = term.Run(c)
+		} else {
+			runErr = c.RunScript(stdin)
+		}
+	}
+	out.Flush()
+	if *tracePath != "" {
+		if err := writeTrace(w, *tracePath); err != nil {
+			return err
+		}
+	}
+	var v *sim.Violation
+	if errors.As(runErr, &v) {
+		return &exitError{code: exitViolation, err: v}
+	}
+	return runErr
+}
+
+// writeTrace writes the world's trace as raftsim run --trace does, with the
+// scenario name a saved session gets, so that replaying the saved session
+// gives the same bytes.
+func writeTrace(w *sim.World, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := w.WriteTraceHeader(bw, scenarios.SessionName); err != nil {
+		f.Close()
+		return err
+	}
+	var line []byte
+	for _, e := range w.History() {
+		line = w.AppendTraceLine(line[:0], e)
+		bw.Write(line)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

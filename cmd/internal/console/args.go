@@ -1,0 +1,111 @@
+package console
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// split breaks a line into words as a shell does: spaces separate words,
+// '…' and "…" quote (so "" is an empty word, as in get "" --prefix), and a
+// backslash escapes the next character outside single quotes.
+func split(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	quote := rune(0)
+	escaped := false
+	for _, r := range line {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\\':
+			escaped, inWord = true, true
+		case quote == '"':
+			if r == '"' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote", quote)
+	}
+	if escaped {
+		return nil, fmt.Errorf("a backslash at the end of the line")
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// flags is a verb's flag set with etcdctl's global flags on it.
+type flags struct {
+	*pflag.FlagSet
+	endpoints *string
+	writeOut  *string
+}
+
+func newFlags(verb string) *flags {
+	fs := pflag.NewFlagSet(verb, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	f := &flags{FlagSet: fs}
+	f.endpoints = fs.String("endpoints", "", "members to talk to, comma-separated (default: every member)")
+	f.writeOut = fs.StringP("write-out", "w", "simple", "output format: simple, table or json")
+	return f
+}
+
+// parse parses args and checks the positional argument count.
+func (f *flags) parse(args []string, min, max int, usage string) ([]string, error) {
+	if err := f.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return nil, fmt.Errorf("for help, type: help %s", f.Name())
+		}
+		return nil, err
+	}
+	rest := f.Args()
+	if len(rest) < min || (max >= 0 && len(rest) > max) {
+		return nil, fmt.Errorf("%s (usage: %s)", countMsg(f.Name(), min, max, len(rest)), usage)
+	}
+	switch *f.writeOut {
+	case "simple", "table", "json":
+	default:
+		return nil, fmt.Errorf("unsupported output format %q (want simple, table or json)", *f.writeOut)
+	}
+	return rest, nil
+}
+
+func countMsg(verb string, min, max, got int) string {
+	switch {
+	case min == max && min == 0:
+		return fmt.Sprintf("%s takes no arguments, got %d", verb, got)
+	case min == max:
+		return fmt.Sprintf("%s needs %d argument(s), got %d", verb, min, got)
+	case max < 0:
+		return fmt.Sprintf("%s needs at least %d argument(s), got %d", verb, min, got)
+	}
+	return fmt.Sprintf("%s takes %d to %d arguments, got %d", verb, min, max, got)
+}

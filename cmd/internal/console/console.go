@@ -1,0 +1,294 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// Mode says who moves virtual time.
+type Mode uint8
+
+const (
+	// Blocking is the terminal's mode: a command that waits for an answer
+	// advances virtual time itself until the answer arrives (or its client
+	// gives up), as a real etcdctl call waits, and Exec returns then.
+	Blocking Mode = iota
+	// Async is the GUI's mode: Exec applies the command at the current
+	// virtual time and returns at once; the host advances the world and
+	// calls Poll, which prints answers and watch events as they arrive.
+	Async
+)
+
+// Options configure a Console.
+type Options struct {
+	// Out receives everything the console prints. Required.
+	Out io.Writer
+	// Mode is Blocking (the default) or Async.
+	Mode Mode
+	// Dir is where relative file names (save, snapshot save) are read and
+	// written; "" is the process's working directory.
+	Dir string
+	// Interactive says a person is typing at a terminal: a foreground watch
+	// then streams until Interrupted reports true. Without it, a foreground
+	// watch must be bounded with --for, so that a script cannot hang.
+	Interactive bool
+	// Interrupted reports whether the user has asked to stop a streaming
+	// command (Ctrl-C). It is polled between slices of virtual time.
+	Interrupted func() bool
+	// Pace is called after each slice of virtual time that a streaming
+	// command lets pass, with the slice's length; a terminal sleeps that
+	// long so that a watch runs at the pace of a clock on the wall. Nil
+	// means no pacing. It never affects what the simulation does.
+	Pace func(time.Duration)
+	// Heartbeats makes `trace on` include heartbeats, as `trace all` does.
+	Heartbeats bool
+}
+
+// ErrQuit is returned by Exec for exit and quit.
+var ErrQuit = errors.New("quit")
+
+// streamSlice is how much virtual time a streaming watch lets pass between
+// looks at the user's interrupt.
+const streamSlice = 50 * time.Millisecond
+
+// Console is an etcdctl-like interpreter over one world.
+type Console struct {
+	w    *sim.World
+	opts Options
+	out  io.Writer
+
+	trace      bool
+	heartbeats bool
+	traced     int // history events already considered for the trace
+
+	jobs    []*job // background commands, in the order they started
+	nextJob int
+
+	removed map[string]bool // members a member remove command was issued for
+}
+
+// job is a command that waits for something as virtual time passes. poll
+// prints whatever is new and reports whether the command has finished.
+type job struct {
+	id         int
+	background bool
+	poll       func() bool
+	deadline   sim.Time // 0: none
+	onDeadline func()   // called once if the deadline passes first
+	stopped    bool     // unwatch: stop printing it
+}
+
+// New returns a console over w.
+func New(w *sim.World, opts Options) *Console {
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	return &Console{w: w, opts: opts, out: opts.Out, traced: w.HistoryLen(), heartbeats: opts.Heartbeats,
+		removed: map[string]bool{}}
+}
+
+// World returns the world the console acts on.
+func (c *Console) World() *sim.World { return c.w }
+
+// Prompt returns the prompt to show before the next command: the virtual
+// time, so that the reader always knows when "now" is.
+func (c *Console) Prompt() string { return fmt.Sprintf("raftsim %s> ", c.w.Now()) }
+
+// Exec runs one line. Errors in the command itself (an unknown verb, a bad
+// flag, an unknown member, a request that failed) are printed as etcdctl
+// prints them, "Error: ...", and Exec returns nil; it returns ErrQuit for
+// exit, and a *sim.Violation when a safety invariant broke (the world has
+// stopped; the caller should report it and end the session).
+func (c *Console) Exec(line string) error {
+	if v := c.w.Violation(); v != nil {
+		return v
+	}
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return nil
+	}
+	args, err := split(line)
+	if err != nil {
+		c.errorf("%v", err)
+		return nil
+	}
+	bg := false
+	if n := len(args); n > 0 && args[n-1] == "&" {
+		bg, args = true, args[:n-1]
+	} else if n > 0 && strings.HasSuffix(args[n-1], "&") && len(args[n-1]) > 1 && !strings.HasSuffix(args[n-1], "\\&") {
+		bg, args[n-1] = true, strings.TrimSuffix(args[n-1], "&")
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	err = c.dispatch(args, bg)
+	var v *sim.Violation
+	switch {
+	case errors.Is(err, ErrQuit):
+		return ErrQuit
+	case errors.As(err, &v):
+		c.printViolation(v)
+		return v
+	case err != nil:
+		c.errorf("%v", err)
+	}
+	return nil
+}
+
+// Poll prints what arrived since the last call: trace lines, answers to
+// background (and, in Async mode, all) requests, and watch events. The
+// host calls it after each advance of the world.
+func (c *Console) Poll() {
+	c.flushTrace()
+	kept := c.jobs[:0]
+	for _, j := range c.jobs {
+		if j.stopped {
+			continue
+		}
+		done := j.poll()
+		if !done && j.deadline != 0 && c.w.Now() >= j.deadline {
+			if j.onDeadline != nil {
+				j.onDeadline()
+			}
+			done = true
+		}
+		if !done {
+			kept = append(kept, j)
+		}
+	}
+	c.jobs = kept
+}
+
+// Close flushes what the world did up to now (events scheduled for this
+// very instant included) and prints it, so that a trace written after it
+// ends at a clean instant.
+func (c *Console) Close() error {
+	if err := c.w.RunUntil(c.w.Now()); err != nil {
+		return err
+	}
+	c.Poll()
+	return nil
+}
+
+// do applies a command as a scenario step would: first everything already
+// scheduled for this instant, then the command. The runner does the same
+// before each step, so a saved session replays to the same run.
+func (c *Console) do(cmd sim.Command) (*sim.Op, error) {
+	if err := c.w.RunUntil(c.w.Now()); err != nil {
+		return nil, err
+	}
+	c.Poll()
+	return c.w.Do(cmd)
+}
+
+// start runs j: in Blocking mode, foreground jobs advance time until they
+// finish; background jobs and every job in Async mode are left to Poll.
+func (c *Console) start(j *job, background bool) error {
+	if background {
+		c.nextJob++
+		j.id = c.nextJob
+	}
+	j.background = background
+	if background || c.opts.Mode == Async {
+		if j.poll() {
+			return nil
+		}
+		c.jobs = append(c.jobs, j)
+		return nil
+	}
+	return c.wait(j)
+}
+
+// wait advances virtual time, instant by instant, until j is done.
+func (c *Console) wait(j *job) error {
+	for {
+		if j.poll() {
+			return nil
+		}
+		if j.deadline != 0 && c.w.Now() >= j.deadline {
+			if j.onDeadline != nil {
+				j.onDeadline()
+			}
+			return nil
+		}
+		next, ok := c.w.NextEventAt()
+		if !ok || (j.deadline != 0 && next > j.deadline) {
+			next = j.deadline
+		}
+		if next == 0 {
+			return fmt.Errorf("nothing is scheduled and the command has no deadline: it would never finish")
+		}
+		if err := c.w.RunUntil(next); err != nil {
+			return err
+		}
+		c.Poll()
+	}
+}
+
+// advance lets d of virtual time pass, printing as it goes.
+func (c *Console) advance(d time.Duration) error {
+	end := c.w.Now().Add(d)
+	for {
+		next, ok := c.w.NextEventAt()
+		if !ok || next > end {
+			next = end
+		}
+		if err := c.w.RunUntil(next); err != nil {
+			return err
+		}
+		c.Poll()
+		if c.w.Now() >= end {
+			return nil
+		}
+	}
+}
+
+// flushTrace prints the history events since the last look, when tracing.
+func (c *Console) flushTrace() {
+	n := c.w.HistoryLen()
+	if !c.trace {
+		c.traced = n
+		return
+	}
+	for _, e := range c.w.EventsSince(c.traced) {
+		if e.IsHeartbeat() && !c.heartbeats {
+			continue
+		}
+		fmt.Fprintln(c.out, "  "+c.w.Describe(e))
+	}
+	c.traced = n
+}
+
+func (c *Console) printf(format string, args ...any) { fmt.Fprintf(c.out, format, args...) }
+
+func (c *Console) println(s string) { fmt.Fprintln(c.out, s) }
+
+// errorf prints an error the way etcdctl does.
+func (c *Console) errorf(format string, args ...any) {
+	fmt.Fprintf(c.out, "Error: "+format+"\n", args...)
+}
+
+func (c *Console) printViolation(v *sim.Violation) {
+	fmt.Fprintf(c.out, "SAFETY VIOLATION: %v\n", v)
+}
+
+// path resolves a file name against Options.Dir.
+func (c *Console) path(name string) string {
+	if filepath.IsAbs(name) || c.opts.Dir == "" {
+		return name
+	}
+	return filepath.Join(c.opts.Dir, name)
+}
+
+func (c *Console) writeFile(name string, data []byte) error {
+	return os.WriteFile(c.path(name), data, 0o644)
+}
+
+func (c *Console) readFile(name string) ([]byte, error) { return os.ReadFile(c.path(name)) }

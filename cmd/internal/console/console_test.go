@@ -1,0 +1,128 @@
+package console
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// TestConsole runs the scripted sessions in testdata/. Directives:
+//
+//	new [seed=N] [topology=stacked|external] [members=N]
+//	    a fresh sandbox world; prints the banner
+//	run
+//	    one console command a line, as `raftsim shell < file` reads them
+//	cat FILE
+//	    prints a file the session wrote
+//
+// Refresh with go test ./cmd/internal/console -rewrite, and read the diff.
+func TestConsole(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		var c *Console
+		var out bytes.Buffer
+		dir := t.TempDir()
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			out.Reset()
+			switch d.Cmd {
+			case "new":
+				cfg := sim.SandboxConfig()
+				for _, a := range d.CmdArgs {
+					v := ""
+					if len(a.Vals) > 0 {
+						v = a.Vals[0]
+					}
+					switch a.Key {
+					case "seed":
+						n, err := strconv.ParseUint(v, 10, 64)
+						if err != nil {
+							t.Fatalf("%s: bad seed %q", d.Pos, v)
+						}
+						cfg.Seed = n
+					case "topology":
+						cfg.Topology, cfg.Clients = v, nil
+					case "members":
+						n, err := strconv.Atoi(v)
+						if err != nil || n < 1 || n > 5 {
+							t.Fatalf("%s: bad members %q", d.Pos, v)
+						}
+						cfg.Members = cfg.Members[:n]
+						cfg.Clients = nil
+					default:
+						t.Fatalf("%s: unknown argument %s", d.Pos, a.Key)
+					}
+				}
+				w, err := sim.New(cfg)
+				if err != nil {
+					t.Fatalf("%s: %v", d.Pos, err)
+				}
+				c = New(w, Options{Out: &out, Dir: dir})
+				if err := c.Start("sandbox"); err != nil {
+					t.Fatalf("%s: %v", d.Pos, err)
+				}
+			case "run":
+				if c == nil {
+					t.Fatalf("%s: run before new", d.Pos)
+				}
+				if err := c.RunScript(strings.NewReader(d.Input)); err != nil {
+					out.WriteString("session ended: " + err.Error() + "\n")
+				}
+			case "cat":
+				if len(d.CmdArgs) != 1 {
+					t.Fatalf("%s: cat FILE", d.Pos)
+				}
+				b, err := os.ReadFile(filepath.Join(dir, d.CmdArgs[0].Key))
+				if err != nil {
+					t.Fatalf("%s: %v", d.Pos, err)
+				}
+				return string(b)
+			default:
+				t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+			}
+			return out.String()
+		})
+	})
+}
+
+// TestEveryVerbHasHelp keeps help complete.
+func TestEveryVerbHasHelp(t *testing.T) {
+	for _, v := range verbs {
+		if h, ok := helpText[v.name]; !ok || h[0] == "" || h[1] == "" {
+			t.Errorf("verb %q has no help text", v.name)
+		}
+	}
+	for name := range helpText {
+		if findVerb(name) == nil {
+			t.Errorf("help for %q, which is not a verb", name)
+		}
+	}
+}
+
+// TestEveryVerbIsGolden checks that the golden sessions use every verb.
+func TestEveryVerbIsGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	for _, v := range verbs {
+		re := regexp.MustCompile(`(?m)^raftsim [0-9.]+s> ` + regexp.QuoteMeta(v.name) + `\b`)
+		if !re.MatchString(all.String()) {
+			t.Errorf("no golden session runs %q", v.name)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+)
+
+// helpText is each verb's usage line and what it does. Every verb has one
+// (TestEveryVerbHasHelp).
+var helpText = map[string][2]string{
+	"put": {"put KEY VALUE [--via CLIENT] [--endpoints M,..] [&]",
+		"Writes KEY. The request goes to the first endpoint that is up (default: every member, in order), which\n" +
+			"proposes it; raft forwards it to the leader. Prints OK once that member has applied it."},
+	"get": {"get KEY [--prefix] [--keys-only] [--print-value-only] [--consistency=l|s] [-w json] [--via CLIENT] [--endpoints M,..] [&]",
+		"Reads KEY (or every key under it with --prefix; get \"\" --prefix reads them all).\n" +
+			"--consistency=l (default) is linearizable: a ReadIndex round through the leader. --consistency=s is\n" +
+			"serializable: the member answers from its own state at once, and may be stale."},
+	"del": {"del KEY [--prefix] [--via CLIENT] [--endpoints M,..] [&]",
+		"Deletes KEY (or every key under it) and prints how many keys were deleted."},
+	"watch": {"watch KEY [--prefix] [--for DUR] [--via CLIENT] [--endpoints M] [&]",
+		"Streams changes to KEY as the serving member applies them: PUT/DELETE, key, value. In a terminal it\n" +
+			"runs, with virtual time passing at wall-clock pace, until you press Ctrl-C. --for DUR stops it after\n" +
+			"DUR of virtual time (scripts must give --for, or &). With & it streams in the background while you\n" +
+			"type other commands; its lines start with [N]; stop printing them with unwatch N."},
+	"endpoint": {"endpoint health|status [--cluster] [-w table|json] [--endpoints M,..]",
+		"health: a linearizable get of the key \"health\" through each endpoint, as etcdctl does; answers are\n" +
+			"listed as they arrive. status: each member's own view (ID, is leader, is learner, raft term,\n" +
+			"raft index = commit index, raft applied index, errors), read at once. --cluster asks the first\n" +
+			"endpoint for the member list and uses every member."},
+	"member": {"member list [-w table|json] | member add NAME [--learner] | member remove ID|NAME | member promote ID|NAME",
+		"list: the members, as the first endpoint that answers has them configured. add/remove/promote:\n" +
+			"a configuration change proposed through the leader; waits until the leader has applied it.\n" +
+			"IDs are hex, as etcdctl prints them; member names work too."},
+	"move-leader": {"move-leader ID|NAME",
+		"Asks the leader to hand leadership to that member (MsgTimeoutNow) and waits until it leads."},
+	"snapshot": {"snapshot save FILE --endpoints M | snapshot status FILE [-w table|json]",
+		"save: writes one member's state machine (keys, revision, applied index, term) to FILE; like etcdctl it\n" +
+			"needs exactly one endpoint. status: hash, revision, total keys and total size of such a file."},
+
+	"tick":          {"tick [N]", "Lets N ticks (heartbeat intervals; default 1) of virtual time pass."},
+	"wait":          {"wait DUR", "Lets DUR (like 500ms or 3s) of virtual time pass, printing whatever arrives meanwhile."},
+	"crash":         {"crash MEMBER...", "Crashes members: volatile state is lost, the disk is kept. Stacked: its apiserver fails with it."},
+	"restart":       {"restart MEMBER...", "Restarts crashed members from their disks."},
+	"stall":         {"stall MEMBER DUR", "Freezes a member's process for DUR, as a long GC pause does; its input queues."},
+	"clock":         {"clock MEMBER RATE", "Makes a member's ticks run faster (1.5) or slower (0.5) than the others'."},
+	"partition":     {"partition A,B C,D,E | partition A,B", "Cuts every link between the groups; one group is cut off from the rest. Clients still reach their members."},
+	"isolate":       {"isolate MEMBER...", "Cuts a member off from every other member; its own clients still reach it."},
+	"cut":           {"cut FROM TO [--one-way]", "Cuts one link (both ways unless --one-way)."},
+	"restore":       {"restore FROM TO [--one-way]", "Restores one link."},
+	"link":          {"link FROM TO [--latency 50ms|10ms-20ms] [--loss 5%] [--duplicate 1%] [--one-way]", "Changes a link's latency, loss or duplication."},
+	"heal":          {"heal", "Restores every link."},
+	"campaign":      {"campaign MEMBER", "Fires a member's election timer now."},
+	"raft-snapshot": {"raft-snapshot MEMBER", "Makes a member snapshot its state and compact its raft log now."},
+	"say":           {"say TEXT", "Writes a caption into the trace and the saved session."},
+	"status":        {"status", "A compact picture of every member: role, term, vote, leader, commit, applied and the log's terms."},
+	"trace":         {"trace on|off|all", "on: print raft messages and other events as they happen (heartbeats hidden). all: heartbeats too."},
+	"save":          {"save FILE.yaml", "Writes the session so far as a scenario; raftsim run FILE.yaml replays it to the same trace."},
+	"unwatch":       {"unwatch [N]", "Stops printing background job N (default: all)."},
+	"help":          {"help [VERB]", "Lists the verbs, or explains one."},
+	"exit":          {"exit", "Ends the session (so do quit and Ctrl-D)."},
+	"quit":          {"quit", "Ends the session."},
+}
+
+func (c *Console) help(args []string, _ bool) error {
+	if len(args) > 1 {
+		return fmt.Errorf("help takes one verb at most (usage: help [VERB])")
+	}
+	if len(args) == 1 {
+		name := args[0]
+		h, ok := helpText[name]
+		if !ok {
+			return fmt.Errorf("no help for %q: it is not a verb; type help for the list", name)
+		}
+		c.printf("usage: %s\n%s\n", h[0], h[1])
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("etcdctl verbs (etcdctl's syntax and output; --endpoints defaults to every member):\n")
+	for _, v := range verbs {
+		if !v.sim {
+			fmt.Fprintf(&b, "  %-12s %s\n", v.name, firstLine(helpText[v.name][0]))
+		}
+	}
+	b.WriteString("simulator verbs (not in etcdctl):\n")
+	for _, v := range verbs {
+		if v.sim {
+			fmt.Fprintf(&b, "  %-14s %s\n", v.name, helpText[v.name][0])
+		}
+	}
+	b.WriteString("Members may be named, given by hex ID, or as @leader / @follower. help VERB says more.\n")
+	c.printf("%s", b.String())
+	return nil
+}
+
+func firstLine(s string) string {
+	if len(s) > 100 {
+		if i := strings.LastIndex(s[:100], " "); i > 0 {
+			return s[:i] + " …"
+		}
+	}
+	return s
+}

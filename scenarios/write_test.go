@@ -1,0 +1,121 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/sim"
+)
+
+// TestMarshalRoundTrip writes every command kind and parses the result back:
+// the configuration and the steps must say exactly what the commands did.
+func TestMarshalRoundTrip(t *testing.T) {
+	cfg := sim.SandboxConfig()
+	cfg.Seed = 42
+	cfg.Learners = nil
+	cfg.DiskLatency = 2 * time.Millisecond
+	lat := netmodel.Latency{Min: 30 * time.Millisecond, Max: 40 * time.Millisecond}
+	loss := netmodel.Ratio{Num: 5, Den: 1000}
+	cfg.Links = []sim.LinkOverride{{From: "etcd-1", To: "etcd-2", Latency: &lat, OneWay: true}}
+	at := func(ms int) sim.Time { return sim.Time(time.Duration(ms) * time.Millisecond) }
+	cmds := []sim.Command{
+		{At: at(1000), Kind: sim.CmdPut, Via: "apiserver-1", Key: "true", Value: "null"},
+		{At: at(1000), Kind: sim.CmdGet, Via: "etcd-2", Key: "", Prefix: true, KeysOnly: true, Serializable: true},
+		{At: at(1001), Kind: sim.CmdDelete, Via: "etcd-3", Key: "/a", Prefix: true, Label: "d1"},
+		{At: at(1002), Kind: sim.CmdWatch, Via: "etcd-3", Key: "k: v", RequireLeader: true},
+		{At: at(1003), Kind: sim.CmdCrash, Node: "etcd-5"},
+		{At: at(1004), Kind: sim.CmdRestart, Node: "etcd-5"},
+		{At: at(1005), Kind: sim.CmdStall, Node: "etcd-4", For: 300 * time.Millisecond},
+		{At: at(1006), Kind: sim.CmdClock, Node: "etcd-2", Rate: 1},
+		{At: at(1007), Kind: sim.CmdPartition, Groups: [][]string{{"etcd-1"}, {"etcd-2", "etcd-3", "etcd-4", "etcd-5"}}},
+		{At: at(1008), Kind: sim.CmdHeal},
+		{At: at(1009), Kind: sim.CmdIsolate, Node: "etcd-1"},
+		{At: at(1010), Kind: sim.CmdCut, From: "etcd-1", To: "etcd-2", OneWay: true},
+		{At: at(1011), Kind: sim.CmdRestore, From: "etcd-1", To: "etcd-2"},
+		{At: at(1012), Kind: sim.CmdLink, From: "etcd-3", To: "etcd-4", Latency: &lat, Loss: &loss},
+		{At: at(1013), Kind: sim.CmdCampaign, Node: "etcd-2"},
+		{At: at(1014), Kind: sim.CmdTransferLeader, Node: "etcd-3"},
+		{At: at(1015), Kind: sim.CmdAddMember, Node: "etcd-6", Learner: true},
+		{At: at(1016), Kind: sim.CmdPromote, Node: "etcd-6"},
+		{At: at(1017), Kind: sim.CmdRemoveMember, Node: "etcd-6"},
+		{At: at(1018), Kind: sim.CmdSnapshot, Node: "etcd-1"},
+		{At: at(1019), Kind: sim.CmdCaption, Caption: "say", Text: "a: caption"},
+	}
+	data, err := MarshalWith(MarshalOptions{End: at(2500)}, cfg, cmds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse("session.yaml", data)
+	if err != nil {
+		t.Fatalf("the written scenario does not parse: %v\n%s", err, data)
+	}
+	got := s.Config
+	if got.Seed != 42 || got.Topology != "stacked" || len(got.Clients) != 3 || got.DiskLatency != cfg.DiskLatency ||
+		len(got.Links) != 1 || !got.Links[0].OneWay || *got.Links[0].Latency != lat || got.ClientLatency != cfg.ClientLatency ||
+		got.Network.Latency != cfg.Network.Latency || !got.Network.Loss.IsZero() || got.MaxSizePerMsg != cfg.MaxSizePerMsg || !got.PreVote || !got.CheckQuorum {
+		t.Errorf("config did not survive:\n got %+v\nwant %+v", got, cfg)
+	}
+	if len(s.Steps) != len(cmds)+1 {
+		t.Fatalf("got %d steps, want %d (+1 wait)", len(s.Steps), len(cmds))
+	}
+	for i, c := range cmds {
+		st := s.Steps[i]
+		if st.At == nil || sim.Time(*st.At) != c.At {
+			t.Errorf("step %d (%s): at %v, want %s", i, st.Kind, st.At, c.At)
+		}
+		want := string(c.Kind)
+		if c.Kind == sim.CmdCaption {
+			want = c.Caption
+		}
+		if st.Kind.String() != want {
+			t.Errorf("step %d: kind %s, want %s", i, st.Kind, want)
+		}
+	}
+	put, get, watch, link := s.Steps[0], s.Steps[1], s.Steps[3], s.Steps[13]
+	if put.Key != "true" || put.Value != "null" || put.Via.Name != "apiserver-1" {
+		t.Errorf("put: %+v", put)
+	}
+	if !get.Prefix || !get.KeysOnly || !get.Serializable || get.Key != "" {
+		t.Errorf("get: %+v", get)
+	}
+	if watch.Key != "k: v" || !watch.RequireLeader {
+		t.Errorf("watch: %+v", watch)
+	}
+	if *link.Latency != lat || *link.Loss != loss || !link.Both {
+		t.Errorf("link: %+v", link)
+	}
+	if s.Steps[11].Both || !s.Steps[12].Both {
+		t.Errorf("cut should be one-way and restore both ways")
+	}
+	if s.Steps[6].For != 300*time.Millisecond || s.Steps[7].Rate != 1 {
+		t.Errorf("stall for %s, clock rate %v", s.Steps[6].For, s.Steps[7].Rate)
+	}
+	if last := s.Steps[len(cmds)]; last.Kind != StepWait || last.Wait != 2500*time.Millisecond-1019*time.Millisecond {
+		t.Errorf("final step: %s %s", last.Kind, last.Wait)
+	}
+}
+
+func TestMarshalErrors(t *testing.T) {
+	cfg := sim.SandboxConfig()
+	for _, tc := range []struct {
+		cmds []sim.Command
+		want string
+	}{
+		{[]sim.Command{{At: 5, Kind: sim.CmdHeal}, {At: 4, Kind: sim.CmdHeal}}, "earlier than"},
+		{[]sim.Command{{Kind: "explode"}}, "no scenario step"},
+		{[]sim.Command{{Kind: sim.CmdPut, Via: "etcd-1"}}, "empty key"},
+		{[]sim.Command{{Kind: sim.CmdCaption, Caption: "shout", Text: "x"}}, "caption kind"},
+	} {
+		_, err := Marshal(cfg, tc.cmds)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: got %v, want an error with %q", tc.cmds, err, tc.want)
+		}
+	}
+	bad := cfg
+	bad.Members = []string{"Etcd_1"}
+	if _, err := Marshal(bad, nil); err == nil {
+		t.Errorf("a member name the format cannot hold was written")
+	}
+}

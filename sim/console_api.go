@@ -1,0 +1,33 @@
+package sim
+
+// Accessors the console (cmd/internal/console) needs and the rest of the
+// world's API does not provide. They only read.
+
+// MemberKV returns a copy of a member's state machine: its store revision
+// and every key in key order, as `etcdctl snapshot save` streams them from
+// that member. ok is false when there is no such member or it is down (its
+// state machine is volatile and lost while it is down).
+func (w *World) MemberKV(name string) (revision int64, kvs []KeyValue, ok bool) {
+	m := w.byName[name]
+	if m == nil || !m.up || m.kv == nil {
+		return 0, nil, false
+	}
+	return m.kv.Revision, m.kv.Range(""), true
+}
+
+// MemberConf returns the voters and learners of the configuration a member
+// has applied, by name, in ID order: what that member answers to an etcd
+// MemberList call. ok is false when there is no such member.
+func (w *World) MemberConf(name string) (voters, learners []string, ok bool) {
+	m := w.byName[name]
+	if m == nil || m.conf == nil {
+		return nil, nil, m != nil
+	}
+	for _, id := range m.conf.GetVoters() {
+		voters = append(voters, w.fmtNode(id))
+	}
+	for _, id := range m.conf.GetLearners() {
+		learners = append(learners, w.fmtNode(id))
+	}
+	return voters, learners, true
+}
