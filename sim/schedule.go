@@ -38,6 +38,8 @@ type event struct {
 	kind evKind
 	flag bool // evReportSnapshot: failed; evDeliver: this is a duplicate
 	lost bool // evDeliver: the network loses it; it vanishes at this time
+	// evDeliver: it reached a stalled member and waits in its queue
+	arrived bool
 }
 
 // schedule is a binary min-heap of events ordered by (at, seq).

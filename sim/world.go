@@ -257,9 +257,18 @@ func (w *World) dispatch(e event) {
 		return // scheduled for an earlier life of the member
 	}
 	if m.stalled && e.kind != evStallEnd && e.kind != evTick {
-		if len(m.queue) >= maxStallQueue && e.kind == evDeliver {
-			w.drop(e, netmodel.DropQueue)
-			return
+		if e.kind == evDeliver {
+			// A message reaches a stalled member's socket, or does not,
+			// now: only what arrives waits in the queue.
+			if why := w.arrival(m, e); why != netmodel.NotDropped {
+				w.drop(e, why)
+				return
+			}
+			if len(m.queue) >= maxStallQueue {
+				w.drop(e, netmodel.DropQueue)
+				return
+			}
+			e.arrived = true
 		}
 		m.queue = append(m.queue, e)
 		return
@@ -352,16 +361,26 @@ func (w *World) drop(e event, why netmodel.DropReason) {
 	}
 }
 
-func (w *World) deliver(m *member, e event) {
+// arrival says whether e's message reaches m, and if not, why. A message
+// that already reached m while it was stalled has arrived: a cut made since
+// does not take it back.
+func (w *World) arrival(m *member, e event) netmodel.DropReason {
 	switch {
+	case e.arrived:
+		return netmodel.NotDropped
 	case e.lost:
-		w.drop(e, netmodel.DropLoss)
-		return
+		return netmodel.DropLoss
 	case w.net.IsCut(e.peer, m.id):
-		w.drop(e, netmodel.DropCut)
-		return
+		return netmodel.DropCut
 	case !m.up:
-		w.drop(e, netmodel.DropDown)
+		return netmodel.DropDown
+	}
+	return netmodel.NotDropped
+}
+
+func (w *World) deliver(m *member, e event) {
+	if why := w.arrival(m, e); why != netmodel.NotDropped {
+		w.drop(e, why)
 		return
 	}
 	w.recordMsg(EvDeliver, m.id, e.peer, e.id, e.msg, w.now, netmodel.NotDropped, false)
