@@ -141,7 +141,10 @@ func (w *World) do(c Command) (*Op, error) {
 		m.crash()
 		w.fault(m.id, "crashes (volatile state lost, disk kept)")
 	case CmdRestart:
-		if m.up || m.removed {
+		if m.removed {
+			return nil, fmt.Errorf("%s was removed from the cluster", m.name)
+		}
+		if m.up {
 			return nil, fmt.Errorf("%s is not down", m.name)
 		}
 		m.start()
