@@ -311,15 +311,18 @@ func (w *World) doLink(c Command) error {
 }
 
 func (w *World) doRequest(c Command) (*Op, error) {
+	client := c.Via
 	if w.client(c.Via) == nil {
-		if _, err := w.member(c.Via); err != nil {
+		m, err := w.member(c.Via)
+		if err != nil {
 			return nil, fmt.Errorf("no client or member named %q", c.Via)
 		}
+		client = w.localClient(m)
 	}
 	if c.Label != "" && w.Op(c.Label) != nil {
 		return nil, fmt.Errorf("the label %q is taken", c.Label)
 	}
-	op := &Op{Label: c.Label, Client: c.Via, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
+	op := &Op{Label: c.Label, Client: client, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
 		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader}
 	switch c.Kind {
 	case CmdPut:
@@ -333,6 +336,18 @@ func (w *World) doRequest(c Command) (*Op, error) {
 	}
 	w.submit(op)
 	return op, nil
+}
+
+// localClient names the client a request "via a member" comes from: the
+// client bound to that member alone (a stacked kube-apiserver on its host)
+// if there is one, else the member's own local client, named after it.
+func (w *World) localClient(m *member) string {
+	for _, c := range w.clients {
+		if len(c.endpoints) == 1 && c.endpoints[0] == m.id {
+			return c.cfg.Name
+		}
+	}
+	return m.name
 }
 
 func (w *World) fault(node uint64, text string) {
