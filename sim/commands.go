@@ -262,9 +262,14 @@ func (w *World) proposeConfChange(lead *member, typ pb.ConfChangeType, id uint64
 	return nil
 }
 
+// needUp refuses to drive a member that is down or frozen: a stalled
+// process cannot campaign or snapshot until it resumes.
 func (w *World) needUp(m *member) error {
 	if !m.up {
 		return fmt.Errorf("%s is down", m.name)
+	}
+	if m.stalled {
+		return fmt.Errorf("%s is stalled", m.name)
 	}
 	return nil
 }

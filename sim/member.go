@@ -380,11 +380,13 @@ func (m *member) snapshot(why string) {
 
 func (m *member) apply(ents []*pb.Entry) {
 	w := m.w
+	applied := 0
 	for _, e := range ents {
 		idx := e.GetIndex()
 		if idx <= m.applied {
 			continue
 		}
+		applied++
 		id, _ := m.entryAt(idx)
 		w.safety.apply(m, id)
 		m.applied = idx
@@ -403,8 +405,10 @@ func (m *member) apply(ents []*pb.Entry) {
 			m.snapshot("automatic")
 		}
 	}
-	last := ents[len(ents)-1]
-	w.record(Event{Kind: EvApply, Node: m.id, Index: m.applied, Term: last.GetTerm(), N: len(ents)})
+	if applied > 0 {
+		last := ents[len(ents)-1]
+		w.record(Event{Kind: EvApply, Node: m.id, Index: m.applied, Term: last.GetTerm(), N: applied})
+	}
 }
 
 func (m *member) applyRequest(data []byte) {
