@@ -246,6 +246,7 @@ func (c *Console) stream(j *job) error {
 			return nil
 		}
 		if c.opts.Interrupted != nil && c.opts.Interrupted() {
+			c.println("") // the terminal echoed ^C without a newline
 			return nil
 		}
 		slice := streamSlice
