@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -117,5 +119,23 @@ func TestMarshalErrors(t *testing.T) {
 	bad.Members = []string{"Etcd_1"}
 	if _, err := Marshal(bad, nil); err == nil {
 		t.Errorf("a member name the format cannot hold was written")
+	}
+}
+
+// TestTopologyDocExamples parses the yaml examples of docs/topologies.md.
+func TestTopologyDocExamples(t *testing.T) {
+	data, err := os.ReadFile("../docs/topologies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(data), "```yaml\n")[1:]
+	if len(blocks) == 0 {
+		t.Fatal("no yaml examples in docs/topologies.md")
+	}
+	for i, b := range blocks {
+		yaml, _, _ := strings.Cut(b, "```")
+		if _, err := Parse(fmt.Sprintf("topologies.md#%d", i+1), []byte(yaml)); err != nil {
+			t.Errorf("docs/topologies.md example %d does not parse: %v", i+1, err)
+		}
 	}
 }
