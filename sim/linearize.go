@@ -87,6 +87,10 @@ func kvModel(partition bool) porcupine.Model {
 			}
 			return fmt.Sprintf("get(%q) → [%s]", in.key, strings.Join(vals, " "))
 		},
+		DescribeOperationMetadata: func(info any) string {
+			s, _ := info.(string)
+			return s
+		},
 		DescribeState: func(state any) string {
 			st := state.(kvState)
 			var parts []string
@@ -148,7 +152,7 @@ func (w *World) CheckLinearizability() Linearizability {
 			clients[op.Client] = id
 		}
 		hist = append(hist, porcupine.Operation{ClientId: id, Input: in, Call: int64(op.Start),
-			Output: kvOutput{kvs: op.KVs}, Return: end})
+			Output: kvOutput{kvs: op.KVs}, Return: end, Metadata: opName(op) + ": " + op.Client + " via " + op.Member + ", " + op.Status.String()})
 	}
 	res.Checked = len(hist)
 	res.model = kvModel(partition)
