@@ -1,17 +1,87 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 )
 
-// sandboxCmd and playCmd start the GUI binary (see DESIGN.md: ebiten cannot
-// be linked into a binary that must run without a display).
-// TODO(gui issue): exec raftsim-gui next to os.Executable() or on PATH.
+// guiBinary is the window's binary. It links ebiten, whose init panics
+// without a display, so it lives apart from this headless one (DESIGN.md).
+const guiBinary = "raftsim-gui"
+
+// exitNoDisplay is the exit code when the window cannot open.
+const exitNoDisplay = exitExpect
+
+// sandboxCmd opens the window on the default sandbox.
 func sandboxCmd(stdout, stderr io.Writer) error {
-	return &exitError{code: exitBadInput, err: fmt.Errorf("raftsim: the window is not built yet; try 'raftsim run first-election'")}
+	return startGUI(nil, os.Stdin, stdout, stderr)
 }
 
+// playCmd opens the window playing a scenario or a lesson. Its flags
+// (--seed, --lang, --scale, --screenshot-at, --out, ...) are the GUI's.
 func playCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return sandboxCmd(stdout, stderr)
+	if len(args) == 0 || args[0] == "" || args[0][0] == '-' && args[0] != "-h" && args[0] != "--help" {
+		return badInput("usage: raftsim play FILE|NAME [--seed N] [--lang en|zh] [--scale F] [--screenshot-at DUR --out FILE.png]")
+	}
+	return startGUI(append([]string{"play"}, args...), stdin, stdout, stderr)
+}
+
+// hasDisplay reports whether a window can open here.
+func hasDisplay() bool {
+	switch runtime.GOOS {
+	case "linux", "freebsd", "openbsd", "netbsd":
+		return os.Getenv("DISPLAY") != ""
+	}
+	return true
+}
+
+// findGUI returns the path of raftsim-gui: next to this executable, or on
+// PATH.
+func findGUI() (string, error) {
+	name := guiBinary
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	return exec.LookPath(name)
+}
+
+// startGUI runs raftsim-gui with args and passes its exit code on.
+func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	what := "raftsim run first-election"
+	if len(args) > 1 {
+		what = "raftsim run " + args[1]
+	}
+	if !hasDisplay() {
+		return &exitError{code: exitNoDisplay, err: fmt.Errorf(
+			"raftsim: the window needs a display, and DISPLAY is not set.\n"+
+				"  Run headless instead: %s\n"+
+				"  (or start it under a virtual display: xvfb-run -a raftsim ...)", what)}
+	}
+	bin, err := findGUI()
+	if err != nil {
+		return &exitError{code: exitNoDisplay, err: fmt.Errorf(
+			"raftsim: cannot find %s next to raftsim or on PATH (build it with 'make build'); headless: %s", guiBinary, what)}
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return &exitError{code: ee.ExitCode(), err: errors.New("")}
+	}
+	if err != nil {
+		return &exitError{code: exitNoDisplay, err: fmt.Errorf("raftsim: starting %s: %w", bin, err)}
+	}
+	return nil
 }

@@ -1,0 +1,252 @@
+package render
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"github.com/raftsim/raftsim/render/ui"
+	"github.com/raftsim/raftsim/sim"
+)
+
+// legend draws what every colour, shape and glyph means. It is static, so
+// it is drawn once into the cached layer.
+func (r *Renderer) legend(p *painter, l ui.Layout) {
+	s := l.Scale
+	rect := l.Legend
+	lh := math.Round(17 * s)
+	x := rect.X + 10*s
+	y := rect.Y + 6*s
+	type entry struct {
+		draw  func(c ui.Point)
+		label string
+	}
+	var texts []func()
+	heading := func(t string) {
+		yy := y
+		texts = append(texts, func() { p.text(t, r.Fonts.Normal, x, yy, ui.Muted, text.AlignStart) })
+		y += lh + 2*s
+	}
+	item := func(e entry) {
+		if y+lh > rect.Bottom() {
+			return
+		}
+		c := ui.Point{X: x + 9*s, Y: y + lh/2}
+		e.draw(c)
+		yy := y
+		texts = append(texts, func() {
+			p.text(fit(e.label, r.Fonts.Small, rect.W-34*s), r.Fonts.Small, x+24*s, yy+(lh-l.LineH()*0.85)/2, ui.Ink, text.AlignStart)
+		})
+		y += lh
+	}
+	heading("Members (colour + shape)")
+	for _, role := range ui.Roles {
+		st := ui.StyleOfRole(role)
+		item(entry{func(c ui.Point) {
+			R := 6.5 * s
+			switch st.Shape {
+			case ui.ShapeCircle:
+				p.b.circle(p.dst, c, R, st.Fill)
+				p.b.ring(p.dst, c, R, s, ui.Ink)
+			case ui.ShapeDiamond:
+				p.b.poly(p.dst, diamond(c, R*1.2), st.Fill)
+				p.b.outline(p.dst, diamond(c, R*1.2), s, ui.Ink)
+			case ui.ShapeRing:
+				p.b.ring(p.dst, c, R-1*s, 3*s, st.Fill)
+			case ui.ShapeSquare:
+				p.b.poly(p.dst, square(c, R*0.9), st.Fill)
+				p.b.outline(p.dst, square(c, R*0.9), s, ui.Ink)
+			}
+			if st.Crown {
+				p.b.crown(p.dst, ui.Point{X: c.X + 9*s, Y: c.Y - 4*s}, 8*s, ui.Yellow, ui.Ink)
+			}
+			if st.Cross {
+				p.b.cross(p.dst, c, R*0.5, 1.5*s, ui.Ink)
+			}
+			if st.Pause {
+				p.b.rect(p.dst, ui.Rect{X: c.X - 3*s, Y: c.Y - 3*s, W: 2 * s, H: 6 * s}, ui.Ink)
+				p.b.rect(p.dst, ui.Rect{X: c.X + 1*s, Y: c.Y - 3*s, W: 2 * s, H: 6 * s}, ui.Ink)
+			}
+		}, st.Label})
+	}
+	item(entry{func(c ui.Point) {
+		p.b.ring(p.dst, c, 6*s, 2.5*s, ui.LightGrey)
+		p.b.arc(p.dst, c, 6*s, 2.5*s, -math.Pi/2, math.Pi*0.8, ui.Orange)
+	}, "election timer"})
+	y += 4 * s
+	heading("Messages (hollow = reply)")
+	for _, t := range ui.LegendMessages {
+		st := ui.StyleOfMessage(t)
+		mt := t
+		item(entry{func(c ui.Point) {
+			r.message(p, ui.MsgDraw{M: sim.MessageView{MsgSummary: sim.MsgSummary{Type: mt}}, P: c, Style: st}, false)
+		}, st.Label})
+	}
+	item(entry{func(c ui.Point) {
+		p.b.cross(p.dst, c, 5*s, 2.5*s, ui.Vermillion)
+	}, "dropped (with its reason)"})
+	y += 4 * s
+	heading("Links")
+	item(entry{func(c ui.Point) {
+		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 9*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
+		p.b.circle(p.dst, c, 6*s, ui.Vermillion)
+		p.b.cross(p.dst, c, 3*s, 1.5*s, white)
+	}, "cut both ways"})
+	item(entry{func(c ui.Point) {
+		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 4*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
+		p.b.arrowHead(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y}, ui.Point{X: 1}, 7*s, ui.Vermillion)
+		p.b.line(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y - 6*s}, ui.Point{X: c.X + 6*s, Y: c.Y + 6*s}, 2.5*s, ui.Vermillion)
+	}, "cut one way"})
+	y += 4 * s
+	heading("Log cells")
+	item(entry{func(c ui.Point) {
+		p.b.rect(p.dst, ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}, ui.TermColor(2))
+		p.b.rect(p.dst, ui.Rect{X: c.X - 7*s, Y: c.Y + 5*s, W: 14 * s, H: 2.5 * s}, ui.Ink)
+	}, "committed; bar = applied"})
+	item(entry{func(c ui.Point) {
+		r := ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}
+		p.b.rect(p.dst, r, pale(ui.TermColor(2), 0.7))
+		p.b.frame(p.dst, r, 1, ui.TermColor(2))
+	}, "not yet committed"})
+	item(entry{func(c ui.Point) {
+		r := ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}
+		p.b.rect(p.dst, r, ui.TermColor(3))
+		p.b.frame(p.dst, r, 2*s, ui.Vermillion)
+	}, "conflicts with the leader"})
+	item(entry{func(c ui.Point) {
+		p.b.poly(p.dst, []ui.Point{{X: c.X, Y: c.Y - 4*s}, {X: c.X - 5*s, Y: c.Y + 4*s}, {X: c.X + 5*s, Y: c.Y + 4*s}}, ui.Vermillion)
+	}, "leader's Match for it"})
+	y += 4 * s
+	heading("Timeline")
+	for _, k := range ui.MarkKinds {
+		kc := ui.MarkColor(k.Kind)
+		item(entry{func(c ui.Point) {
+			p.b.rect(p.dst, ui.Rect{X: c.X - 1.5*s, Y: c.Y - 6*s, W: 3 * s, H: 12 * s}, kc)
+		}, k.Name})
+	}
+	p.flush()
+	for _, t := range texts {
+		t()
+	}
+}
+
+// overlays draws the message details, the open menu and the help overlay,
+// on top of everything else.
+func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
+	s := f.L.Scale
+	small := r.Fonts.Small
+	lh := f.L.LineH()
+	if m := a.Message; m != nil {
+		lines := []string{
+			sim.DescribeMessage(m.MsgSummary),
+			fmt.Sprintf("%s → %s · message %d", m.From, m.To, m.ID),
+			fmt.Sprintf("sent %s · arrives %s", m.SentAt, m.ArriveAt),
+			fmt.Sprintf("term %d · log %d/%d · commit %d · entries %d", m.Term, m.LogTerm, m.Index, m.Commit, m.Entries),
+		}
+		var flags string
+		if m.Lost {
+			flags += "LOST in flight (vanishes at arrival) · "
+		}
+		if m.Duplicate {
+			flags += "a duplicate · "
+		}
+		if m.Queued {
+			flags += "queued at a stalled member · "
+		}
+		if m.Reject {
+			flags += "reject · "
+		}
+		if m.Forwarded && m.Type.String() == "MsgProp" {
+			flags += "forwarded client write · "
+		}
+		if flags != "" {
+			lines = append(lines, flags[:len(flags)-3])
+		}
+		lines = append(lines, "(click elsewhere to close)")
+		w := 0.0
+		for _, ln := range lines {
+			w = math.Max(w, width(ln, small))
+		}
+		w = math.Min(w+16*s, f.L.Ring.W-8*s)
+		box := ui.Rect{X: f.L.Ring.X + 4*s, Y: f.L.Ring.Bottom() - float64(len(lines))*lh - 12*s, W: w, H: float64(len(lines))*lh + 8*s}
+		p.b.rect(p.dst, box, ui.Panel)
+		p.b.frame(p.dst, box, 2*s, ui.Ink)
+		p.flush()
+		for i, ln := range lines {
+			p.text(fit(ln, small, w-16*s), small, box.X+8*s, box.Y+4*s+float64(i)*lh, ui.Ink, text.AlignStart)
+		}
+	}
+	if md := f.Menu; md != nil {
+		p.b.rect(p.dst, ui.Rect{X: md.R.X + 3*s, Y: md.R.Y + 3*s, W: md.R.W, H: md.R.H}, alpha(ui.Black, 0.25))
+		p.b.rect(p.dst, md.R, ui.Panel)
+		p.b.frame(p.dst, md.R, 1.5*s, ui.Ink)
+		p.flush()
+		title := md.Target
+		if in, ok := a.S.World().Info(md.Target); ok {
+			title += " · " + in.Role.String()
+		} else if md.Client {
+			title += " · client"
+		}
+		p.text(title, r.Fonts.Normal, md.R.X+8*s, md.R.Y+4*s, ui.Ink, text.AlignStart)
+		for _, it := range md.Items {
+			c := ui.Ink
+			if !it.Enabled {
+				c = ui.Grey
+			}
+			p.text(it.Label, small, it.R.X+6*s, it.R.Y+(it.R.H-lh*0.85)/2, c, text.AlignStart)
+			p.text(it.Key, small, it.R.Right()-6*s, it.R.Y+(it.R.H-lh*0.85)/2, ui.Muted, text.AlignEnd)
+		}
+	}
+	if a.Help {
+		r.help(p, f)
+	}
+}
+
+// help draws the keyboard and mouse help over everything.
+func (r *Renderer) help(p *painter, f *ui.Frame) {
+	l := f.L
+	s := l.Scale
+	lh := l.LineH()
+	p.b.rect(p.dst, ui.Rect{W: l.W, H: l.H}, alpha(ui.Black, 0.55))
+	var lines [][2]string
+	lines = append(lines, [2]string{"", "Keyboard"})
+	for _, k := range ui.GlobalKeys {
+		lines = append(lines, [2]string{k.Key, k.What})
+	}
+	lines = append(lines, [2]string{"", "On the selected member (or in its menu)"})
+	for _, k := range ui.MemberActions {
+		lines = append(lines, [2]string{k.Key, k.Label})
+	}
+	lines = append(lines, [2]string{"", "Mouse"})
+	for _, m := range ui.MouseHelp {
+		lines = append(lines, [2]string{"", "  " + m})
+	}
+	lines = append(lines, [2]string{"", "press any key or click to close"})
+	w := math.Min(l.W-40*s, 640*s)
+	h := math.Min(l.H-40*s, float64(len(lines))*lh+24*s)
+	box := ui.Rect{X: (l.W - w) / 2, Y: (l.H - h) / 2, W: w, H: h}
+	p.b.rect(p.dst, box, ui.Panel)
+	p.b.frame(p.dst, box, 2*s, ui.Ink)
+	p.flush()
+	small := r.Fonts.Small
+	for i, ln := range lines {
+		y := box.Y + 12*s + float64(i)*lh
+		if y+lh > box.Bottom() {
+			break
+		}
+		if ln[0] == "" {
+			c := ui.Ink
+			face := r.Fonts.Normal
+			if ln[1][0] == ' ' {
+				face = small
+			} else {
+				c = ui.Blue
+			}
+			p.text(ln[1], face, box.X+16*s, y, c, text.AlignStart)
+			continue
+		}
+		p.text(ln[0], small, box.X+16*s+90*s, y, ui.Vermillion, text.AlignEnd)
+		p.text(ln[1], small, box.X+16*s+104*s, y, ui.Ink, text.AlignStart)
+	}
+}

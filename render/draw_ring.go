@@ -1,0 +1,262 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/render/ui"
+	"github.com/raftsim/raftsim/sim"
+)
+
+// ring draws the links, cuts, messages, drops, members and client boxes.
+func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
+	s := f.L.Scale
+	g := f.Ring
+	ms := f.View.Members
+	var texts []func()
+	// Links: a thin line between every two members still in the cluster.
+	for i := range ms {
+		for j := i + 1; j < len(ms); j++ {
+			if ms[i].Role == sim.RoleRemoved || ms[j].Role == sim.RoleRemoved {
+				continue
+			}
+			p.b.line(p.dst, g.Pos[i], g.Pos[j], math.Max(1, s), ui.LightGrey)
+		}
+	}
+	// Cuts: a dashed red link with a ✕ on it, or for a one-way cut a dashed
+	// red lane with an arrow ending in a bar.
+	for _, c := range f.Cuts {
+		if c.Both {
+			p.b.dashed(p.dst, c.A, c.B, 2*s, 6*s, ui.Vermillion)
+			p.b.circle(p.dst, c.P, 9*s, ui.Vermillion)
+			p.b.cross(p.dst, c.P, 4.5*s, 2*s, white)
+			continue
+		}
+		p.b.dashed(p.dst, c.A, c.P, 2*s, 5*s, ui.Vermillion)
+		dir := c.B.Sub(c.A)
+		p.b.arrowHead(p.dst, c.P, dir, 9*s, ui.Vermillion)
+		l := dir.Len()
+		if l > 0 {
+			n := ui.Point{X: -dir.Y / l, Y: dir.X / l}
+			p.b.line(p.dst, c.P.Add(n.Scale(7*s)), c.P.Sub(n.Scale(7*s)), 3*s, ui.Vermillion)
+		}
+	}
+	// The client boxes and their connections.
+	for _, c := range f.Clients {
+		i := f.Names[c.Member]
+		p.b.line(p.dst, g.Pos[i], c.R.Center(), math.Max(1, s), ui.PanelEdge)
+	}
+	for _, c := range f.Clients {
+		p.b.rect(p.dst, c.R, ui.Background)
+		p.b.frame(p.dst, c.R, math.Max(1, s), ui.Muted)
+		if c.Pending > 0 {
+			p.b.circle(p.dst, ui.Point{X: c.R.Right(), Y: c.R.Y}, 7*s, ui.Orange)
+		}
+	}
+	// Members.
+	for i, m := range ms {
+		r.member(p, a, f, i, m)
+	}
+	// Messages, in send order so that the newest is on top.
+	sel := a.Message
+	for _, md := range f.Msgs {
+		r.message(p, md, sel != nil && sel.ID == md.M.ID && sel.Duplicate == md.M.Duplicate)
+	}
+	// Dropped messages end in a ✕.
+	for _, d := range f.Drops {
+		op := math.Max(0.25, 1-d.Age)
+		p.b.cross(p.dst, d.P, 5*s, 2.5*s, alpha(ui.Vermillion, op))
+	}
+	// A drag between members shows the cut it will make.
+	if from, at, shift, ok := a.Dragging(); ok {
+		if i, ok := f.Names[from]; ok {
+			p.b.dashed(p.dst, g.Pos[i], at, 3*s, 6*s, ui.Vermillion)
+			p.b.arrowHead(p.dst, at, at.Sub(g.Pos[i]), 12*s, ui.Vermillion)
+			what := "release on a member: cut both ways"
+			if shift {
+				what = "release on a member: cut one way (→)"
+			}
+			texts = append(texts, func() { p.text(what, r.Fonts.Small, at.X+10*s, at.Y+6*s, ui.Vermillion, text.AlignStart) })
+		}
+	}
+	texts = append(texts, func() {
+		face := r.Fonts.Normal
+		small := r.Fonts.Small
+		for i, m := range ms {
+			st := ui.StyleOfRole(m.Role)
+			pos := g.Pos[i]
+			fill := st.Fill
+			if st.Shape == ui.ShapeRing || st.Shape == ui.ShapeDashedRing {
+				fill = ui.Panel
+			}
+			name := fit(m.Name, face, 2*g.NodeR+10*s)
+			p.text(name, face, pos.X, pos.Y-f.L.LineH()/2, textOn(fill), text.AlignCenter)
+			lab := f.Labels[i]
+			line1 := st.Label + " · term " + strconv.FormatUint(m.Term, 10)
+			line2 := "no vote"
+			if m.Vote != 0 {
+				line2 = "voted " + nameOf(f.View, m.Vote)
+			}
+			switch {
+			case m.Stalled && m.QueuedWhileStalled > 0:
+				line2 += fmt.Sprintf(" · %d queued", m.QueuedWhileStalled)
+			case m.ClockRate != 1 && m.ClockRate != 0:
+				line2 += fmt.Sprintf(" · clock %g×", m.ClockRate)
+			}
+			p.text(fit(line1, small, lab.W), small, pos.X, lab.Y, ui.Ink, text.AlignCenter)
+			p.text(fit(line2, small, lab.W), small, pos.X, lab.Y+f.L.LineH()*0.85, ui.Muted, text.AlignCenter)
+		}
+		for _, c := range f.Clients {
+			p.text(fit(c.Name, small, c.R.W-4*s), small, c.R.X+c.R.W/2, c.R.Y+(c.R.H-f.L.LineH()*0.85)/2, ui.Ink, text.AlignCenter)
+			if c.Pending > 0 {
+				p.text(strconv.Itoa(c.Pending), small, c.R.Right(), c.R.Y-f.L.LineH()*0.45, ui.Ink, text.AlignCenter)
+			}
+		}
+		n := 0
+		for _, md := range f.Msgs {
+			if md.M.Type == pb.MsgApp && md.M.Entries > 0 {
+				p.text(strconv.Itoa(md.M.Entries), small, md.P.X+8*s, md.P.Y-14*s, ui.Blue, text.AlignStart)
+			}
+		}
+		for _, d := range f.Drops {
+			if n++; n > 12 {
+				break
+			}
+			p.text(d.Reason.String(), small, d.P.X+7*s, d.P.Y-2*s, ui.Vermillion, text.AlignStart)
+		}
+	})
+	return texts
+}
+
+// nameOf returns a member's name by raft ID.
+func nameOf(v sim.View, id uint64) string {
+	for _, m := range v.Members {
+		if m.ID == id {
+			return m.Name
+		}
+	}
+	return "node " + strconv.FormatUint(id, 10)
+}
+
+// member draws one member: its shape in its role's colour, the crown, the
+// election timer arc, and a ring if it is selected.
+func (r *Renderer) member(p *painter, a *ui.App, f *ui.Frame, i int, m sim.MemberView) {
+	s := f.L.Scale
+	pos := f.Ring.Pos[i]
+	R := f.Ring.NodeR
+	st := ui.StyleOfRole(m.Role)
+	dst := p.dst
+	if a.Selected == m.Name {
+		p.b.ring(dst, pos, R+11*s, 3*s, ui.Ink)
+	}
+	// The election timer fills as ticks pass without hearing from a leader;
+	// a full arc is the randomized timeout raft drew for this term.
+	if m.Up && m.Role != sim.RoleLeader && m.Role != sim.RoleRemoved && m.ElectionTimeout > 0 && m.ElectionElapsed >= 0 {
+		frac := math.Min(1, float64(m.ElectionElapsed)/float64(m.ElectionTimeout))
+		p.b.ring(dst, pos, R+5*s, 3*s, ui.LightGrey)
+		if frac > 0 {
+			p.b.arc(dst, pos, R+5*s, 3*s, -math.Pi/2, -math.Pi/2+2*math.Pi*frac, ui.Orange)
+		}
+	}
+	edge := math.Max(1.5, 2*s)
+	switch st.Shape {
+	case ui.ShapeCircle:
+		p.b.circle(dst, pos, R, st.Fill)
+		p.b.ring(dst, pos, R, edge, ui.Ink)
+	case ui.ShapeDiamond:
+		p.b.poly(dst, diamond(pos, R*1.2), st.Fill)
+		p.b.outline(dst, diamond(pos, R*1.2), edge, ui.Ink)
+	case ui.ShapeRing:
+		p.b.circle(dst, pos, R, ui.Panel)
+		p.b.ring(dst, pos, R-2*s, 5*s, st.Fill)
+	case ui.ShapeSquare:
+		p.b.poly(dst, square(pos, R*0.9), st.Fill)
+		p.b.outline(dst, square(pos, R*0.9), edge, ui.Ink)
+	case ui.ShapeDashedRing:
+		p.b.circle(dst, pos, R, ui.Panel)
+		for k := 0; k < 12; k += 2 {
+			a0 := 2 * math.Pi * float64(k) / 12
+			p.b.arc(dst, pos, R, 2*s, a0, a0+2*math.Pi/12, ui.Grey)
+		}
+	}
+	if st.Cross {
+		p.b.cross(dst, ui.Point{X: pos.X, Y: pos.Y + R*0.55}, R*0.25, 3*s, ui.Ink)
+	}
+	if st.Pause {
+		p.b.rect(dst, ui.Rect{X: pos.X - R*0.3, Y: pos.Y + R*0.3, W: R * 0.18, H: R * 0.45}, ui.Ink)
+		p.b.rect(dst, ui.Rect{X: pos.X + R*0.12, Y: pos.Y + R*0.3, W: R * 0.18, H: R * 0.45}, ui.Ink)
+	}
+	if st.Crown {
+		p.b.crown(dst, ui.Point{X: pos.X, Y: pos.Y - R - 9*s}, R*1.1, ui.Yellow, ui.Ink)
+	}
+}
+
+// message draws one message glyph.
+func (r *Renderer) message(p *painter, md ui.MsgDraw, selected bool) {
+	s := p.s
+	st := md.Style
+	c := md.P
+	rad := st.Size * s
+	fill := st.Fill
+	if md.M.Lost {
+		fill = pale(fill, 0.55)
+	}
+	dst := p.dst
+	if selected {
+		p.b.ring(dst, c, rad+5*s, 2.5*s, ui.Ink)
+	}
+	inner := fill
+	if st.Hollow {
+		inner = ui.Panel
+	}
+	switch st.Glyph {
+	case ui.GlyphSquare:
+		p.b.poly(dst, square(c, rad), fill)
+		if st.Hollow {
+			p.b.poly(dst, square(c, rad-2*s), inner)
+		}
+	case ui.GlyphDot:
+		p.b.circle(dst, c, rad, fill)
+		if st.Hollow {
+			p.b.circle(dst, c, rad-1.5*s, inner)
+		}
+	case ui.GlyphDiamond:
+		p.b.poly(dst, diamond(c, rad), ui.Ink)
+		p.b.poly(dst, diamond(c, rad-1.2*s), fill)
+		if st.Hollow {
+			p.b.poly(dst, diamond(c, rad-3*s), inner)
+		}
+	case ui.GlyphTriangle:
+		p.b.poly(dst, triangle(c, rad, !st.Hollow), fill)
+		if st.Hollow {
+			p.b.poly(dst, triangle(c, rad-3*s, false), inner)
+		}
+	case ui.GlyphStar:
+		p.b.circle(dst, c, rad+2*s, ui.Ink)
+		p.b.star(dst, c, rad, fill)
+	case ui.GlyphBolt:
+		// A lightning bolt: two triangles in a zigzag.
+		p.b.poly(dst, []ui.Point{{X: c.X + rad*0.5, Y: c.Y - rad}, {X: c.X - rad*0.5, Y: c.Y + rad*0.2}, {X: c.X + rad*0.2, Y: c.Y + rad*0.2}}, fill)
+		p.b.poly(dst, []ui.Point{{X: c.X - rad*0.2, Y: c.Y - rad*0.2}, {X: c.X + rad*0.5, Y: c.Y - rad*0.2}, {X: c.X - rad*0.5, Y: c.Y + rad}}, fill)
+		if st.Hollow {
+			p.b.circle(dst, c, rad*0.25, inner)
+		}
+	}
+	// A vote reply, and an append reply that was rejected, say so: ✓ or ✗.
+	switch md.M.Type {
+	case pb.MsgVoteResp, pb.MsgPreVoteResp:
+		if md.M.Reject {
+			p.b.cross(dst, c, rad*0.45, 1.8*s, ui.Vermillion)
+		} else {
+			p.b.check(dst, c, rad*0.5, 1.8*s, ui.BluishGreen)
+		}
+	case pb.MsgAppResp:
+		if md.M.Reject {
+			p.b.cross(dst, c, rad*0.6, 1.8*s, ui.Vermillion)
+		}
+	}
+}

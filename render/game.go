@@ -1,0 +1,248 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/raftsim/raftsim/render/ui"
+	"github.com/raftsim/raftsim/sim"
+)
+
+// Options say how the window runs.
+type Options struct {
+	Width, Height int
+	Scale         float64
+	Title         string
+
+	// ScreenshotAt, with ScreenshotOut, plays to that virtual time, saves a
+	// PNG of the window and exits.
+	ScreenshotAt  time.Duration
+	ScreenshotOut string
+	// ShotDir is where F12 screenshots and saved sessions go.
+	ShotDir string
+
+	// BenchFrames draws that many frames as fast as possible and reports
+	// the frame time to BenchOut.
+	BenchFrames int
+	BenchOut    func(string)
+
+	// Monkey feeds that many random input events (seeded by MonkeySeed),
+	// MonkeyPerTick a tick, then exits; a safety violation is an error.
+	Monkey        int
+	MonkeySeed    uint64
+	MonkeyPerTick int
+	MonkeyOut     func(string)
+}
+
+// Game is the ebiten.Game: thin, as in the ebiten examples. The App holds
+// the state and rules; the Renderer paints it.
+type Game struct {
+	App *ui.App
+	R   *Renderer
+	opt Options
+	in  inputReader
+
+	canvas  *ebiten.Image
+	shotDue bool
+	err     error
+
+	benchLeft  int
+	benchStart time.Time
+	benchTimes []time.Duration
+	benchLast  time.Time
+
+	monkey     *rand.Rand
+	monkeyLeft int
+}
+
+// NewGame makes a Game around an App.
+func NewGame(a *ui.App, r *Renderer, opt Options) *Game {
+	g := &Game{App: a, R: r, opt: opt, benchLeft: opt.BenchFrames, monkeyLeft: opt.Monkey}
+	if opt.ScreenshotOut != "" {
+		g.shotDue = true
+	}
+	if opt.Monkey > 0 {
+		g.monkey = rand.New(rand.NewPCG(opt.MonkeySeed, 0x6d6f6e6b6579))
+		if g.opt.MonkeyPerTick <= 0 {
+			g.opt.MonkeyPerTick = 25
+		}
+	}
+	a.Screenshot = g.saveShot
+	return g
+}
+
+// Err returns what ended the game, if it was an error.
+func (g *Game) Err() error { return g.err }
+
+var errDone = ebiten.Termination
+
+// Update runs one tick: input, then the App. It never reads the wall
+// clock for the simulation (the benchmark times frames, nothing else).
+func (g *Game) Update() error {
+	if g.shotDue {
+		return g.screenshotAndExit()
+	}
+	if g.monkey != nil {
+		return g.monkeyTick()
+	}
+	for _, ev := range g.in.read() {
+		g.App.Handle(ev)
+	}
+	g.App.Update()
+	return nil
+}
+
+// screenshotAndExit plays to the screenshot time, draws one frame into an
+// offscreen image of the window's size, saves it and ends the game.
+func (g *Game) screenshotAndExit() error {
+	if err := g.App.S.Seek(sim.Time(g.opt.ScreenshotAt)); err != nil && g.App.S.World().Violation() == nil {
+		g.err = err
+		return errDone
+	}
+	if _, err := g.writePNG(g.opt.ScreenshotOut); err != nil {
+		g.err = err
+	}
+	return errDone
+}
+
+// frameImage draws the App into an offscreen image of the layout's size.
+func (g *Game) frameImage() *ebiten.Image {
+	w, h := int(g.App.L.W), int(g.App.L.H)
+	if g.canvas == nil || g.canvas.Bounds().Dx() != w || g.canvas.Bounds().Dy() != h {
+		g.canvas = ebiten.NewImage(w, h)
+	}
+	g.canvas.Clear()
+	g.R.Draw(g.canvas, g.App)
+	return g.canvas
+}
+
+func (g *Game) writePNG(path string) (string, error) {
+	img := g.frameImage()
+	b := img.Bounds()
+	rgba := image.NewRGBA(b)
+	img.ReadPixels(rgba.Pix)
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if err := png.Encode(f, rgba); err != nil {
+		f.Close()
+		return "", err
+	}
+	return path, f.Close()
+}
+
+// saveShot is F12: a PNG named after the virtual time.
+func (g *Game) saveShot() (string, error) {
+	name := fmt.Sprintf("raftsim-%s-t%dms.png", g.App.S.Config().Members[0], g.App.S.Now().Duration().Milliseconds())
+	return g.writePNG(filepath.Join(g.opt.ShotDir, name))
+}
+
+// monkeyTick feeds a batch of random input events and checks the world.
+func (g *Game) monkeyTick() error {
+	n := min(g.opt.MonkeyPerTick, g.monkeyLeft)
+	for range n {
+		g.App.Handle(ui.RandomInput(g.monkey, g.App))
+	}
+	g.monkeyLeft -= n
+	g.App.Update()
+	if v := g.App.S.World().Violation(); v != nil {
+		g.err = v
+		return errDone
+	}
+	if g.monkeyLeft <= 0 {
+		if g.opt.MonkeyOut != nil {
+			g.opt.MonkeyOut(fmt.Sprintf("monkey: %d events, seed %d, virtual time %s, %d commands, %d undo entries, no violation",
+				g.opt.Monkey, g.opt.MonkeySeed, g.App.S.Now(), len(g.App.S.Commands()), g.App.S.UndoDepth()))
+		}
+		return errDone
+	}
+	return nil
+}
+
+// Draw paints the App. It changes no state. In benchmark mode it also
+// counts frames and reports their times.
+func (g *Game) Draw(screen *ebiten.Image) {
+	if g.opt.BenchFrames > 0 {
+		g.benchFrame()
+	}
+	g.R.Draw(screen, g.App)
+}
+
+// benchFrame records the time between Draws; when enough frames are in,
+// it reports them (and Layout ends the run).
+func (g *Game) benchFrame() {
+	now := time.Now()
+	if !g.benchLast.IsZero() {
+		g.benchTimes = append(g.benchTimes, now.Sub(g.benchLast))
+	}
+	g.benchLast = now
+	if len(g.benchTimes) == g.opt.BenchFrames && g.opt.BenchOut != nil {
+		ts := slices.Clone(g.benchTimes)
+		slices.Sort(ts)
+		var sum time.Duration
+		for _, t := range ts {
+			sum += t
+		}
+		v := g.App.S.World().View()
+		g.opt.BenchOut(fmt.Sprintf("bench: %d frames at %dx%d, %d members, %d messages in flight: mean %.1f ms/frame, median %.1f, p90 %.1f",
+			len(ts), int(g.App.L.W), int(g.App.L.H), len(v.Members), len(v.InFlight),
+			ms(sum/time.Duration(len(ts))), ms(ts[len(ts)/2]), ms(ts[len(ts)*9/10])))
+		g.benchLeft = -1
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Layout keeps the App laid out for the window.
+func (g *Game) Layout(w, h int) (int, int) {
+	if g.opt.ScreenshotOut != "" {
+		return int(g.App.L.W), int(g.App.L.H)
+	}
+	g.App.Resize(w, h)
+	return w, h
+}
+
+// BenchDone reports whether the benchmark has reported.
+func (g *Game) BenchDone() bool { return g.benchLeft < 0 }
+
+// Run opens the window and runs the game until it is closed (or a
+// screenshot, benchmark or monkey run ends it).
+func Run(g *Game) error {
+	ebiten.SetWindowTitle("raftsim — " + g.opt.Title)
+	ebiten.SetWindowSize(g.opt.Width, g.opt.Height)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetTPS(ui.TPS)
+	if g.opt.BenchFrames > 0 {
+		ebiten.SetVsyncEnabled(false)
+	}
+	err := ebiten.RunGame(&benchStopper{g})
+	if err != nil && !errors.Is(err, ebiten.Termination) {
+		return err
+	}
+	return g.err
+}
+
+// benchStopper ends the game after the benchmark reported.
+type benchStopper struct{ *Game }
+
+func (b *benchStopper) Update() error {
+	if b.BenchDone() {
+		return errDone
+	}
+	return b.Game.Update()
+}

@@ -1,0 +1,88 @@
+package render
+
+import (
+	"image/color"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"github.com/raftsim/raftsim/render/ui"
+)
+
+// painter draws onto one image: shapes go into a batch, text is drawn at
+// once, so callers flush the batch before the text that goes on top of it.
+type painter struct {
+	dst   *ebiten.Image
+	b     batch
+	fonts *Fonts
+	s     float64 // the layout's scale
+}
+
+func (p *painter) flush() { p.b.flush(p.dst) }
+
+// text draws s with its top-left (or top-centre, top-right by align) at x, y.
+func (p *painter) text(s string, face *text.GoTextFace, x, y float64, c color.Color, align text.Align) {
+	if s == "" {
+		return
+	}
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(x, y)
+	op.ColorScale.ScaleWithColor(c)
+	op.PrimaryAlign = align
+	text.Draw(p.dst, s, face, op)
+}
+
+// width returns how wide s is drawn in face.
+func width(s string, face *text.GoTextFace) float64 { return text.Advance(s, face) }
+
+// fit shortens s with an ellipsis until it is at most w wide.
+func fit(s string, face *text.GoTextFace, w float64) string {
+	if w <= 0 {
+		return ""
+	}
+	if width(s, face) <= w {
+		return s
+	}
+	r := []rune(s)
+	lo, hi := 0, len(r)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if width(string(r[:mid])+"…", face) <= w {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return ""
+	}
+	return string(r[:lo]) + "…"
+}
+
+// pale mixes c with white: k = 0 is c, 1 is white.
+func pale(c color.RGBA, k float64) color.RGBA {
+	mix := func(v uint8) uint8 { return uint8(float64(v) + (255-float64(v))*k) }
+	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 0xff}
+}
+
+// alpha returns c at opacity a (straight alpha, as the batch draws).
+func alpha(c color.RGBA, a float64) color.RGBA {
+	c.A = uint8(255 * a)
+	return c
+}
+
+var white = color.RGBA{0xff, 0xff, 0xff, 0xff}
+
+// textOn returns the text colour that reads on a fill.
+func textOn(fill color.RGBA) color.RGBA {
+	if ui.IsDark(fill) {
+		return white
+	}
+	return ui.Ink
+}
+
+// panel draws a panel's background, edge and title.
+func (p *painter) panelShapes(r ui.Rect) {
+	p.b.rect(p.dst, r, ui.Panel)
+	p.b.frame(p.dst, r, 1, ui.PanelEdge)
+}

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"math"
+)
+
+// Layout is where each part of the window goes. It depends only on the
+// window size and the scale, never on what is drawn in it, so panels do
+// not jump about as the cluster changes.
+type Layout struct {
+	W, H  float64
+	Scale float64
+
+	Toolbar  Rect // time, speed, play state and buttons
+	Legend   Rect // what each colour and glyph means
+	Ring     Rect // the members on a ring, their links and messages
+	Logs     Rect // one row per member, one cell per entry
+	State    Rect // each member's KV contents
+	Clients  Rect // client requests and their paths
+	Caption  Rect // the latest caption, or a hint
+	Timeline Rect // events along virtual time, and the scrubber
+
+	Buttons []Button // in the toolbar
+}
+
+// Button is a clickable control in the toolbar.
+type Button struct {
+	Action Action
+	Label  string
+	Key    string // its keyboard shortcut, shown in the help overlay
+	Rect   Rect
+}
+
+// Named returns the layout's panels with their names, for overlap checks.
+func (l Layout) Named() map[string]Rect {
+	return map[string]Rect{"toolbar": l.Toolbar, "legend": l.Legend, "ring": l.Ring, "logs": l.Logs,
+		"state": l.State, "clients": l.Clients, "caption": l.Caption, "timeline": l.Timeline}
+}
+
+// Em is the base font size at the layout's scale.
+func (l Layout) Em() float64 { return 13 * l.Scale }
+
+// LineH is the height of one line of text.
+func (l Layout) LineH() float64 { return math.Round(18 * l.Scale) }
+
+// ComputeLayout lays out a w×h window at a scale (1 = normal; 1.5 or 2 for
+// a projector). Panels never overlap, and all lie inside the window.
+func ComputeLayout(w, h int, scale float64) Layout {
+	if scale <= 0 {
+		scale = 1
+	}
+	W, H := float64(w), float64(h)
+	s := scale
+	gap := math.Round(6 * s)
+	l := Layout{W: W, H: H, Scale: s}
+	toolbarH := math.Round(34 * s)
+	timelineH := math.Round(64 * s)
+	captionH := math.Round(34 * s)
+	l.Toolbar = Rect{0, 0, W, toolbarH}
+	l.Timeline = Rect{0, H - timelineH, W, timelineH}
+	l.Caption = Rect{gap, l.Timeline.Y - captionH - gap, W - 2*gap, captionH}
+	top := toolbarH + gap
+	bottom := l.Caption.Y - gap
+	midH := math.Max(0, bottom-top)
+
+	legendW := math.Min(math.Round(180*s), W*0.2)
+	l.Legend = Rect{gap, top, legendW, midH}
+	ringX := l.Legend.Right() + gap
+	ringW := math.Max(0, math.Round((W-ringX)*0.48))
+	l.Ring = Rect{ringX, top, ringW, midH}
+	rightX := l.Ring.Right() + gap
+	rightW := math.Max(0, W-rightX-gap)
+	logsH := math.Round(midH * 0.42)
+	stateH := math.Round(midH * 0.26)
+	l.Logs = Rect{rightX, top, rightW, math.Max(0, logsH-gap)}
+	l.State = Rect{rightX, top + logsH, rightW, math.Max(0, stateH-gap)}
+	l.Clients = Rect{rightX, top + logsH + stateH, rightW, math.Max(0, midH-logsH-stateH)}
+	l.Buttons = toolbarButtons(l)
+	return l
+}
+
+// toolbarButtons places the toolbar's buttons from the right edge.
+func toolbarButtons(l Layout) []Button {
+	s := l.Scale
+	h := math.Round(24 * s)
+	y := l.Toolbar.Y + (l.Toolbar.H-h)/2
+	x := l.W - math.Round(6*s)
+	var out []Button
+	for i := len(toolbar) - 1; i >= 0; i-- {
+		b := toolbar[i]
+		w := math.Round((float64(textWidthEstimate(b.Label))*7.2 + 16) * s)
+		x -= w
+		b.Rect = Rect{x, y, w, h}
+		x -= math.Round(4 * s)
+		out = append(out, b)
+	}
+	// Keep them in reading order.
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// textWidthEstimate counts characters, a wide (CJK) one as two, for sizing
+// controls before any font is loaded.
+func textWidthEstimate(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x2e80 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// toolbar lists the toolbar's buttons in order.
+var toolbar = []Button{
+	{Action: ActPlayPause, Label: "play/pause", Key: "space"},
+	{Action: ActStepEvent, Label: "next event", Key: "n"},
+	{Action: ActStepDelivery, Label: "next delivery", Key: "m"},
+	{Action: ActSlower, Label: "slower", Key: "-"},
+	{Action: ActFaster, Label: "faster", Key: "+"},
+	{Action: ActHeal, Label: "heal all", Key: "h"},
+	{Action: ActUndo, Label: "undo", Key: "z"},
+	{Action: ActSave, Label: "save", Key: "s"},
+	{Action: ActHelp, Label: "help", Key: "?"},
+}
+
+// Ring is the geometry of the cluster view: where each member sits.
+type Ring struct {
+	Center   Point
+	RX, RY   float64 // the radii of the ellipse the members sit on
+	NodeR    float64 // of a member's shape
+	Pos      []Point // Pos[i] is member i's centre, in View order
+	ClientW  float64 // the size of a client box beside a member
+	ClientH  float64
+	LabelTop float64 // how far below a member's centre its labels start
+}
+
+// RingLayout places n members evenly on an ellipse in r, the first at the
+// top, going clockwise. It leaves room beside each member for its local
+// client's box, and below it for two lines of labels.
+func RingLayout(n int, r Rect, scale float64) Ring {
+	s := scale
+	nodeR := math.Round(26 * s)
+	g := Ring{NodeR: nodeR, ClientW: math.Round(76 * s), ClientH: math.Round(20 * s), LabelTop: nodeR + math.Round(10*s)}
+	side := nodeR + 12*s + g.ClientW + 6*s
+	below := g.LabelTop + 2*math.Round(18*s) + 4*s + g.ClientH + 6*s
+	above := nodeR + 12*s + g.ClientH + 6*s
+	c := r.Center()
+	c.Y += (above - below) / 2
+	g.RX = math.Max(nodeR, r.W/2-side)
+	g.RY = math.Max(nodeR, math.Min(r.H/2-(above+below)/2, g.RX*1.3))
+	g.Center = c
+	if n > 0 {
+		// Shrink the nodes when many members crowd the ring.
+		chord := 2 * math.Min(g.RX, g.RY) * math.Sin(math.Pi/float64(max(n, 2)))
+		g.NodeR = math.Max(10*s, math.Min(nodeR, chord/2-8*s))
+	}
+	for i := range n {
+		a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
+		g.Pos = append(g.Pos, Point{c.X + g.RX*math.Cos(a), c.Y + g.RY*math.Sin(a)})
+	}
+	return g
+}
+
+// Outward returns the unit vector from the ring's centre to member i.
+func (g Ring) Outward(i int) Point {
+	d := g.Pos[i].Sub(g.Center)
+	l := d.Len()
+	if l == 0 {
+		return Point{0, -1}
+	}
+	return d.Scale(1 / l)
+}

@@ -1,0 +1,335 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// Session is the GUI's whole hold on the simulation: a configuration, the
+// command log of the current branch and the world at the current time.
+// The world can always be rebuilt from the first two (sim.Replay), which is
+// how the timeline seeks back.
+//
+// NB: the log may run ahead of the world. After a seek back, the commands
+// stamped later than Now are the branch's future: playing on re-applies
+// them at their times, and acting in the past cuts them off (a fork). The
+// cut-off branch is kept in the undo list.
+type Session struct {
+	cfg  sim.Config
+	cmds []sim.Command
+	w    *sim.World
+	head sim.Time // the furthest time this branch has been run to
+	undo []branch
+
+	// Driver, when set, owns the world at the head of the branch (a scenario
+	// runner). The session uses it while it plays at the head and drops it
+	// for ever on a fork.
+	driver Driver
+	dw     *sim.World // the driver's world, kept while the session looks at the past
+
+	marks   []Mark // timeline marks of the world's history up to Now
+	future  []Mark // marks of this branch after Now, from before a seek back
+	scanned int    // how much of the world's history marks covers
+	scan    markScanner
+}
+
+// branch is one entry of the undo list: a command log and its head.
+type branch struct {
+	cmds []sim.Command
+	head sim.Time
+	at   sim.Time // the time the user was looking at
+}
+
+// Driver runs a scripted scenario forwards. It is satisfied by an adapter
+// over scenarios.Runner; the session never seeks it back.
+type Driver interface {
+	World() *sim.World
+	// Advance runs the script and the world up to until, stopping early at a
+	// presenter pause. It returns the time it stopped at and whether it
+	// paused there.
+	Advance(until sim.Time) (paused bool, err error)
+	// Resume continues past a pause.
+	Resume()
+	// Done reports whether the script has run its last step.
+	Done() bool
+	// Caption returns the latest caption.
+	Caption() string
+}
+
+// NewSession starts a session on a new world built from cfg.
+func NewSession(cfg sim.Config) (*Session, error) {
+	w, err := sim.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{cfg: cfg, w: w}
+	s.rescan()
+	return s, nil
+}
+
+// NewDriven starts a session on a scenario driver's world.
+func NewDriven(d Driver) *Session {
+	w := d.World()
+	s := &Session{cfg: w.Config(), w: w, driver: d, dw: w}
+	s.rescan()
+	return s
+}
+
+// World returns the world at the current time.
+func (s *Session) World() *sim.World { return s.w }
+
+// Config returns the session's configuration.
+func (s *Session) Config() sim.Config { return s.cfg }
+
+// Commands returns the branch's command log, including any future part.
+func (s *Session) Commands() []sim.Command { return s.cmds }
+
+// Now returns the current virtual time.
+func (s *Session) Now() sim.Time { return s.w.Now() }
+
+// Head returns the furthest time this branch has been run to.
+func (s *Session) Head() sim.Time { return max(s.head, s.w.Now()) }
+
+// Driven reports whether a scenario still drives the session.
+func (s *Session) Driven() bool { return s.driver != nil }
+
+// Driver returns the scenario driver, or nil.
+func (s *Session) Driver() Driver { return s.driver }
+
+// UndoDepth returns the length of the undo list.
+func (s *Session) UndoDepth() int { return len(s.undo) }
+
+// Marks returns the timeline marks of this branch: those of the history so
+// far and those remembered from its future.
+func (s *Session) Marks() []Mark {
+	if len(s.future) == 0 {
+		return s.marks
+	}
+	return append(slices.Clip(s.marks), s.future...)
+}
+
+// applied is how many of the branch's commands the world has applied.
+func (s *Session) applied() int { return len(s.w.Commands()) }
+
+// AdvanceTo runs the world forward to t, applying the branch's future
+// commands at their times. It returns whether a scenario paused.
+func (s *Session) AdvanceTo(t sim.Time) (paused bool, err error) {
+	if s.w.Violation() != nil {
+		return false, s.w.Violation()
+	}
+	defer s.rescan()
+	if s.atDriverHead() {
+		paused, err = s.driver.Advance(t)
+		s.w = s.driver.World()
+		s.cmds = slices.Clone(s.w.Commands())
+		s.head = max(s.head, s.w.Now())
+		return paused, err
+	}
+	for n := s.applied(); n < len(s.cmds) && s.cmds[n].At <= t; n = s.applied() {
+		c := s.cmds[n]
+		if err := s.w.RunUntil(c.At); err != nil {
+			return false, err
+		}
+		if _, err := s.w.Do(c); err != nil {
+			// A scheduled command that cannot apply (a crash of a member
+			// that is down) is dropped, so that playing on does not retry it.
+			s.cmds = slices.Delete(slices.Clone(s.cmds), n, n+1)
+			return false, fmt.Errorf("%s at %s: %w", c.Kind, c.At, err)
+		}
+	}
+	if s.dw != nil && t >= s.dw.Now() && s.applied() == len(s.cmds) {
+		// Caught up with the driver's world: it is the same world, so
+		// hand over to the driver again.
+		if err := s.w.RunUntil(s.dw.Now()); err != nil {
+			return false, err
+		}
+		s.w = s.dw
+		s.scanned = 0
+		s.marks, s.future, s.scan = nil, nil, markScanner{}
+		s.rescan()
+		return s.AdvanceTo(t)
+	}
+	err = s.w.RunUntil(t)
+	s.head = max(s.head, s.w.Now())
+	return false, err
+}
+
+// Schedule adds commands to the branch's future, to be applied when the
+// world reaches their times (each command's At). None may be in the past.
+func (s *Session) Schedule(cmds []sim.Command) error {
+	for _, c := range cmds {
+		if c.At < s.w.Now() {
+			return fmt.Errorf("%s at %s is in the past (now %s)", c.Kind, c.At, s.w.Now())
+		}
+	}
+	s.cmds = append(slices.Clone(s.cmds), cmds...)
+	n := s.applied()
+	slices.SortStableFunc(s.cmds[n:], func(a, b sim.Command) int { return int(a.At - b.At) })
+	return nil
+}
+
+// atDriverHead reports whether the world is the driver's own.
+func (s *Session) atDriverHead() bool { return s.driver != nil && s.w == s.dw }
+
+// Seek shows the cluster as it was (or will be) at t. Going back rebuilds
+// the world by replaying the branch's log; nothing is lost.
+func (s *Session) Seek(t sim.Time) error {
+	if t < 0 {
+		t = 0
+	}
+	if t >= s.w.Now() {
+		_, err := s.AdvanceTo(t)
+		return err
+	}
+	w, err := sim.Replay(s.cfg, s.appliedUpTo(t), t)
+	if err != nil && w == nil {
+		return err
+	}
+	keep := s.Marks()
+	s.w = w
+	s.marks, s.scanned, s.scan = nil, 0, markScanner{}
+	s.rescan()
+	s.future = nil
+	for _, m := range keep {
+		if m.At > t {
+			s.future = append(s.future, m)
+		}
+	}
+	return err
+}
+
+// appliedUpTo returns the commands of the branch stamped at or before t.
+func (s *Session) appliedUpTo(t sim.Time) []sim.Command {
+	n := 0
+	for n < len(s.cmds) && s.cmds[n].At <= t {
+		n++
+	}
+	return s.cmds[:n]
+}
+
+// Do applies a command now. If the branch has commands after now (the user
+// went back in time), they are cut off first and kept in the undo list.
+func (s *Session) Do(c sim.Command) (*sim.Op, error) {
+	if v := s.w.Violation(); v != nil {
+		return nil, v
+	}
+	s.pushUndo()
+	if s.applied() < len(s.cmds) || (s.driver != nil && !s.atDriverHead()) {
+		s.fork()
+	}
+	op, err := s.w.Do(c)
+	if err != nil {
+		s.undo = s.undo[:len(s.undo)-1]
+		return nil, err
+	}
+	s.cmds = slices.Clone(s.w.Commands())
+	s.future = nil
+	s.rescan()
+	return op, nil
+}
+
+// fork cuts the branch off at now.
+func (s *Session) fork() {
+	s.cmds = slices.Clone(s.w.Commands())
+	s.head = s.w.Now()
+	s.future = nil
+	s.driver, s.dw = nil, nil // the script's future is gone too
+}
+
+func (s *Session) pushUndo() {
+	s.undo = append(s.undo, branch{cmds: slices.Clone(s.cmds), head: s.head, at: s.w.Now()})
+}
+
+// ErrNothingToUndo is returned by Undo with an empty undo list.
+var ErrNothingToUndo = errors.New("nothing to undo")
+
+// Undo restores the branch as it was before the last action (including a
+// branch cut off by a fork), and shows it at the time the action was taken.
+func (s *Session) Undo() error {
+	if len(s.undo) == 0 {
+		return ErrNothingToUndo
+	}
+	b := s.undo[len(s.undo)-1]
+	s.undo = s.undo[:len(s.undo)-1]
+	s.driver, s.dw = nil, nil
+	s.cmds, s.head = b.cmds, b.head
+	w, err := sim.Replay(s.cfg, s.appliedUpTo(b.at), b.at)
+	if w == nil {
+		return err
+	}
+	s.w = w
+	s.marks, s.future, s.scanned, s.scan = nil, nil, 0, markScanner{}
+	s.rescan()
+	return err
+}
+
+// StepEvent advances to the next instant at which anything happens
+// (including the branch's next command).
+func (s *Session) StepEvent() error {
+	next, ok := s.w.NextEventAt()
+	if n := s.applied(); n < len(s.cmds) && (!ok || s.cmds[n].At < next) {
+		next, ok = s.cmds[n].At, true
+	}
+	if !ok {
+		return nil
+	}
+	_, err := s.AdvanceTo(next)
+	return err
+}
+
+// StepDelivery advances until the next message is delivered or dropped, or
+// for at most limit instants.
+func (s *Session) StepDelivery(limit int) error {
+	for range limit {
+		before := len(s.w.History())
+		if err := s.StepEvent(); err != nil {
+			return err
+		}
+		h := s.w.History()
+		if len(h) < before {
+			before = 0
+		}
+		for _, e := range h[before:] {
+			if e.Kind == sim.EvDeliver || e.Kind == sim.EvDrop {
+				return nil
+			}
+		}
+		if _, ok := s.w.NextEventAt(); !ok {
+			return nil
+		}
+	}
+	return nil
+}
+
+// rescan brings the timeline marks up to date with the world's history.
+func (s *Session) rescan() {
+	h := s.w.History()
+	if s.scanned > len(h) {
+		s.marks, s.scanned, s.scan = nil, 0, markScanner{}
+	}
+	for _, e := range h[s.scanned:] {
+		if m, ok := s.scan.mark(s.w, e); ok {
+			s.marks = append(s.marks, m)
+		}
+	}
+	s.scanned = len(h)
+	now := s.w.Now()
+	for len(s.future) > 0 && s.future[0].At <= now {
+		s.future = s.future[1:]
+	}
+}
+
+// OpRoute returns the leader, at the time an operation was sent, if it was
+// not the member the operation was sent to: the operation was forwarded.
+func (s *Session) OpRoute(id uint64) (leader string, forwarded bool) {
+	r, ok := s.scan.route[id]
+	return r, ok
+}
+
+// isVote reports whether t is a vote or pre-vote request.
+func isVote(t pb.MessageType) bool { return t == pb.MsgVote || t == pb.MsgPreVote }

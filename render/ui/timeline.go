@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"image/color"
+	"math"
+	"time"
+
+	"go.etcd.io/raft/v3"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// MarkKind is what a timeline mark stands for.
+type MarkKind uint8
+
+// The kinds of timeline mark, in drawing order (later ones on top).
+const (
+	MarkCommit    MarkKind = iota // the leader's commit index advanced
+	MarkElection                  // a member became a (pre-)candidate
+	MarkLeader                    // a member became leader
+	MarkFault                     // a fault or an operator action
+	MarkCaption                   // a scenario caption
+	MarkViolation                 // a safety invariant broke
+)
+
+// Mark is one event on the timeline strip.
+type Mark struct {
+	At   sim.Time
+	Kind MarkKind
+	Text string // for the tooltip
+}
+
+// MarkColor returns the colour of a kind of mark; each kind also has its
+// own row and height on the strip.
+func MarkColor(k MarkKind) color.RGBA {
+	switch k {
+	case MarkCommit:
+		return Blue
+	case MarkElection:
+		return Orange
+	case MarkLeader:
+		return BluishGreen
+	case MarkFault:
+		return Vermillion
+	case MarkCaption:
+		return ReddishPurple
+	}
+	return Black
+}
+
+// MarkKinds lists the mark kinds with their legend words.
+var MarkKinds = []struct {
+	Kind MarkKind
+	Name string
+}{{MarkLeader, "leader"}, {MarkElection, "election"}, {MarkCommit, "commit"}, {MarkFault, "fault/action"}, {MarkCaption, "caption"}}
+
+// markScanner turns history events into timeline marks. It follows each
+// member's role so that commits are marked only at the leader, and notes
+// which client operations were sent to a member that was not the leader.
+type markScanner struct {
+	roles  map[uint64]raft.StateType
+	lead   uint64 // the member that most recently became leader
+	route  map[uint64]string
+	commit uint64
+}
+
+func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
+	if sc.roles == nil {
+		sc.roles, sc.route = map[uint64]raft.StateType{}, map[uint64]string{}
+	}
+	switch e.Kind {
+	case sim.EvRole:
+		prev := sc.roles[e.Node]
+		sc.roles[e.Node] = e.Role
+		if e.Role == prev {
+			return Mark{}, false
+		}
+		switch e.Role {
+		case raft.StateLeader:
+			sc.lead = e.Node
+			return Mark{At: e.At, Kind: MarkLeader, Text: w.Describe(e)}, true
+		case raft.StateCandidate, raft.StatePreCandidate:
+			return Mark{At: e.At, Kind: MarkElection, Text: w.Describe(e)}, true
+		}
+		if sc.lead == e.Node {
+			sc.lead = 0
+		}
+	case sim.EvCommit:
+		if e.Node == sc.lead && e.Index > sc.commit {
+			sc.commit = e.Index
+			return Mark{At: e.At, Kind: MarkCommit, Text: w.Describe(e)}, true
+		}
+	case sim.EvRequest:
+		if sc.lead != e.Node && sc.lead != 0 {
+			if info, ok := w.Info(w.MemberNames()[sc.lead-1]); ok {
+				sc.route[e.Op] = info.Name
+			}
+		}
+	case sim.EvFault:
+		return Mark{At: e.At, Kind: MarkFault, Text: w.Describe(e)}, true
+	case sim.EvCaption:
+		return Mark{At: e.At, Kind: MarkCaption, Text: e.Text}, true
+	case sim.EvViolation:
+		return Mark{At: e.At, Kind: MarkViolation, Text: e.Text}, true
+	}
+	return Mark{}, false
+}
+
+// Span is the stretch of virtual time the timeline strip shows: from 0 to
+// a little past the head of the branch, and never less than 5 seconds.
+func Span(head sim.Time) sim.Time {
+	const minSpan = sim.Time(5 * time.Second)
+	return max(minSpan, head+head/20)
+}
+
+// Track returns the part of the timeline strip that maps to time.
+func Track(l Layout) Rect {
+	pad := math.Round(12 * l.Scale)
+	r := l.Timeline
+	return Rect{r.X + pad, r.Y + math.Round(6*l.Scale), math.Max(1, r.W-2*pad), r.H - math.Round(24*l.Scale)}
+}
+
+// XAtTime returns the x on the track of a virtual time.
+func XAtTime(track Rect, span, t sim.Time) float64 {
+	if span <= 0 {
+		return track.X
+	}
+	f := math.Max(0, math.Min(1, float64(t)/float64(span)))
+	return track.X + f*track.W
+}
+
+// TimeAtX returns the virtual time under an x on the track, clamped to
+// [0, span], and rounded to the millisecond so that a seek lands on a time
+// a person can read and type.
+func TimeAtX(track Rect, span sim.Time, x float64) sim.Time {
+	f := math.Max(0, math.Min(1, (x-track.X)/track.W))
+	t := sim.Time(f * float64(span))
+	return t / sim.Time(time.Millisecond) * sim.Time(time.Millisecond)
+}
+
+// TickStep returns the spacing of the timeline's time labels: a round
+// number of seconds (or of milliseconds) giving at most n labels over span.
+func TickStep(span sim.Time, n float64) sim.Time {
+	n = math.Max(1, n)
+	for _, step := range []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond,
+		100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
+		5 * time.Second, 10 * time.Second, 20 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute,
+		5 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour} {
+		if float64(span)/float64(step) <= n {
+			return sim.Time(step)
+		}
+	}
+	return sim.Time(time.Hour) * (span/sim.Time(time.Hour)/sim.Time(n) + 1)
+}
