@@ -16,7 +16,7 @@ const maxMembers = 99
 var clusterKeys = []string{
 	"members", "learners", "tick", "election_ticks", "heartbeat_ticks", "pre_vote",
 	"check_quorum", "read_only", "proposal_forwarding", "max_inflight_msgs",
-	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency",
+	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency", "apiservers",
 }
 
 // cluster applies cluster: to s.Config.
@@ -118,6 +118,14 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 				c.Topology = s
 			} else {
 				p.errorf(p.pos(v), "topology: want stacked (an apiserver on each member's host) or external (apiservers using every member), found %q", s)
+			}
+		}
+	}
+	if v := f.get("apiservers"); v != nil {
+		if i, ok := p.integer(v, "apiservers", 1, maxMembers); ok {
+			c.Apiservers = int(i)
+			if c.Topology == "" {
+				p.errorf(p.pos(v), "apiservers: only means something with a topology (stacked or external)")
 			}
 		}
 	}

@@ -62,6 +62,9 @@ func (p *parser) validate(s *Scenario) {
 	}
 	if s.Config.Topology != "" {
 		for i := range s.Config.Members {
+			if s.Config.Apiservers > 0 && i >= s.Config.Apiservers {
+				break
+			}
 			v.clients["apiserver-"+strconv.Itoa(i+1)] = true
 		}
 	}
@@ -271,7 +274,11 @@ func (v *validator) via(st *Step) {
 		}
 	}
 	if v.s.Config.Topology != "" {
-		clients = append(clients, fmt.Sprintf("apiserver-1..%d (topology: %s)", len(v.s.Config.Members), v.s.Config.Topology))
+		n := len(v.s.Config.Members)
+		if a := v.s.Config.Apiservers; a > 0 && a < n {
+			n = a
+		}
+		clients = append(clients, fmt.Sprintf("apiserver-1..%d (topology: %s)", n, v.s.Config.Topology))
 	}
 	if len(clients) == 0 {
 		clients = append(clients, "none")

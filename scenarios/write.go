@@ -120,6 +120,9 @@ func clusterNode(c sim.Config) *yaml.Node {
 	if c.Topology != "" {
 		yadd(m, "topology", yplain(c.Topology))
 	}
+	if c.Apiservers > 0 {
+		yadd(m, "apiservers", yplain(strconv.Itoa(c.Apiservers)))
+	}
 	return m
 }
 

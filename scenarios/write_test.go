@@ -54,7 +54,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 		t.Fatalf("the written scenario does not parse: %v\n%s", err, data)
 	}
 	got := s.Config
-	if got.Seed != 42 || got.Topology != "stacked" || len(got.Clients) != 3 || got.DiskLatency != cfg.DiskLatency ||
+	if got.Seed != 42 || got.Topology != "stacked" || got.Apiservers != cfg.Apiservers || got.DiskLatency != cfg.DiskLatency ||
 		len(got.Links) != 1 || !got.Links[0].OneWay || *got.Links[0].Latency != lat || got.ClientLatency != cfg.ClientLatency ||
 		got.Network.Latency != cfg.Network.Latency || !got.Network.Loss.IsZero() || got.MaxSizePerMsg != cfg.MaxSizePerMsg || !got.PreVote || !got.CheckQuorum {
 		t.Errorf("config did not survive:\n got %+v\nwant %+v", got, cfg)

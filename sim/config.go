@@ -46,6 +46,9 @@ type Config struct {
 	// it alone), "external" (apiservers with every member as an endpoint), or
 	// "" (only the clients listed in Clients).
 	Topology string
+	// Apiservers is how many kube-apiservers a topology builds, on the hosts
+	// of the first members; 0 means one per member.
+	Apiservers int
 }
 
 // LinkOverride changes the properties of one link. Nil fields keep the default.
@@ -89,16 +92,12 @@ func DefaultConfig() Config {
 }
 
 // SandboxConfig is the default sandbox of the GUI and the console: five
-// members etcd-1..5 and a stacked control plane (a kube-apiserver on the
-// hosts of etcd-1..3, each bound to its local member).
+// members etcd-1..5 and a stacked control plane of three kube-apiservers,
+// on the hosts of etcd-1..3, each bound to its local member.
 func SandboxConfig() Config {
 	c := DefaultConfig()
 	c.Members = []string{"etcd-1", "etcd-2", "etcd-3", "etcd-4", "etcd-5"}
-	c.Clients = []ClientConfig{
-		{Name: "apiserver-1", Endpoints: []string{"etcd-1"}, Timeout: DefaultClientTimeout},
-		{Name: "apiserver-2", Endpoints: []string{"etcd-2"}, Timeout: DefaultClientTimeout},
-		{Name: "apiserver-3", Endpoints: []string{"etcd-3"}, Timeout: DefaultClientTimeout},
-	}
 	c.Topology = "stacked"
+	c.Apiservers = 3
 	return c
 }

@@ -135,7 +135,8 @@ func (c *Config) check() error {
 }
 
 // clientConfigs returns the configured clients plus, for a topology, one
-// kube-apiserver per member (stacked: bound to its own member; external:
+// kube-apiserver per member, or for the first Config.Apiservers members
+// (stacked: bound to its own member; external:
 // with every member as an endpoint, starting from its own).
 func (w *World) clientConfigs() []ClientConfig {
 	out := slices.Clone(w.cfg.Clients)
@@ -147,6 +148,9 @@ func (w *World) clientConfigs() []ClientConfig {
 		return out
 	}
 	for i, name := range w.cfg.Members {
+		if w.cfg.Apiservers > 0 && i >= w.cfg.Apiservers {
+			break
+		}
 		cc := ClientConfig{Name: "apiserver-" + strconv.Itoa(i+1), Timeout: DefaultClientTimeout}
 		if have[cc.Name] {
 			continue
