@@ -139,23 +139,3 @@ func TestTopologyDocExamples(t *testing.T) {
 		}
 	}
 }
-
-// TestExternalFailoverLesson runs the external-topology variant of the
-// forwarding lesson (docs/lessons/, proposed for the library) to the end.
-func TestExternalFailoverLesson(t *testing.T) {
-	data, err := os.ReadFile("../docs/lessons/external-failover.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Parse("external-failover.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewRunner(s, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := r.Run(); st != Done || err != nil {
-		t.Fatalf("the lesson did not pass: state %d, %v", st, err)
-	}
-}
