@@ -20,7 +20,11 @@ type Renderer struct {
 	// Title names what is shown: "sandbox", or the scenario's name.
 	Title string
 
-	static    *ebiten.Image
+	// Baseline draws nothing but the background: the benchmark's measure
+	// of what a frame costs before raftsim draws anything.
+	Baseline bool
+
+	legend    *ebiten.Image
 	staticFor ui.Layout
 }
 
@@ -36,6 +40,10 @@ func (r *Renderer) Draw(dst *ebiten.Image, a *ui.App) {
 
 // DrawFrame paints a frame that was built from a.
 func (r *Renderer) DrawFrame(dst *ebiten.Image, a *ui.App, f *ui.Frame) {
+	if r.Baseline {
+		dst.Fill(ui.Background)
+		return
+	}
 	r.drawStatic(dst, f.L)
 	p := &painter{dst: dst, fonts: r.Fonts, s: f.L.Scale}
 	var texts []func()
@@ -53,31 +61,47 @@ func (r *Renderer) DrawFrame(dst *ebiten.Image, a *ui.App, f *ui.Frame) {
 	r.overlays(p, a, f)
 }
 
-// drawStatic draws (and caches) the panels and the legend.
+// drawStatic draws the background, the panels' edges and titles, and the
+// legend. Software GL pays for every pixel it fills, so the panels are
+// only outlined on a cleared background, and only the legend (text heavy,
+// never changing) is cached in an offscreen image.
 func (r *Renderer) drawStatic(dst *ebiten.Image, l ui.Layout) {
-	if r.static == nil || r.staticFor.W != l.W || r.staticFor.H != l.H || r.staticFor.Scale != l.Scale {
-		if r.static != nil {
-			r.static.Deallocate()
+	if r.legend == nil || r.staticFor.W != l.W || r.staticFor.H != l.H || r.staticFor.Scale != l.Scale {
+		if r.legend != nil {
+			r.legend.Deallocate()
 		}
-		r.static = ebiten.NewImage(int(l.W), int(l.H))
+		r.legend = ebiten.NewImage(int(l.Legend.W), int(l.Legend.H))
 		r.staticFor = l
-		p := &painter{dst: r.static, fonts: r.Fonts, s: l.Scale}
-		r.static.Fill(ui.Background)
-		p.b.rect(p.dst, l.Toolbar, ui.LightGrey)
-		p.b.rect(p.dst, l.Timeline, ui.LightGrey)
-		for _, rect := range []ui.Rect{l.Legend, l.Ring, l.Logs, l.State, l.Clients, l.Caption} {
-			p.panelShapes(rect)
-		}
-		p.flush()
-		title := func(rect ui.Rect, s string) {
-			p.text(s, r.Fonts.Normal, rect.X+8*l.Scale, rect.Y+4*l.Scale, ui.Muted, text.AlignStart)
-		}
-		title(l.Logs, "Logs  (one cell per entry; colour = term)")
-		title(l.State, "State machines  (key = value; differs from the leader's = highlighted)")
-		title(l.Clients, "Client requests  (newest first)")
-		r.legend(p, l)
+		p := &painter{dst: r.legend, fonts: r.Fonts, s: l.Scale}
+		r.legend.Fill(ui.Background)
+		moved := l
+		moved.Legend.X, moved.Legend.Y = 0, 0
+		r.legendPanel(p, moved)
 	}
-	dst.DrawImage(r.static, nil)
+	dst.Fill(ui.Background)
+	p := &painter{dst: dst, fonts: r.Fonts, s: l.Scale}
+	p.b.rect(p.dst, l.Toolbar, ui.LightGrey)
+	p.b.rect(p.dst, l.Timeline, ui.LightGrey)
+	for _, rect := range []ui.Rect{l.Ring, l.Logs, l.State, l.Clients, l.Caption} {
+		p.b.frame(p.dst, rect, 1, ui.PanelEdge)
+	}
+	p.flush()
+	op := &ebiten.DrawImageOptions{}
+	op.GeoM.Translate(l.Legend.X, l.Legend.Y)
+	dst.DrawImage(r.legend, op)
+	title := func(rect ui.Rect, s string) {
+		p.text(s, r.Fonts.Normal, rect.X+8*l.Scale, rect.Y+4*l.Scale, ui.Muted, text.AlignStart)
+	}
+	title(l.Logs, "Logs  (one cell per entry; colour = term)")
+	title(l.State, "State machines  (key = value; differs from the leader's = highlighted)")
+	title(l.Clients, "Client requests  (newest first)")
+}
+
+// legendPanel draws the legend panel into its cached image.
+func (r *Renderer) legendPanel(p *painter, l ui.Layout) {
+	p.b.frame(p.dst, l.Legend, 1, ui.PanelEdge)
+	p.flush()
+	r.legendItems(p, l)
 }
 
 func fmtDur(d time.Duration) string {

@@ -12,7 +12,7 @@ import (
 
 // legend draws what every colour, shape and glyph means. It is static, so
 // it is drawn once into the cached layer.
-func (r *Renderer) legend(p *painter, l ui.Layout) {
+func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 	s := l.Scale
 	rect := l.Legend
 	lh := math.Round(17 * s)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	size := fs.String("size", "1280x800", "window size WxH")
 	shotAt := fs.Duration("screenshot-at", 0, "play to this virtual time, save --out as PNG and exit")
 	out := fs.String("out", "", "the PNG written by --screenshot-at")
+	benchBase := fs.Bool("bench-baseline", false, "with --bench-frames: draw only the background, to measure what an empty frame costs")
 	bench := fs.Int("bench-frames", 0, "draw N frames of a 7-member cluster with 300+ messages in flight and report the frame time")
 	monkey := fs.Int("monkey", 0, "feed N random input events and exit (a test)")
 	monkeySeed := fs.Uint64("monkey-seed", 1, "seed of --monkey's events")
@@ -60,6 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	paused := fs.Bool("paused", false, "start paused")
 	saveDir := fs.String("save-dir", ".", "where s (save session) and F12 (screenshot) write")
 	ats := fs.StringArray("at", nil, atFlagHelp)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (for --bench-frames)")
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -144,7 +147,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		BenchFrames: *bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
 		Monkey: *monkey, MonkeySeed: *monkeySeed, MonkeyOut: func(s string) { fmt.Fprintln(stdout, s) },
 	}
-	g := render.NewGame(app, render.NewRenderer(fonts, title), opt)
+	rd := render.NewRenderer(fonts, title)
+	rd.Baseline = *benchBase
+	g := render.NewGame(app, rd, opt)
+	if *cpuProfile != "" {
+		pf, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "raftsim-gui:", err)
+			return exitBadInput
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			fmt.Fprintln(stderr, "raftsim-gui:", err)
+			return exitFailed
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := render.Run(g); err != nil {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)
 		var v *sim.Violation
@@ -175,7 +193,7 @@ func parseSize(s string) (int, int, error) {
 func benchSession() (*ui.Session, error) {
 	cfg := sim.SandboxConfig()
 	cfg.Members = []string{"etcd-1", "etcd-2", "etcd-3", "etcd-4", "etcd-5", "etcd-6", "etcd-7"}
-	cfg.Clients = nil
+	cfg.Clients, cfg.Apiservers = nil, 0
 	cfg.ElectionTicks = 60
 	cfg.Network.Latency.Min, cfg.Network.Latency.Max = 1500*time.Millisecond, 2500*time.Millisecond
 	s, err := ui.NewSession(cfg)

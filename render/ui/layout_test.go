@@ -50,7 +50,7 @@ func TestRingDoesNotOverlap(t *testing.T) {
 		for n := 3; n <= 7; n++ {
 			cfg := sim.SandboxConfig()
 			cfg.Members = nil
-			cfg.Clients = nil
+			cfg.Clients, cfg.Apiservers = nil, 0
 			for i := range n {
 				cfg.Members = append(cfg.Members, fmt.Sprintf("etcd-%d", i+1))
 			}
