@@ -123,6 +123,9 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 			}
 		}
 		for _, d := range f.Drops {
+			if !d.Labelled {
+				continue
+			}
 			if n++; n > 12 {
 				break
 			}

@@ -50,6 +50,9 @@ type DropDraw struct {
 	Reason netmodel.DropReason
 	Msg    sim.MsgSummary
 	Age    float64 // 0 when it was dropped, 1 when the mark goes
+	// Labelled says whether the reason is written beside the mark. Drops
+	// on a link drawn cut are not: the cut says why.
+	Labelled bool
 }
 
 // CutDraw is a cut link: both ways (one mark on the link) or one way.
@@ -172,6 +175,10 @@ func (f *Frame) placeDrops(a *App) {
 	window := max(sim.Time(dropMarkWindow), sim.Time(float64(time.Second)*a.Speed()))
 	h := w.History()
 	names := w.MemberNames()
+	cut := map[[2]string]bool{}
+	for _, c := range f.View.Cuts {
+		cut[[2]string{c.From, c.To}] = true
+	}
 	name := func(id uint64) string {
 		if id >= 1 && id <= uint64(len(names)) {
 			return names[id-1]
@@ -188,7 +195,8 @@ func (f *Frame) placeDrops(a *App) {
 			continue
 		}
 		f.Drops = append(f.Drops, DropDraw{P: p, Reason: e.Reason, Msg: e.Msg,
-			Age: float64(f.View.Now-e.At) / float64(window)})
+			Age:      float64(f.View.Now-e.At) / float64(window),
+			Labelled: e.Reason != netmodel.DropCut || !cut[[2]string{name(e.Node), name(e.Peer)}]})
 		if len(f.Drops) >= 64 {
 			break
 		}

@@ -61,12 +61,12 @@ func MessagePos(g Ring, names map[string]int, m sim.MessageView, queuePos int, n
 }
 
 // DropFraction is where along its lane a dropped message's mark is drawn:
-// near the sender for a link cut at send, mid-way for a loss, at the
+// part-way to the cut mark for a cut link, mid-way for a loss, at the
 // receiver when it was down or its queue was full.
 func DropFraction(r netmodel.DropReason) float64 {
 	switch r {
 	case netmodel.DropCut:
-		return 0.25
+		return 0.4
 	case netmodel.DropLoss:
 		return 0.7
 	}
