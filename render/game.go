@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -27,6 +28,9 @@ type Options struct {
 	// PNG of the window and exits.
 	ScreenshotAt  time.Duration
 	ScreenshotOut string
+	// ShotInput is fed to the App just before the screenshot: "key:K" presses
+	// a key, "click:NAME" clicks a member or client box (to show a menu).
+	ShotInput []string
 	// ShotDir is where F12 screenshots and saved sessions go.
 	ShotDir string
 
@@ -118,6 +122,26 @@ func (g *Game) screenshotAndExit() error {
 		if _, err := g.App.S.AdvanceTo(target); err != nil {
 			g.App.Status = err.Error()
 			break
+		}
+	}
+	for _, in := range g.opt.ShotInput {
+		kind, arg, _ := strings.Cut(in, ":")
+		switch kind {
+		case "key":
+			g.App.Handle(ui.Key(arg, false))
+		case "click":
+			f := ui.BuildFrame(g.App)
+			p, ok := f.Where(arg)
+			if !ok {
+				g.err = fmt.Errorf("--input %s: nothing named %q on screen", in, arg)
+				return errDone
+			}
+			for _, ev := range ui.Click(p, false) {
+				g.App.Handle(ev)
+			}
+		default:
+			g.err = fmt.Errorf("--input %q: want key:K or click:NAME", in)
+			return errDone
 		}
 	}
 	if _, err := g.writePNG(g.opt.ScreenshotOut); err != nil {

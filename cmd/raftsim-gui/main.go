@@ -62,6 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	paused := fs.Bool("paused", false, "start paused")
 	saveDir := fs.String("save-dir", ".", "where s (save session) and F12 (screenshot) write")
 	ats := fs.StringArray("at", nil, atFlagHelp)
+	inputs := fs.StringArray("input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member or client (repeatable)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (for --bench-frames)")
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
@@ -143,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, *saveDir) }
 	opt := render.Options{
 		Width: w, Height: h, Scale: *scale, Title: title,
-		ScreenshotAt: *shotAt, ScreenshotOut: *out, ShotDir: *saveDir,
+		ScreenshotAt: *shotAt, ScreenshotOut: *out, ShotDir: *saveDir, ShotInput: *inputs,
 		BenchFrames: *bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
 		Monkey: *monkey, MonkeySeed: *monkeySeed, MonkeyOut: func(s string) { fmt.Fprintln(stdout, s) },
 	}

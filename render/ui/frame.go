@@ -305,3 +305,16 @@ func HitTest(f *Frame, p Point, help bool) Hit {
 	}
 	return Hit{}
 }
+
+// Where returns the centre of a member or a client box by name.
+func (f *Frame) Where(name string) (Point, bool) {
+	if i, ok := f.Names[name]; ok {
+		return f.Ring.Pos[i], true
+	}
+	for _, c := range f.Clients {
+		if c.Name == name {
+			return c.R.Center(), true
+		}
+	}
+	return Point{}, false
+}
