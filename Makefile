@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin
 XVFB    := $(shell command -v xvfb-run 2>/dev/null)
 
-.PHONY: all build run test test-short bench deps fmt vet clean
+.PHONY: all build run test test-short test-gui bench bench-gui deps fmt vet clean
 
 all: build
 
@@ -26,6 +26,20 @@ test: deps build
 	else \
 		$(GO) test -count=1 ./...; \
 	fi
+
+# test-gui runs only the window's tests (part of make test too).
+test-gui: build
+	@if [ -z "$$DISPLAY" ] && [ -n "$(XVFB)" ]; then \
+		xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -count=1 -v ./render/... ./cmd/raftsim/; \
+	else \
+		$(GO) test -count=1 -v ./render/... ./cmd/raftsim/; \
+	fi
+
+# bench-gui measures the window's frame time: 7 members, 300+ messages in flight.
+bench-gui: build
+	@if [ -z "$$DISPLAY" ] && [ -n "$(XVFB)" ]; then X="xvfb-run -a -s '-screen 0 1920x1080x24'"; fi; \
+	eval $$X $(BIN)/raftsim-gui --bench-frames 300 --bench-baseline; \
+	eval $$X $(BIN)/raftsim-gui --bench-frames 300
 
 test-short:
 	$(GO) test -short ./...
