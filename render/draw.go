@@ -171,8 +171,18 @@ func (r *Renderer) caption(p *painter, a *ui.App, f *ui.Frame) []func() {
 			statusW = math.Min(width(status, r.Fonts.Normal), rect.W*0.4)
 			p.text(fit(status, r.Fonts.Normal, statusW), r.Fonts.Normal, rect.Right()-8*s, rect.Y+(rect.H-l.LineH())/2, ui.Muted, text.AlignEnd)
 		}
+		// One line in the big face if it fits, else two in the normal one.
+		w := rect.W - statusW - 32*s
 		face := r.Fonts.Big
-		p.text(fit(capText, face, rect.W-statusW-32*s), face, rect.X+10*s, rect.Y+(rect.H-22*s)/2, col, text.AlignStart)
+		if width(capText, face) <= w {
+			p.text(capText, face, rect.X+10*s, rect.Y+(rect.H-22*s)/2, col, text.AlignStart)
+			return
+		}
+		face = r.Fonts.Normal
+		lines := wrap(capText, face, w, 2)
+		for i, ln := range lines {
+			p.text(ln, face, rect.X+10*s, rect.Y+(rect.H-float64(len(lines))*l.LineH())/2+float64(i)*l.LineH(), col, text.AlignStart)
+		}
 	}}
 }
 

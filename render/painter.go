@@ -2,6 +2,7 @@ package render
 
 import (
 	"image/color"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -85,4 +86,38 @@ func textOn(fill color.RGBA) color.RGBA {
 func (p *painter) panelShapes(r ui.Rect) {
 	p.b.rect(p.dst, r, ui.Panel)
 	p.b.frame(p.dst, r, 1, ui.PanelEdge)
+}
+
+// wrap breaks s into at most n lines of at most w, at spaces where it can
+// and anywhere in text without spaces (Chinese); the last line ends in an
+// ellipsis if s does not fit.
+func wrap(s string, face *text.GoTextFace, w float64, n int) []string {
+	var lines []string
+	rest := []rune(s)
+	for len(rest) > 0 && len(lines) < n {
+		if len(lines) == n-1 || width(string(rest), face) <= w {
+			lines = append(lines, fit(string(rest), face, w))
+			break
+		}
+		// The longest prefix that fits, backed up to a space if there is one.
+		lo, hi := 1, len(rest)
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if width(string(rest[:mid]), face) <= w {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		cut := lo
+		for i := lo; i > lo/2; i-- {
+			if rest[i-1] == ' ' {
+				cut = i
+				break
+			}
+		}
+		lines = append(lines, strings.TrimSpace(string(rest[:cut])))
+		rest = rest[cut:]
+	}
+	return lines
 }

@@ -55,7 +55,7 @@ func ComputeLayout(w, h int, scale float64) Layout {
 	l := Layout{W: W, H: H, Scale: s}
 	toolbarH := math.Round(34 * s)
 	timelineH := math.Round(64 * s)
-	captionH := math.Round(34 * s)
+	captionH := math.Round(44 * s)
 	l.Toolbar = Rect{0, 0, W, toolbarH}
 	l.Timeline = Rect{0, H - timelineH, W, timelineH}
 	l.Caption = Rect{gap, l.Timeline.Y - captionH - gap, W - 2*gap, captionH}
