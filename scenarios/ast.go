@@ -154,6 +154,7 @@ const (
 	StepDelete                  // delete: {via, key, prefix, as}
 	StepGet                     // get: {via, key, consistency, prefix, keys_only, as}
 	StepWatch                   // watch: {via, key, prefix, require_leader, as}
+	StepCancel                  // cancel: label
 	StepExpect                  // expect: {conditions..., within}
 	StepExpectAlways            // expect_always: {conditions..., for}
 	numStepKinds
@@ -163,7 +164,7 @@ var stepKindNames = [...]string{
 	"invalid", "say", "pause", "chapter", "wait", "let", "crash", "restart", "stall", "clock",
 	"partition", "isolate", "cut", "restore", "link", "heal", "campaign", "transfer_leader",
 	"add_member", "promote", "remove_member", "snapshot", "put", "delete", "get", "watch",
-	"expect", "expect_always",
+	"cancel", "expect", "expect_always",
 }
 
 func (k StepKind) String() string {
@@ -245,6 +246,10 @@ type Step struct {
 	// RequireLeader cancels a StepWatch with "no leader" when the serving
 	// member loses its leader.
 	RequireLeader bool
+	// Cancel is the label of the operation StepCancel gives up on.
+	Cancel    string
+	CancelPos Pos
+
 	// Label names the operation's outcome for later conditions ("" = none).
 	Label    string
 	LabelPos Pos

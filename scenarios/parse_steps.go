@@ -150,6 +150,10 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if f.get("latency") == nil && f.get("loss") == nil && f.get("duplicate") == nil {
 			p.errorf(p.pos(v), "link: want at least one of latency, loss or duplicate to change")
 		}
+	case StepCancel:
+		if s, ok := p.str(v, what); ok {
+			st.Cancel, st.CancelPos = s, p.pos(v)
+		}
 	case StepHeal:
 		if v.Kind != yaml.ScalarNode || v.Value != "all" {
 			p.wrong(v, "heal", "all (restore every link; use restore: {from, to} for one link)")

@@ -391,6 +391,8 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return []sim.Command{{Kind: kind, Node: to}}, nil
 	case StepAddMember:
 		return []sim.Command{{Kind: kind, Node: s.Name, Learner: s.Learner}}, nil
+	case StepCancel:
+		return []sim.Command{{Kind: kind, Label: s.Cancel}}, nil
 	case StepPut, StepDelete, StepGet, StepWatch:
 		via, err := r.resolveOne(s.Via)
 		if err != nil {

@@ -193,6 +193,10 @@ func (v *validator) step(st *Step) {
 		}
 	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepSnapshot, StepStall, StepClock:
 		v.refs(st.Nodes, what)
+	case StepCancel:
+		if _, ok := v.labels[st.Cancel]; !ok && st.Cancel != "" {
+			v.p.errorf(st.CancelPos, "cancel: no earlier operation has label %q; name one with as: %s", st.Cancel, st.Cancel)
+		}
 	case StepRemoveMember:
 		v.refs(st.Nodes, what)
 		for _, r := range st.Nodes {

@@ -260,6 +260,11 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 			yadd(m, "as", ystr(c.Label))
 		}
 		action(m)
+	case sim.CmdCancel:
+		if c.Label == "" {
+			return nil, fmt.Errorf("cancel needs the label of an operation")
+		}
+		action(ystr(c.Label))
 	default:
 		return nil, fmt.Errorf("no scenario step for command %q", c.Kind)
 	}

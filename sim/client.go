@@ -75,6 +75,10 @@ type Op struct {
 
 	Events []WatchEvent // watch: events delivered to the client so far
 
+	// Canceled says the client gave up on the operation (CmdCancel): for a
+	// write its outcome is unknown, as after a timeout.
+	Canceled bool
+
 	endpoint       int // index into the client's endpoints of the member tried
 	tried          int
 	readIndex      uint64

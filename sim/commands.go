@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"go.etcd.io/raft/v3"
@@ -36,6 +37,7 @@ const (
 	CmdDelete         CommandKind = "delete"
 	CmdGet            CommandKind = "get"
 	CmdWatch          CommandKind = "watch"
+	CmdCancel         CommandKind = "cancel"
 	CmdCaption        CommandKind = "caption"
 )
 
@@ -104,6 +106,8 @@ func (w *World) do(c Command) (*Op, error) {
 		return nil, nil
 	case CmdPut, CmdDelete, CmdGet, CmdWatch:
 		return w.doRequest(c)
+	case CmdCancel:
+		return nil, w.cancel(c.Label)
 	case CmdPartition:
 		var groups [][]uint64
 		for _, g := range c.Groups {
@@ -341,6 +345,25 @@ func (w *World) doRequest(c Command) (*Op, error) {
 	}
 	w.submit(op)
 	return op, nil
+}
+
+// cancel is the client giving up on an operation: a request it no longer
+// waits for (its outcome is then unknown), or a watch it closes.
+func (w *World) cancel(label string) error {
+	op := w.Op(label)
+	if op == nil {
+		return fmt.Errorf("no operation labelled %q", label)
+	}
+	open := op.Status == OpPending || op.Kind == OpWatch && op.Status == OpOK
+	if !open {
+		return fmt.Errorf("%s has already ended (%s)", label, op.Status)
+	}
+	for _, m := range w.members {
+		m.watches = slices.DeleteFunc(m.watches, func(o *Op) bool { return o == op })
+	}
+	op.Status, op.Err, op.Canceled, op.End = OpError, "context canceled", true, w.now
+	w.record(Event{Kind: EvReply, Op: op.ID, Node: w.endpointOf(op), Text: "canceled by the client"})
+	return nil
 }
 
 // localClient names the client a request "via a member" comes from: the

@@ -118,7 +118,7 @@ func kvModel(partition bool) porcupine.Model {
 }
 
 // CheckLinearizability checks the client history with porcupine. Writes
-// that timed out or are still pending are indeterminate: they may have
+// that timed out, were canceled or are still pending are indeterminate: they may have
 // taken effect at any time after they were sent, or never, so they are
 // given an unbounded return time. Writes that failed never took effect and
 // are left out, as are reads that did not return. Serializable reads and
@@ -141,7 +141,7 @@ func (w *World) CheckLinearizability() Linearizability {
 		end := int64(op.End)
 		switch {
 		case op.Status == OpOK:
-		case op.Kind != OpGet && (op.Status == OpTimeout || op.Status == OpPending):
+		case op.Kind != OpGet && (op.Status == OpTimeout || op.Status == OpPending || op.Canceled):
 			end = math.MaxInt64
 		default:
 			continue // a failed write never happened; an unanswered read says nothing
