@@ -83,6 +83,7 @@ type job struct {
 	deadline   sim.Time // 0: none
 	onDeadline func()   // called once if the deadline passes first
 	stopped    bool     // unwatch: stop printing it
+	watch      string   // a watch job: its op's label
 }
 
 // New returns a console over w.

@@ -126,3 +126,24 @@ func TestEveryVerbIsGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestStoppedWatchIsCanceled: a watch that ends by --for, or by unwatch,
+// closes its stream in the simulation, so it receives no more events.
+func TestStoppedWatchIsCanceled(t *testing.T) {
+	w, err := sim.New(sim.SandboxConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(w, Options{Mode: Blocking})
+	c.Start("sandbox")
+	for _, line := range []string{"watch /a --prefix --for 100ms", "watch /b --prefix &", "unwatch", "put /a/1 x", "put /b/1 y"} {
+		if err := c.Exec(line); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	for _, op := range w.Ops() {
+		if op.Kind == sim.OpWatch && (!op.Canceled || len(op.Events) != 0) {
+			t.Errorf("watch %s: canceled=%v, %d events after it was stopped", op.Key, op.Canceled, len(op.Events))
+		}
+	}
+}

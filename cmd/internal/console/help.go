@@ -55,7 +55,7 @@ var helpText = map[string][2]string{
 	"status":        {"status", "A compact picture of every member: role, term, vote, leader, commit, applied and the log's terms."},
 	"trace":         {"trace on|off|all", "on: print raft messages and other events as they happen (heartbeats hidden). all: heartbeats too."},
 	"save":          {"save FILE.yaml", "Writes the session so far as a scenario; raftsim run FILE.yaml replays it to the same trace."},
-	"unwatch":       {"unwatch [N]", "Stops printing background job N (default: all)."},
+	"unwatch":       {"unwatch [N]", "Stops background job N (default: all); a watch's stream is closed."},
 	"help":          {"help [VERB]", "Lists the verbs, or explains one."},
 	"exit":          {"exit", "Ends the session (so do quit and Ctrl-D)."},
 	"quit":          {"quit", "Ends the session."},

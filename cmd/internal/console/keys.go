@@ -200,16 +200,22 @@ func (c *Console) watch(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, Key: rest[0], Prefix: *prefix})
+	// The watch is labelled so that stopping it (Ctrl-C, --for, unwatch)
+	// can cancel it in the simulation, as etcdctl closing its stream does.
+	label := fmt.Sprintf("watch-%d", len(c.w.Ops())+1)
+	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, Key: rest[0], Prefix: *prefix, Label: label})
 	if err != nil {
 		return err
 	}
-	j := &job{}
+	j := &job{watch: label}
 	printed := 0
 	j.poll = func() bool {
 		for ; printed < len(op.Events); printed++ {
 			e := op.Events[printed]
 			c.output(j, e.Type+"\n"+e.KV.Key+"\n"+e.KV.Value+"\n")
+		}
+		if op.Canceled {
+			return true // the user stopped it
 		}
 		if op.Status == sim.OpError || op.Status == sim.OpTimeout {
 			c.output(j, "watch was canceled ("+op.Err+")\n")
@@ -243,11 +249,11 @@ func (c *Console) stream(j *job) error {
 			return nil
 		}
 		if j.deadline != 0 && c.w.Now() >= j.deadline {
-			return nil
+			return c.cancel(j)
 		}
 		if c.opts.Interrupted != nil && c.opts.Interrupted() {
 			c.println("") // the terminal echoed ^C without a newline
-			return nil
+			return c.cancel(j)
 		}
 		slice := streamSlice
 		if j.deadline != 0 && c.w.Now().Add(slice) > j.deadline {
@@ -262,7 +268,17 @@ func (c *Console) stream(j *job) error {
 	}
 }
 
-// unwatch [N]: stop printing one background watch, or all.
+// cancel closes a watch job's stream in the simulation, if it is still open.
+func (c *Console) cancel(j *job) error {
+	op := c.w.Op(j.watch)
+	if j.watch == "" || op == nil || op.Status != sim.OpOK && op.Status != sim.OpPending {
+		return nil
+	}
+	_, err := c.do(sim.Command{Kind: sim.CmdCancel, Label: j.watch})
+	return err
+}
+
+// unwatch [N]: stop a background watch, or all: its stream is closed.
 func (c *Console) unwatch(args []string, _ bool) error {
 	f := newFlags("unwatch")
 	rest, err := f.parse(args, 0, 1, "unwatch [N]")
@@ -273,6 +289,9 @@ func (c *Console) unwatch(args []string, _ bool) error {
 	for _, j := range c.jobs {
 		if len(rest) == 0 || rest[0] == fmt.Sprint(j.id) {
 			j.stopped = true
+			if err := c.cancel(j); err != nil {
+				return err
+			}
 			n++
 		}
 	}
