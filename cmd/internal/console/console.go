@@ -49,6 +49,14 @@ type Options struct {
 	Pace func(time.Duration)
 	// Heartbeats makes `trace on` include heartbeats, as `trace all` does.
 	Heartbeats bool
+	// Advance is, in Async mode, how wait and tick let virtual time pass:
+	// the host owns the clock, so the console asks it to move on by d (the
+	// GUI plays its session forward, with a scenario's steps and the
+	// commands of the branch on screen) rather than run the world itself,
+	// which would leave the host's command log and script behind. It is
+	// called from inside Exec; the host may do the advancing after Exec
+	// returns. Nil: the console runs the world itself.
+	Advance func(d time.Duration) error
 }
 
 // ErrQuit is returned by Exec for exit and quit.
@@ -149,6 +157,7 @@ func (c *Console) Exec(line string) error {
 func (c *Console) Poll() {
 	c.flushTrace()
 	kept := c.jobs[:0]
+	var expired []*job
 	for _, j := range c.jobs {
 		if j.stopped {
 			continue
@@ -159,12 +168,30 @@ func (c *Console) Poll() {
 				j.onDeadline()
 			}
 			done = true
+			expired = append(expired, j)
 		}
 		if !done {
 			kept = append(kept, j)
 		}
 	}
 	c.jobs = kept
+	// A watch whose --for has passed closes its stream in the simulation,
+	// as a foreground one does. NB: only now, with the job list settled,
+	// since cancelling applies a command, which polls again.
+	for _, j := range expired {
+		if j.watch != "" {
+			_ = c.cancel(j) // an error here is a violation, which Violation reports
+		}
+	}
+}
+
+// letPass lets d of virtual time pass: in Async mode with a host that owns
+// the clock, by asking it to.
+func (c *Console) letPass(d time.Duration) error {
+	if c.opts.Mode == Async && c.opts.Advance != nil {
+		return c.opts.Advance(d)
+	}
+	return c.advance(d)
 }
 
 // Close flushes what the world did up to now (events scheduled for this

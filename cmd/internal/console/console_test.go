@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/datadriven"
 
@@ -145,5 +147,47 @@ func TestStoppedWatchIsCanceled(t *testing.T) {
 		if op.Kind == sim.OpWatch && (!op.Canceled || len(op.Events) != 0) {
 			t.Errorf("watch %s: canceled=%v, %d events after it was stopped", op.Key, op.Canceled, len(op.Events))
 		}
+	}
+}
+
+// TestAsyncModeLeavesTheClockToTheHost: in Async mode wait and tick ask the
+// host for time instead of running the world, a watch is a numbered job,
+// and its --for, when the host's clock passes it, closes the stream.
+func TestAsyncModeLeavesTheClockToTheHost(t *testing.T) {
+	w, err := sim.New(sim.SandboxConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RunUntil(sim.Time(3 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	var asked []time.Duration
+	c := New(w, Options{Out: &out, Mode: Async, Advance: func(d time.Duration) error { asked = append(asked, d); return nil }})
+	start := w.Now()
+	for _, line := range []string{"wait 2s", "tick 3", "watch /a --prefix --for 100ms"} {
+		if err := c.Exec(line); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	if w.Now() != start {
+		t.Errorf("the console moved the clock from %s to %s; the host owns it", start, w.Now())
+	}
+	if want := []time.Duration{2 * time.Second, 300 * time.Millisecond}; !slices.Equal(asked, want) {
+		t.Errorf("asked the host for %v, want %v", asked, want)
+	}
+	if !strings.Contains(out.String(), "[1] watching /a") {
+		t.Errorf("the watch is not a numbered job:\n%s", out.String())
+	}
+	// The host advances past the watch's --for and polls.
+	for range 3 {
+		if err := w.Advance(50 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		c.Poll()
+	}
+	op := w.Op("watch-1")
+	if op == nil || !op.Canceled {
+		t.Errorf("the watch is not canceled after its --for: %+v", op)
 	}
 }

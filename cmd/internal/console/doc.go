@@ -31,7 +31,10 @@
 // In Async mode (the GUI) Exec applies the command at the current virtual
 // time and returns at once. The host owns the clock: after each advance of
 // the world it calls Poll, which prints trace lines, answers and watch
-// events as they arrive. `wait` and `tick` still advance the world at once.
+// events as they arrive. `wait` and `tick` ask the host to move its clock on
+// (Options.Advance), or without one advance the world at once. Every watch
+// is a numbered job there, as if it ended in &, so that `unwatch N` stops
+// it; its --for, when it passes, closes the stream as in Blocking mode.
 //
 // A line ending in & runs a key verb (put, get, del, watch) in the
 // background in Blocking mode too: its output lines are prefixed with [N]

@@ -190,6 +190,11 @@ func (c *Console) watch(args []string, bg bool) error {
 	if rest[0] == "" && !*prefix {
 		return fmt.Errorf("key is not provided")
 	}
+	if c.opts.Mode == Async {
+		// Nothing blocks in Async mode, so every watch streams as a
+		// numbered job, which unwatch N can stop.
+		bg = true
+	}
 	if *dur < 0 {
 		return fmt.Errorf("--for: want a positive duration, not %s", *dur)
 	}

@@ -24,7 +24,7 @@ func (c *Console) tick(args []string, _ bool) error {
 			return fmt.Errorf("tick: want a count of ticks from 1 to 100000, not %q", rest[0])
 		}
 	}
-	return c.advance(time.Duration(n) * c.w.Config().Tick)
+	return c.letPass(time.Duration(n) * c.w.Config().Tick)
 }
 
 // wait DUR: let virtual time pass.
@@ -38,7 +38,7 @@ func (c *Console) waitVerb(args []string, _ bool) error {
 	if err != nil {
 		return err
 	}
-	return c.advance(d)
+	return c.letPass(d)
 }
 
 // maxWait bounds one wait, so that a typo (wait 1000h) cannot hang a session.
