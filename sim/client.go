@@ -146,7 +146,7 @@ func (w *World) submit(op *Op) {
 	}
 	w.record(Event{Kind: EvRequest, Op: op.ID, Node: w.endpointOf(op), Text: describeOp(op)})
 	if op.Kind != OpWatch {
-		w.sched.push(event{at: w.now.Add(timeout), kind: evClientTimeout, node: w.endpointOf(op), op: op})
+		w.sched.after(w.now, Time(timeout), event{kind: evClientTimeout, node: w.endpointOf(op), op: op})
 	}
 	w.sendRequest(op)
 }
@@ -162,7 +162,7 @@ func (w *World) endpointOf(op *Op) uint64 {
 func (w *World) sendRequest(op *Op) {
 	m := w.members[w.endpointOf(op)-1]
 	op.Member = m.name
-	w.sched.push(event{at: w.now.Add(w.cfg.ClientLatency), kind: evRequestArrive, node: m.id, op: op})
+	w.sched.after(w.now, Time(w.cfg.ClientLatency), event{kind: evRequestArrive, node: m.id, op: op})
 }
 
 func (w *World) requestArrive(m *member, op *Op) {
@@ -179,11 +179,11 @@ func (w *World) requestArrive(m *member, op *Op) {
 
 // reply sends r from m back to op's client.
 func (w *World) reply(m *member, op *Op, r reply) {
-	w.sched.push(event{at: w.now.Add(w.cfg.ClientLatency), kind: evReplyArrive, node: m.id, op: op, rep: &r})
+	w.sched.after(w.now, Time(w.cfg.ClientLatency), event{kind: evReplyArrive, node: m.id, op: op, rep: &r})
 }
 
 func (w *World) watchEvent(m *member, op *Op, ev WatchEvent) {
-	w.sched.push(event{at: w.now.Add(w.cfg.ClientLatency), kind: evWatchArrive, node: m.id, op: op, wev: &ev})
+	w.sched.after(w.now, Time(w.cfg.ClientLatency), event{kind: evWatchArrive, node: m.id, op: op, wev: &ev})
 }
 
 func (w *World) clientEvent(e event) {

@@ -175,7 +175,7 @@ func (m *member) crash() {
 }
 
 func (m *member) tick() {
-	m.w.sched.push(event{at: m.w.now + m.tickEvery, kind: evTick, node: m.id, inc: m.inc})
+	m.w.sched.after(m.w.now, m.tickEvery, event{kind: evTick, node: m.id, inc: m.inc})
 	if m.stalled {
 		return // a frozen process misses its ticks
 	}
@@ -207,7 +207,7 @@ func (m *member) flush() {
 		if m.w.cfg.DiskLatency > 0 && (len(rd.Entries) > 0 || rd.HardState != nil || !raft.IsEmptySnap(rd.Snapshot)) {
 			m.diskBusy = true
 			m.pending = rd
-			m.w.sched.push(event{at: m.w.now.Add(m.w.cfg.DiskLatency), kind: evDiskDone, node: m.id, inc: m.inc})
+			m.w.sched.after(m.w.now, Time(m.w.cfg.DiskLatency), event{kind: evDiskDone, node: m.id, inc: m.inc})
 			return
 		}
 		m.handleReady(rd)
@@ -548,7 +548,7 @@ func (m *member) readIndex(op *Op) {
 	m.enter()
 	m.rn.ReadIndex(ctx[:])
 	m.leave()
-	m.w.sched.push(event{at: m.w.now.Add(readIndexRetry), kind: evReadRetry, node: m.id, inc: m.inc, op: op})
+	m.w.sched.after(m.w.now, Time(readIndexRetry), event{kind: evReadRetry, node: m.id, inc: m.inc, op: op})
 	m.flush()
 }
 

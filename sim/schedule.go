@@ -42,10 +42,22 @@ type event struct {
 	arrived bool
 }
 
-// schedule is a binary min-heap of events ordered by (at, seq).
+// schedule orders events by (at, seq). Most events are scheduled a fixed
+// delay ahead (a tick, a client hop, a timeout, a disk write): since now
+// never goes back, events of one delay come due in the order they were
+// scheduled, so each delay has a FIFO lane and only events of varying delay
+// (message deliveries) go into the binary heap. This keeps the heap small:
+// a client's 7s timeouts would otherwise pile up in it by the hundred.
 type schedule struct {
-	ev  []event
-	seq uint64
+	ev    []event // the heap
+	lanes []lane
+	seq   uint64
+}
+
+type lane struct {
+	delay Time
+	q     []event
+	head  int
 }
 
 func (s *schedule) less(i, j int) bool {
@@ -56,6 +68,7 @@ func (s *schedule) less(i, j int) bool {
 	return a.seq < b.seq
 }
 
+// push schedules e at e.at.
 func (s *schedule) push(e event) {
 	s.seq++
 	e.seq = s.seq
@@ -71,10 +84,74 @@ func (s *schedule) push(e event) {
 	}
 }
 
-func (s *schedule) len() int { return len(s.ev) }
+// after schedules e delay after now, which must not be earlier than the
+// now of any earlier call.
+func (s *schedule) after(now, delay Time, e event) {
+	s.seq++
+	e.seq, e.at = s.seq, now+delay
+	for i := range s.lanes {
+		if s.lanes[i].delay == delay {
+			s.lanes[i].q = append(s.lanes[i].q, e)
+			return
+		}
+	}
+	s.lanes = append(s.lanes, lane{delay: delay, q: []event{e}})
+}
 
-// peek returns the time of the earliest event. The schedule must not be empty.
-func (s *schedule) peek() Time { return s.ev[0].at }
+// next returns where the earliest event is (-1: the heap, else a lane) and
+// its time.
+func (s *schedule) next() (int, Time, bool) {
+	where, ok := -1, false
+	var at Time
+	var seq uint64
+	if len(s.ev) > 0 {
+		at, seq, ok = s.ev[0].at, s.ev[0].seq, true
+	}
+	for i := range s.lanes {
+		l := &s.lanes[i]
+		if l.head == len(l.q) {
+			continue
+		}
+		e := &l.q[l.head]
+		if !ok || e.at < at || e.at == at && e.seq < seq {
+			where, at, seq, ok = i, e.at, e.seq, true
+		}
+	}
+	return where, at, ok
+}
+
+// take removes and returns the earliest event, found by next.
+func (s *schedule) take(where int) event {
+	if where < 0 {
+		return s.pop()
+	}
+	l := &s.lanes[where]
+	e := l.q[l.head]
+	l.q[l.head] = event{} // drop references for the GC
+	l.head++
+	switch {
+	case l.head == len(l.q):
+		l.q, l.head = l.q[:0], 0
+	case l.head >= 64 && 2*l.head >= len(l.q):
+		n := copy(l.q, l.q[l.head:])
+		clear(l.q[n:])
+		l.q, l.head = l.q[:n], 0
+	}
+	return e
+}
+
+// pending calls f for every scheduled event, in no particular order.
+func (s *schedule) pending(f func(*event)) {
+	for i := range s.ev {
+		f(&s.ev[i])
+	}
+	for i := range s.lanes {
+		l := &s.lanes[i]
+		for j := l.head; j < len(l.q); j++ {
+			f(&l.q[j])
+		}
+	}
+}
 
 func (s *schedule) pop() event {
 	top := s.ev[0]

@@ -245,11 +245,11 @@ func (w *World) View() View {
 	for _, m := range w.members {
 		v.Members = append(v.Members, m.view())
 	}
-	for _, e := range w.sched.ev {
+	w.sched.pending(func(e *event) {
 		if e.kind == evDeliver {
-			v.InFlight = append(v.InFlight, w.messageView(e, false))
+			v.InFlight = append(v.InFlight, w.messageView(*e, false))
 		}
-	}
+	})
 	for _, m := range w.members {
 		for _, e := range m.queue {
 			if e.kind == evDeliver {

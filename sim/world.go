@@ -214,18 +214,20 @@ func (w *World) Violation() *Violation { return w.safety.violation }
 
 // NextEventAt returns the time of the next scheduled event.
 func (w *World) NextEventAt() (Time, bool) {
-	if w.sched.len() == 0 {
-		return 0, false
-	}
-	return w.sched.peek(), true
+	_, at, ok := w.sched.next()
+	return at, ok
 }
 
 // RunUntil processes every event scheduled at or before t and leaves the
 // clock at t. It stops early, returning the violation, if a safety invariant
 // breaks.
 func (w *World) RunUntil(t Time) error {
-	for w.safety.violation == nil && w.sched.len() > 0 && w.sched.peek() <= t {
-		e := w.sched.pop()
+	for w.safety.violation == nil {
+		where, at, ok := w.sched.next()
+		if !ok || at > t {
+			break
+		}
+		e := w.sched.take(where)
 		w.now = e.at
 		w.dispatch(e)
 	}
@@ -358,10 +360,10 @@ func (w *World) drop(e event, why netmodel.DropReason) {
 	w.recordMsg(EvDrop, e.peer, e.node, e.id, e.msg, w.now, why, false)
 	sender := w.members[e.peer-1]
 	if e.msg.GetType() == pb.MsgSnap {
-		w.sched.push(event{at: w.now, kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: e.node, flag: true})
+		w.sched.after(w.now, 0, event{kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: e.node, flag: true})
 	}
 	if why != netmodel.DropLoss && why != netmodel.DropQueue {
-		w.sched.push(event{at: w.now, kind: evReportUnreachable, node: sender.id, inc: sender.inc, peer: e.node})
+		w.sched.after(w.now, 0, event{kind: evReportUnreachable, node: sender.id, inc: sender.inc, peer: e.node})
 	}
 }
 
@@ -390,7 +392,7 @@ func (w *World) deliver(m *member, e event) {
 	w.recordMsg(EvDeliver, m.id, e.peer, e.id, e.msg, w.now, netmodel.NotDropped, false)
 	if e.msg.GetType() == pb.MsgSnap {
 		sender := w.members[e.peer-1]
-		w.sched.push(event{at: w.now, kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: m.id})
+		w.sched.after(w.now, 0, event{kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: m.id})
 	}
 	m.step(e.msg)
 }
