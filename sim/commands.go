@@ -74,7 +74,26 @@ type Command struct {
 }
 
 // Commands returns every command applied so far, in order, with its time.
-func (w *World) Commands() []Command { return w.cmds }
+// The slice is a copy.
+func (w *World) Commands() []Command {
+	var out []Command
+	for _, chunk := range w.cmds {
+		out = append(out, chunk...)
+	}
+	return out
+}
+
+// commandChunk is how many commands are stored per chunk: a long session
+// logs many, and a chunked log never copies what it holds.
+const commandChunk = 256
+
+func (w *World) logCommand(c Command) {
+	if len(w.cmds) == 0 || len(w.cmds[len(w.cmds)-1]) == commandChunk {
+		w.cmds = append(w.cmds, make([]Command, 0, commandChunk))
+	}
+	last := &w.cmds[len(w.cmds)-1]
+	*last = append(*last, c)
+}
 
 // Do applies c now. Commands that fail change nothing and are not logged.
 // For put, delete, get and watch it returns the new operation.
@@ -87,7 +106,7 @@ func (w *World) Do(c Command) (*Op, error) {
 		return nil, err
 	}
 	c.At = w.now
-	w.cmds = append(w.cmds, c)
+	w.logCommand(c)
 	return op, nil
 }
 

@@ -32,7 +32,7 @@ type World struct {
 
 	history history
 	ops     []*Op
-	cmds    []Command
+	cmds    [][]Command
 	safety  *safety
 
 	nextMsgID uint64
