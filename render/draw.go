@@ -54,6 +54,7 @@ func (r *Renderer) DrawFrame(dst *ebiten.Image, a *ui.App, f *ui.Frame) {
 	texts = append(texts, r.clients(p, a, f)...)
 	texts = append(texts, r.caption(p, a, f)...)
 	texts = append(texts, r.timeline(p, f)...)
+	texts = append(texts, r.commandBox(p, a, f)...)
 	p.flush()
 	for _, t := range texts {
 		t()
@@ -66,7 +67,7 @@ func (r *Renderer) DrawFrame(dst *ebiten.Image, a *ui.App, f *ui.Frame) {
 // only outlined on a cleared background, and only the legend (text heavy,
 // never changing) is cached in an offscreen image.
 func (r *Renderer) drawStatic(dst *ebiten.Image, l ui.Layout) {
-	if r.legend == nil || r.staticFor.W != l.W || r.staticFor.H != l.H || r.staticFor.Scale != l.Scale {
+	if r.legend == nil || r.staticFor.Legend != l.Legend || r.staticFor.Scale != l.Scale {
 		if r.legend != nil {
 			r.legend.Deallocate()
 		}

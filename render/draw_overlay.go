@@ -15,7 +15,13 @@ import (
 func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 	s := l.Scale
 	rect := l.Legend
+	// Condensed to fit: a short window (or a large scale) gets tighter
+	// lines, down to what the small font needs.
 	lh := math.Round(17 * s)
+	if need := r.legendHeight(s); need > rect.H-8*s {
+		lh = math.Max(math.Round(13.5*s), math.Floor(lh*(rect.H-8*s)/need))
+	}
+	gapY := math.Round(4 * s * lh / math.Round(17*s))
 	x := rect.X + 10*s
 	y := rect.Y + 6*s
 	type entry struct {
@@ -28,8 +34,10 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 		texts = append(texts, func() { p.text(t, r.Fonts.Normal, x, yy, ui.Muted, text.AlignStart) })
 		y += lh + 2*s
 	}
+	more := false
 	item := func(e entry) {
-		if y+lh > rect.Bottom() {
+		if y+lh > rect.Bottom()-4*s {
+			more = true
 			return
 		}
 		c := ui.Point{X: x + 9*s, Y: y + lh/2}
@@ -74,7 +82,14 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 		p.b.ring(p.dst, c, 6*s, 2.5*s, ui.LightGrey)
 		p.b.arc(p.dst, c, 6*s, 2.5*s, -math.Pi/2, math.Pi*0.8, ui.Orange)
 	}, "election timer"})
-	y += 4 * s
+	item(entry{func(c ui.Point) {
+		p.b.rect(p.dst, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, hostFill)
+		p.b.frame(p.dst, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, 1, ui.PanelEdge)
+	}, "host: a machine and all on it"})
+	item(entry{func(c ui.Point) {
+		dashedFrame(p, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, 1.5*s, 3*s, ui.Grey)
+	}, "host down: all on it is down"})
+	y += gapY
 	heading("Messages (hollow = reply)")
 	for _, t := range ui.LegendMessages {
 		st := ui.StyleOfMessage(t)
@@ -86,7 +101,7 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 	item(entry{func(c ui.Point) {
 		p.b.cross(p.dst, c, 5*s, 2.5*s, ui.Vermillion)
 	}, "dropped (with its reason)"})
-	y += 4 * s
+	y += gapY
 	heading("Links")
 	item(entry{func(c ui.Point) {
 		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 9*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
@@ -98,7 +113,7 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 		p.b.arrowHead(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y}, ui.Point{X: 1}, 7*s, ui.Vermillion)
 		p.b.line(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y - 6*s}, ui.Point{X: c.X + 6*s, Y: c.Y + 6*s}, 2.5*s, ui.Vermillion)
 	}, "cut one way"})
-	y += 4 * s
+	y += gapY
 	heading("Log cells")
 	item(entry{func(c ui.Point) {
 		p.b.rect(p.dst, ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}, ui.TermColor(2))
@@ -117,7 +132,7 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 	item(entry{func(c ui.Point) {
 		p.b.poly(p.dst, []ui.Point{{X: c.X, Y: c.Y - 4*s}, {X: c.X - 5*s, Y: c.Y + 4*s}, {X: c.X + 5*s, Y: c.Y + 4*s}}, ui.Vermillion)
 	}, "leader's Match for it"})
-	y += 4 * s
+	y += gapY
 	heading("Timeline")
 	for _, k := range ui.MarkKinds {
 		kc := ui.MarkColor(k.Kind)
@@ -125,10 +140,23 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 			p.b.rect(p.dst, ui.Rect{X: c.X - 1.5*s, Y: c.Y - 6*s, W: 3 * s, H: 12 * s}, kc)
 		}, k.Name})
 	}
+	if more {
+		yy := rect.Bottom() - lh - 2*s
+		texts = append(texts, func() {
+			p.text("… (a larger window shows the rest)", r.Fonts.Small, x, yy, ui.Muted, text.AlignStart)
+		})
+	}
 	p.flush()
 	for _, t := range texts {
 		t()
 	}
+}
+
+// legendHeight is how tall the legend is at full spacing.
+func (r *Renderer) legendHeight(s float64) float64 {
+	lh := math.Round(17 * s)
+	items := len(ui.Roles) + 3 + len(ui.LegendMessages) + 1 + 2 + 4 + len(ui.MarkKinds)
+	return 6*s + 5*(lh+2*s) + 4*4*s + float64(items)*lh
 }
 
 // overlays draws the message details, the open menu and the help overlay,
@@ -203,50 +231,65 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 	}
 }
 
-// help draws the keyboard and mouse help over everything.
+// help draws the keyboard and mouse help over everything, in two columns:
+// the keys on the left, the mouse and the command box on the right.
 func (r *Renderer) help(p *painter, f *ui.Frame) {
 	l := f.L
 	s := l.Scale
 	lh := l.LineH()
 	p.b.rect(p.dst, ui.Rect{W: l.W, H: l.H}, alpha(ui.Black, 0.55))
-	var lines [][2]string
-	lines = append(lines, [2]string{"", "Keyboard"})
+	var left, right [][2]string
+	left = append(left, [2]string{"", "Keyboard"})
 	for _, k := range ui.GlobalKeys {
-		lines = append(lines, [2]string{k.Key, k.What})
+		left = append(left, [2]string{k.Key, k.What})
 	}
-	lines = append(lines, [2]string{"", "On the selected member (or in its menu)"})
+	left = append(left, [2]string{"", "On the selected member (or in its menu)"})
 	for _, k := range ui.MemberActions {
-		lines = append(lines, [2]string{k.Key, k.Label})
+		left = append(left, [2]string{k.Key, k.Label})
 	}
-	lines = append(lines, [2]string{"", "Mouse"})
+	right = append(right, [2]string{"", "Mouse"})
 	for _, m := range ui.MouseHelp {
-		lines = append(lines, [2]string{"", "  " + m})
+		right = append(right, [2]string{"", "  " + m})
 	}
-	lines = append(lines, [2]string{"", "press any key or click to close"})
-	w := math.Min(l.W-40*s, 640*s)
-	h := math.Min(l.H-40*s, float64(len(lines))*lh+24*s)
+	right = append(right, [2]string{"", "Command box (: or `)"})
+	for _, k := range ui.BoxKeys {
+		right = append(right, [2]string{k.Key, k.What})
+	}
+	right = append(right, [2]string{"", "  the other shortcuts wait while it is open (F12 still works)"})
+	right = append(right, [2]string{"", ""}, [2]string{"", "press any key or click to close"})
+	w := math.Min(l.W-40*s, 1000*s)
+	n := max(len(left), len(right))
+	h := math.Min(l.H-40*s, float64(n)*lh+24*s)
 	box := ui.Rect{X: (l.W - w) / 2, Y: (l.H - h) / 2, W: w, H: h}
 	p.b.rect(p.dst, box, ui.Panel)
 	p.b.frame(p.dst, box, 2*s, ui.Ink)
 	p.flush()
 	small := r.Fonts.Small
-	for i, ln := range lines {
-		y := box.Y + 12*s + float64(i)*lh
-		if y+lh > box.Bottom() {
-			break
-		}
-		if ln[0] == "" {
-			c := ui.Ink
-			face := r.Fonts.Normal
-			if ln[1][0] == ' ' {
-				face = small
-			} else {
-				c = ui.Blue
+	colW := (w - 32*s) / 2
+	column := func(lines [][2]string, x float64) {
+		for i, ln := range lines {
+			y := box.Y + 12*s + float64(i)*lh
+			if y+lh > box.Bottom() {
+				break
 			}
-			p.text(ln[1], face, box.X+16*s, y, c, text.AlignStart)
-			continue
+			if ln[0] == "" {
+				if ln[1] == "" {
+					continue
+				}
+				c := ui.Ink
+				face := r.Fonts.Normal
+				if ln[1][0] == ' ' {
+					face = small
+				} else {
+					c = ui.Blue
+				}
+				p.text(fit(ln[1], face, colW-8*s), face, x, y, c, text.AlignStart)
+				continue
+			}
+			p.text(ln[0], small, x+96*s, y, ui.Vermillion, text.AlignEnd)
+			p.text(fit(ln[1], small, colW-112*s), small, x+104*s, y, ui.Ink, text.AlignStart)
 		}
-		p.text(ln[0], small, box.X+16*s+90*s, y, ui.Vermillion, text.AlignEnd)
-		p.text(ln[1], small, box.X+16*s+104*s, y, ui.Ink, text.AlignStart)
 	}
+	column(left, box.X+16*s)
+	column(right, box.X+16*s+colW+8*s)
 }

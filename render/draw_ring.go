@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strconv"
 
@@ -18,6 +19,25 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 	g := f.Ring
 	ms := f.View.Members
 	var texts []func()
+	// Hosts: a shaded box for each machine, under everything on it. A host
+	// whose member is down is drawn dashed: all on it is down.
+	for _, h := range f.Hosts {
+		p.b.rect(p.dst, h.R, hostFill)
+		if h.Down {
+			dashedFrame(p, h.R, math.Max(1, 1.5*s), 5*s, ui.Grey)
+		} else {
+			p.b.frame(p.dst, h.R, math.Max(1, s), ui.PanelEdge)
+		}
+	}
+	// An external client's line to the member it is pinned to.
+	for _, c := range f.Clients {
+		if len(c.Endpoints) == 0 {
+			continue
+		}
+		if i, ok := f.Names[c.Member]; ok {
+			p.b.dashed(p.dst, ui.Point{X: c.R.Center().X, Y: c.R.Y}, g.Pos[i], math.Max(1, s), 4*s, ui.SkyBlue)
+		}
+	}
 	// Links: a thin line between every two members still in the cluster.
 	for i := range ms {
 		for j := i + 1; j < len(ms); j++ {
@@ -47,12 +67,29 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 	}
 	// The client boxes and their connections.
 	for _, c := range f.Clients {
-		i := f.Names[c.Member]
-		p.b.line(p.dst, g.Pos[i], c.R.Center(), math.Max(1, s), ui.PanelEdge)
+		if i, ok := f.Names[c.Member]; ok && len(c.Endpoints) == 0 {
+			p.b.line(p.dst, g.Pos[i], c.R.Center(), math.Max(1, s), ui.PanelEdge)
+		}
 	}
 	for _, c := range f.Clients {
 		p.b.rect(p.dst, c.R, ui.Background)
-		p.b.frame(p.dst, c.R, math.Max(1, s), ui.Muted)
+		if c.Down {
+			dashedFrame(p, c.R, math.Max(1, s), 4*s, ui.Grey)
+		} else {
+			p.b.frame(p.dst, c.R, math.Max(1, s), ui.Muted)
+		}
+		for k, ch := range c.Chips {
+			ep := c.Endpoints[k]
+			switch {
+			case ep == c.Member:
+				p.b.rect(p.dst, ch, ui.Blue)
+			default:
+				p.b.frame(p.dst, ch, 1, ui.PanelEdge)
+			}
+			if i, ok := f.Names[ep]; ok && !f.View.Members[i].Up {
+				p.b.line(p.dst, ui.Point{X: ch.X + 2*s, Y: ch.Bottom() - 2*s}, ui.Point{X: ch.Right() - 2*s, Y: ch.Y + 2*s}, math.Max(1, 1.5*s), ui.Vermillion)
+			}
+		}
 		if c.Pending > 0 {
 			p.b.circle(p.dst, ui.Point{X: c.R.Right(), Y: c.R.Y}, 7*s, ui.Orange)
 		}
@@ -111,7 +148,31 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 			p.text(fit(line2, small, lab.W), small, pos.X, lab.Y+f.L.LineH()*0.85, ui.Muted, text.AlignCenter)
 		}
 		for _, c := range f.Clients {
-			p.text(fit(c.Name, small, c.R.W-4*s), small, c.R.X+c.R.W/2, c.R.Y+(c.R.H-f.L.LineH()*0.85)/2, ui.Ink, text.AlignCenter)
+			col := ui.Ink
+			if c.Down {
+				col = ui.Grey
+			}
+			if len(c.Endpoints) > 0 {
+				// An external apiserver: its name, then its endpoints.
+				lh := f.L.BoxLineH()
+				p.text(fit(c.Name+" → "+c.Member, small, c.R.W-8*s), small, c.R.X+4*s, c.R.Y+2*s, col, text.AlignStart)
+				if len(c.Chips) == 0 {
+					p.text(fit(fmt.Sprintf("%d endpoints", len(c.Endpoints)), small, c.R.W-8*s), small, c.R.X+4*s, c.R.Y+2*s+lh, ui.Muted, text.AlignStart)
+				}
+				for k, ch := range c.Chips {
+					tc := ui.Ink
+					if c.Endpoints[k] == c.Member {
+						tc = white
+					}
+					p.text(ui.ChipLabel(c.Endpoints[k]), small, ch.X+ch.W/2, ch.Y+(ch.H-f.L.LineH()*0.85)/2, tc, text.AlignCenter)
+				}
+			} else {
+				name := c.Name
+				if c.Down {
+					name += " · down"
+				}
+				p.text(fit(name, small, c.R.W-4*s), small, c.R.X+c.R.W/2, c.R.Y+(c.R.H-f.L.LineH()*0.85)/2, col, text.AlignCenter)
+			}
 			if c.Pending > 0 {
 				p.text(strconv.Itoa(c.Pending), small, c.R.Right(), c.R.Y-f.L.LineH()*0.45, ui.Ink, text.AlignCenter)
 			}
@@ -262,4 +323,16 @@ func (r *Renderer) message(p *painter, md ui.MsgDraw, selected bool) {
 			p.b.cross(dst, c, rad*0.6, 1.8*s, ui.Vermillion)
 		}
 	}
+}
+
+// hostFill shades a host: a machine, and everything drawn on it.
+var hostFill = color.RGBA{0xf0, 0xf0, 0xea, 0xff}
+
+// dashedFrame outlines r with dashes.
+func dashedFrame(p *painter, r ui.Rect, w, dash float64, c color.RGBA) {
+	a, b, cc, d := ui.Point{X: r.X, Y: r.Y}, ui.Point{X: r.Right(), Y: r.Y}, ui.Point{X: r.Right(), Y: r.Bottom()}, ui.Point{X: r.X, Y: r.Bottom()}
+	p.b.dashed(p.dst, a, b, w, dash, c)
+	p.b.dashed(p.dst, b, cc, w, dash, c)
+	p.b.dashed(p.dst, cc, d, w, dash, c)
+	p.b.dashed(p.dst, d, a, w, dash, c)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
 )
 
@@ -29,6 +30,9 @@ type Fonts struct {
 	CJK    bool   // it covers Chinese
 
 	Small, Normal, Big *text.GoTextFace
+	// Mono is the command box's face: Go Mono, so that etcdctl's tables
+	// line up, falling back to the main font for what it lacks (Chinese).
+	Mono text.Face
 }
 
 // LoadFonts finds a CJK font (RAFTSIM_FONT names one explicitly) and falls
@@ -59,6 +63,14 @@ func LoadFonts(scale float64, latinOnly bool) (*Fonts, error) {
 	f.Small = &text.GoTextFace{Source: f.Source, Size: 11 * scale}
 	f.Normal = &text.GoTextFace{Source: f.Source, Size: 13 * scale}
 	f.Big = &text.GoTextFace{Source: f.Source, Size: 17 * scale}
+	mono, err := text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
+	if err != nil {
+		return nil, fmt.Errorf("loading the embedded Go Mono font: %w", err)
+	}
+	f.Mono, err = text.NewMultiFace(&text.GoTextFace{Source: mono, Size: 11 * scale}, f.Small)
+	if err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 

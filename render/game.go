@@ -29,7 +29,9 @@ type Options struct {
 	ScreenshotAt  time.Duration
 	ScreenshotOut string
 	// ShotInput is fed to the App just before the screenshot: "key:K" presses
-	// a key, "click:NAME" clicks a member or client box (to show a menu).
+	// a key, "click:NAME" clicks a member or client box (to show a menu),
+	// "type:TEXT" types text (into the command box, which key:: opens and
+	// key:enter runs).
 	ShotInput []string
 	// ShotDir is where F12 screenshots and saved sessions go.
 	ShotDir string
@@ -129,6 +131,8 @@ func (g *Game) screenshotAndExit() error {
 		switch kind {
 		case "key":
 			g.App.Handle(ui.Key(arg, false))
+		case "type":
+			g.App.Handle(ui.Type(arg))
 		case "click":
 			f := ui.BuildFrame(g.App)
 			p, ok := f.Where(arg)
@@ -140,7 +144,7 @@ func (g *Game) screenshotAndExit() error {
 				g.App.Handle(ev)
 			}
 		default:
-			g.err = fmt.Errorf("--input %q: want key:K or click:NAME", in)
+			g.err = fmt.Errorf("--input %q: want key:K, click:NAME or type:TEXT", in)
 			return errDone
 		}
 	}

@@ -12,6 +12,18 @@ import (
 type inputReader struct {
 	lastX, lastY int
 	keys         []ebiten.Key
+	chars        []rune
+}
+
+// repeatKeys repeat while held, for editing in the command box.
+var repeatKeys = []ebiten.Key{ebiten.KeyBackspace, ebiten.KeyDelete, ebiten.KeyArrowLeft, ebiten.KeyArrowRight,
+	ebiten.KeyArrowUp, ebiten.KeyArrowDown, ebiten.KeyPageUp, ebiten.KeyPageDown}
+
+// held reports whether a held key repeats this tick: after half a second
+// of ticks, every third tick. It counts ticks, never the wall clock.
+func held(k ebiten.Key) bool {
+	d := inpututil.KeyPressDuration(k)
+	return d > 30 && (d-30)%3 == 0
 }
 
 // read returns this tick's input events.
@@ -30,7 +42,22 @@ func (r *inputReader) read() []ui.Input {
 	if inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft) {
 		out = append(out, ui.Input{Kind: ui.MouseUp, At: at, Shift: shift})
 	}
+	if _, dy := ebiten.Wheel(); dy != 0 {
+		out = append(out, ui.Input{Kind: ui.Wheel, At: at, DY: dy})
+	}
+	// Typed characters (for the command box), as the keyboard layout
+	// makes them; the App ignores them unless the box is open or they
+	// open it.
+	r.chars = ebiten.AppendInputChars(r.chars[:0])
+	if len(r.chars) > 0 {
+		out = append(out, ui.Input{Kind: ui.TextInput, Text: string(r.chars)})
+	}
 	r.keys = inpututil.AppendJustPressedKeys(r.keys[:0])
+	for _, k := range repeatKeys {
+		if held(k) {
+			r.keys = append(r.keys, k)
+		}
+	}
 	for _, k := range r.keys {
 		if name := keyName(k, shift); name != "" {
 			out = append(out, ui.Input{Kind: ui.KeyPress, Key: name, Shift: shift})
@@ -72,6 +99,24 @@ func keyName(k ebiten.Key, shift bool) string {
 		return "-"
 	case ebiten.KeyPeriod:
 		return "n"
+	case ebiten.KeyEnter, ebiten.KeyNumpadEnter:
+		return "enter"
+	case ebiten.KeyBackspace:
+		return "backspace"
+	case ebiten.KeyDelete:
+		return "delete"
+	case ebiten.KeyArrowUp:
+		return "up"
+	case ebiten.KeyArrowDown:
+		return "down"
+	case ebiten.KeyHome:
+		return "home"
+	case ebiten.KeyEnd:
+		return "end"
+	case ebiten.KeyPageUp:
+		return "pageup"
+	case ebiten.KeyPageDown:
+		return "pagedown"
 	}
 	return ""
 }

@@ -22,7 +22,7 @@ type painter struct {
 func (p *painter) flush() { p.b.flush(p.dst) }
 
 // text draws s with its top-left (or top-centre, top-right by align) at x, y.
-func (p *painter) text(s string, face *text.GoTextFace, x, y float64, c color.Color, align text.Align) {
+func (p *painter) text(s string, face text.Face, x, y float64, c color.Color, align text.Align) {
 	if s == "" {
 		return
 	}
@@ -34,10 +34,10 @@ func (p *painter) text(s string, face *text.GoTextFace, x, y float64, c color.Co
 }
 
 // width returns how wide s is drawn in face.
-func width(s string, face *text.GoTextFace) float64 { return text.Advance(s, face) }
+func width(s string, face text.Face) float64 { return text.Advance(s, face) }
 
 // fit shortens s with an ellipsis until it is at most w wide.
-func fit(s string, face *text.GoTextFace, w float64) string {
+func fit(s string, face text.Face, w float64) string {
 	if w <= 0 {
 		return ""
 	}
@@ -91,7 +91,7 @@ func (p *painter) panelShapes(r ui.Rect) {
 // wrap breaks s into at most n lines of at most w, at spaces where it can
 // and anywhere in text without spaces (Chinese); the last line ends in an
 // ellipsis if s does not fit.
-func wrap(s string, face *text.GoTextFace, w float64, n int) []string {
+func wrap(s string, face text.Face, w float64, n int) []string {
 	var lines []string
 	rest := []rune(s)
 	for len(rest) > 0 && len(lines) < n {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/raftsim/raftsim/cmd/raftsim-gui/internal/guiconsole"
 	"github.com/raftsim/raftsim/render"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
@@ -62,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	paused := fs.Bool("paused", false, "start paused")
 	saveDir := fs.String("save-dir", ".", "where s (save session) and F12 (screenshot) write")
 	ats := fs.StringArray("at", nil, atFlagHelp)
-	inputs := fs.StringArray("input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member or client (repeatable)")
+	inputs := fs.StringArray("input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member or client, type:TEXT types text (into the command box: key:: opens it, key:enter runs the line) (repeatable)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (for --bench-frames)")
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
@@ -142,6 +143,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	app.SetSpeed(*speed)
 	app.Playing = !*paused && *bench == 0
 	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, *saveDir) }
+	app.NewConsole = guiconsole.Factory(*saveDir)
 	opt := render.Options{
 		Width: w, Height: h, Scale: *scale, Title: title,
 		ScreenshotAt: *shotAt, ScreenshotOut: *out, ShotDir: *saveDir, ShotInput: *inputs,

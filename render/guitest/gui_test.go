@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -104,10 +105,17 @@ func near(a, b color.RGBA, tol int) bool {
 
 func at(img *image.RGBA, p ui.Point) color.RGBA { return img.RGBAAt(int(p.X), int(p.Y)) }
 
-// ring returns where the window (1280×800, scale 1) draws n members.
+// ring returns where the window (1280×800, scale 1) draws n members of a
+// cluster without a topology.
 func ring(n int) (ui.Layout, ui.Ring) {
 	l := ui.ComputeLayout(1280, 800, 1)
 	return l, ui.RingLayout(n, l.Ring, 1)
+}
+
+// sandboxRing is ring for the sandbox, whose stacked topology draws hosts.
+func sandboxRing(n int) (ui.Layout, ui.Ring) {
+	l := ui.ComputeLayout(1280, 800, 1)
+	return l, ui.RingLayoutFor(n, l.Ring, 1, true)
 }
 
 // inside is a point inside a member's shape, clear of its name.
@@ -143,7 +151,7 @@ func TestScreenshotShowsTheLeader(t *testing.T) {
 		t.Fatal("no leader at 3s")
 	}
 	names := w.MemberNames()
-	_, g := ring(len(names))
+	_, g := sandboxRing(len(names))
 	leaderC, followerC := ui.StyleOfRole(sim.RoleLeader).Fill, ui.StyleOfRole(sim.RoleFollower).Fill
 	for i, n := range names {
 		c := at(img, inside(g, i))
@@ -168,7 +176,7 @@ func TestScreenshotShowsTheLeader(t *testing.T) {
 func TestScreenshotShowsCutLinks(t *testing.T) {
 	img := shot(t, "3s", "--at", "2.5s:cut:etcd-1:etcd-2", "--at", "2.5s:cut1:etcd-3:etcd-4")
 	names := sim.SandboxConfig().Members
-	_, g := ring(len(names))
+	_, g := sandboxRing(len(names))
 	idx := map[string]int{}
 	for i, n := range names {
 		idx[n] = i
@@ -310,5 +318,38 @@ func TestRaftsimExecsTheWindow(t *testing.T) {
 	}
 	if img := readPNG(t, out); img.Bounds().Dx() != 1280 || img.Bounds().Dy() != 800 {
 		t.Errorf("screenshot is %v, want 1280x800", img.Bounds())
+	}
+}
+
+// The command box: a put typed into it (through --input, as keys would)
+// acts on the cluster on screen — the key shows in the state panel and the
+// op in the clients panel — and its answer, OK, prints in the box's
+// scrollback once `wait` has let virtual time pass.
+func TestCommandBoxTypesACommand(t *testing.T) {
+	open := []string{"--input", "key::"}
+	typed := append(slices.Clone(open), "--input", "type:put foo bar", "--input", "key:enter",
+		"--input", "type:wait 100ms", "--input", "key:enter")
+	waited := append(slices.Clone(open), "--input", "type:wait 100ms", "--input", "key:enter")
+	with := shot(t, "3s", typed...)
+	without := shot(t, "3s", waited...)
+	l := ui.ComputeLayoutWithBox(1280, 800, 1, true)
+	if n := differing(with, without, l.State); n < 100 {
+		t.Errorf("the state panel shows no foo=bar: %d pixels differ", n)
+	}
+	if n := differing(with, without, l.Clients); n < 100 {
+		t.Errorf("the clients panel shows no put: %d pixels differ", n)
+	}
+	// The scrollback holds the echoed commands and OK; the box without the
+	// put has one command fewer and no OK.
+	scroll := ui.Rect{X: l.Box.X, Y: l.Box.Y + l.BoxLineH(), W: l.Box.W, H: l.BoxInput().Y - l.Box.Y - l.BoxLineH()}
+	if n := ink(with, scroll); n < 300 {
+		t.Errorf("the scrollback has %d dark pixels: nothing printed?", n)
+	}
+	if n := differing(with, without, scroll); n < 150 {
+		t.Errorf("the scrollback with the put differs in only %d pixels", n)
+	}
+	// The box's frame is drawn where the layout puts it.
+	if c := at(with, ui.Point{X: l.Box.X + l.Box.W/2, Y: l.Box.Y}); !near(c, ui.Ink, 40) {
+		t.Errorf("no box edge at the top of the command box: %v", c)
 	}
 }

@@ -71,7 +71,16 @@ var GlobalKeys = []struct{ Key, What string }{
 	{"F12", "save a screenshot PNG"},
 	{"1 … 9", "select a member"},
 	{"escape", "close the menu / deselect"},
+	{": or `", "the command box: etcdctl on this cluster"},
 	{"?", "this help"},
+}
+
+// BoxKeys are the command box's keys, for the help overlay.
+var BoxKeys = []struct{ Key, What string }{
+	{"Enter", "run the line: put foo bar · endpoint status -w table · help"},
+	{"↑ / ↓", "earlier / later lines (history)"},
+	{"PgUp / PgDn", "scroll the output back / forward (or the mouse wheel)"},
+	{"Esc", "close the box; the other shortcuts work again"},
 }
 
 // MouseHelp explains the mouse, for the help overlay.

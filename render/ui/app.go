@@ -43,6 +43,14 @@ type App struct {
 	Save       func(*Session) (string, error)
 	Screenshot func() (string, error)
 
+	// Box is the command box; NewConsole, set by the host, makes the
+	// console behind it (nil: the box says there is none).
+	Box        CommandBox
+	NewConsole ConsoleFactory
+	console    Console
+	consoleW   *sim.World    // the world console acts on
+	advance    time.Duration // virtual time the console asked for (wait, tick)
+
 	menu  *menuState
 	drag  *dragState
 	scrub *scrubState
@@ -78,7 +86,7 @@ func NewApp(s *Session, w, h int, scale float64) *App {
 // Resize lays the App out again for a new window size.
 func (a *App) Resize(w, h int) {
 	if float64(w) != a.L.W || float64(h) != a.L.H {
-		a.L = ComputeLayout(w, h, a.L.Scale)
+		a.L = ComputeLayoutWithBox(w, h, a.L.Scale, a.Box.Open)
 	}
 }
 
@@ -130,6 +138,7 @@ func (a *App) Update() {
 	if a.scrub != nil && a.scrub.done {
 		a.scrub = nil
 	}
+	defer a.pollConsole()
 	if !a.Playing || a.scrub != nil {
 		return
 	}
@@ -155,7 +164,15 @@ func (a *App) report(err error) {
 
 // Handle feeds the App one input event.
 func (a *App) Handle(in Input) {
+	if a.Box.Open && a.boxInput(in) {
+		return
+	}
 	switch in.Kind {
+	case TextInput:
+		if len(in.Text) > 0 && isOpenKey(in.Text[:1]) {
+			a.OpenBox()
+			a.Box.Type(in.Text[1:])
+		}
 	case KeyPress:
 		a.key(in.Key, in.Shift)
 	case MouseDown:
@@ -258,6 +275,10 @@ func (a *App) key(k string, shift bool) {
 		if k == "?" || k == "escape" {
 			return
 		}
+	}
+	if isOpenKey(k) {
+		a.OpenBox()
+		return
 	}
 	if k == "escape" {
 		if a.menu != nil {

@@ -19,6 +19,7 @@ type Frame struct {
 
 	Labels  []Rect // under each member: its role, term and vote
 	Clients []ClientBox
+	Hosts   []HostBox // with a topology: the machines, around what runs on them
 	Msgs    []MsgDraw
 	Drops   []DropDraw
 	Cuts    []CutDraw
@@ -30,11 +31,29 @@ type Frame struct {
 	Marks []Mark
 }
 
-// ClientBox is a client bound to one member, drawn beside it.
+// ClientBox is a client: bound to one member, drawn beside it; or with
+// several endpoints (an external kube-apiserver), drawn in a row at the
+// bottom of the ring panel with its endpoint list.
 type ClientBox struct {
-	Name, Member string
+	Name, Member string // Member: the member it is bound to, or pinned to
 	R            Rect
 	Pending      int
+	// Down says the client is down with its host (a stacked apiserver
+	// whose member is down).
+	Down bool
+	// Endpoints, for a client with several, in failover order; Pinned is
+	// the one its last request went to (clientv3 stays there).
+	Endpoints []string
+	Chips     []Rect // where each endpoint is written
+}
+
+// HostBox is a machine: a member and what runs beside it (stacked), or an
+// external apiserver on its own.
+type HostBox struct {
+	R      Rect
+	Member string // the member on it, if any
+	Client string // the apiserver on it, if any
+	Down   bool   // its member is down: everything on it is
 }
 
 // MsgDraw is a message in flight, placed.
@@ -88,7 +107,7 @@ func BuildFrame(a *App) *Frame {
 	v := a.S.World().View()
 	l := a.L
 	f := &Frame{L: l, View: v, Names: map[string]int{}}
-	f.Ring = RingLayout(len(v.Members), l.Ring, l.Scale)
+	f.Ring = RingLayoutFor(len(v.Members), RingArea(l, v), l.Scale, a.S.World().Config().Topology != "")
 	for i, m := range v.Members {
 		f.Names[m.Name] = i
 	}
@@ -104,6 +123,9 @@ func BuildFrame(a *App) *Frame {
 		f.Labels = append(f.Labels, Rect{p.X - labelW/2, p.Y + f.Ring.LabelTop, labelW, 2 * lineH})
 	}
 	f.placeClients(a)
+	if a.S.World().Config().Topology != "" {
+		f.placeHosts()
+	}
 	f.placeMessages(a)
 	f.placeDrops(a)
 	f.placeCuts()
@@ -126,6 +148,7 @@ func (f *Frame) placeClients(a *App) {
 			pending[op.Client]++
 		}
 	}
+	f.placeExternal(pending)
 	for _, c := range f.View.Clients {
 		if len(c.Endpoints) != 1 {
 			continue
@@ -136,7 +159,10 @@ func (f *Frame) placeClients(a *App) {
 		}
 		p, out := f.Ring.Pos[i], f.Ring.Outward(i)
 		var ctr Point
-		if out.Y > 0.3 {
+		if f.Ring.Hosts {
+			// On the member's host: under its labels, inside the host box.
+			ctr = Point{p.X, f.Labels[i].Bottom() + 4*s + bh/2}
+		} else if out.Y > 0.3 {
 			// Lower members: below their labels.
 			lab := f.Labels[i]
 			ctr = Point{p.X + out.X*(f.Ring.NodeR+bw/2), lab.Bottom() + 4*s + bh/2}
@@ -150,8 +176,122 @@ func (f *Frame) placeClients(a *App) {
 			ctr = Point{p.X + dir*(f.Ring.NodeR+12*s+bw/2), p.Y}
 		}
 		f.Clients = append(f.Clients, ClientBox{Name: c.Name, Member: c.Endpoints[0],
-			R: Rect{ctr.X - bw/2, ctr.Y - bh/2, bw, bh}, Pending: pending[c.Name]})
+			R: Rect{ctr.X - bw/2, ctr.Y - bh/2, bw, bh}, Pending: pending[c.Name], Down: !f.View.Members[i].Up})
 	}
+}
+
+// externalClients returns the clients with several endpoints.
+func externalClients(v sim.View) []sim.ClientConfig {
+	var out []sim.ClientConfig
+	for _, c := range v.Clients {
+		if len(c.Endpoints) > 1 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// RingArea is the part of the ring panel the members' ring gets: all of
+// it, less a strip at the bottom when clients with several endpoints
+// (external apiservers) sit there, on their own hosts.
+func RingArea(l Layout, v sim.View) Rect {
+	r := l.Ring
+	if len(externalClients(v)) == 0 {
+		return r
+	}
+	r.H = math.Max(0, r.H-externalStripH(l))
+	return r
+}
+
+func externalStripH(l Layout) float64 {
+	return 2*l.BoxLineH() + math.Round(26*l.Scale)
+}
+
+// placeExternal places the clients with several endpoints side by side
+// along the bottom of the ring panel: each a box with its name and its
+// endpoints, the pinned one (where its last request went) marked.
+func (f *Frame) placeExternal(pending map[string]int) {
+	ext := externalClients(f.View)
+	if len(ext) == 0 {
+		return
+	}
+	s := f.L.Scale
+	pad := math.Round(6 * s)
+	strip := Rect{f.L.Ring.X + pad, f.L.Ring.Bottom() - externalStripH(f.L) + pad, f.L.Ring.W - 2*pad, externalStripH(f.L) - 2*pad}
+	hostPad := math.Round(5 * s)
+	n := float64(len(ext))
+	w := math.Min(math.Round(210*s), (strip.W-(n-1)*pad)/n)
+	x := strip.X + (strip.W-(n*w+(n-1)*pad))/2
+	lh := f.L.BoxLineH()
+	for _, c := range ext {
+		host := Rect{x, strip.Y, w, strip.H}
+		r := host.Inset(hostPad)
+		pinned := c.Endpoints[0]
+		for i := len(f.View.Ops) - 1; i >= 0; i-- {
+			if op := f.View.Ops[i]; op.Client == c.Name && op.Member != "" {
+				pinned = op.Member
+				break
+			}
+		}
+		cb := ClientBox{Name: c.Name, Member: pinned, R: r, Pending: pending[c.Name], Endpoints: c.Endpoints}
+		// The endpoints as chips on the second line, each its member's
+		// number (etcd-3 → 3), or its name if it has none.
+		// Too narrow for them, the box names only the pinned endpoint.
+		if chipW := math.Min(math.Round(22*s), (r.W-8*s)/float64(len(c.Endpoints))-2*s); chipW >= 11*s {
+			for k := range c.Endpoints {
+				cb.Chips = append(cb.Chips, Rect{r.X + 4*s + float64(k)*(chipW+2*s), r.Bottom() - lh - 3*s, chipW, lh})
+			}
+		}
+		f.Clients = append(f.Clients, cb)
+		f.Hosts = append(f.Hosts, HostBox{R: host, Client: c.Name})
+		x += w + pad
+	}
+}
+
+// ChipLabel is how an endpoint is written in its chip: the number at the
+// end of its name (etcd-3 → 3), else the name.
+func ChipLabel(name string) string {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i == len(name) {
+		return name
+	}
+	return name[i:]
+}
+
+// placeHosts draws a host around each member and what runs with it (its
+// stacked apiserver): room for the timer arc, the crown, the labels and
+// the client box.
+func (f *Frame) placeHosts() {
+	s := f.L.Scale
+	pad := math.Round(4 * s)
+	R := f.Ring.NodeR
+	for i, m := range f.View.Members {
+		if m.Role == sim.RoleRemoved {
+			continue
+		}
+		p := f.Ring.Pos[i]
+		top := p.Y - R - 9*s - R*0.4 // the crown
+		r := Rect{p.X - R - 12*s, top, 2 * (R + 12*s), p.Y + R + 12*s - top}
+		r = union(r, f.Labels[i])
+		h := HostBox{Member: m.Name, Down: !m.Up}
+		for _, c := range f.Clients {
+			if c.Member == m.Name && len(c.Endpoints) == 0 {
+				r = union(r, c.R)
+				h.Client = c.Name
+			}
+		}
+		h.R = Rect{r.X - pad, r.Y - pad, r.W + 2*pad, r.H + 2*pad}
+		f.Hosts = append(f.Hosts, h)
+	}
+}
+
+func union(a, b Rect) Rect {
+	x0, y0 := math.Min(a.X, b.X), math.Min(a.Y, b.Y)
+	x1, y1 := math.Max(a.Right(), b.Right()), math.Max(a.Bottom(), b.Bottom())
+	return Rect{x0, y0, x1 - x0, y1 - y0}
 }
 
 func (f *Frame) placeMessages(a *App) {

@@ -11,14 +11,19 @@ const (
 	MouseUp
 	MouseMove
 	KeyPress
+	TextInput // characters typed (for the command box), in Text
+	Wheel     // the mouse wheel turned by DY notches (positive: away from the user)
 )
 
 // Input is one input event.
 type Input struct {
-	Kind  InputKind
-	At    Point  // the pointer, for mouse events
-	Key   string // for KeyPress: "a".."z", "0".."9", "space", "escape", "left", "right", "f12", "?", "+", "-"
-	Shift bool   // shift held (mouse and keys)
+	Kind InputKind
+	At   Point  // the pointer, for mouse events
+	Key  string // for KeyPress: "a".."z", "0".."9", "space", "escape", "left", "right", "f12", "?", "+", "-",
+	// ":" (the command box); and for the box: "enter", "backspace", "delete", "up", "down", "home", "end", "pageup", "pagedown"
+	Shift bool    // shift held (mouse and keys)
+	Text  string  // for TextInput
+	DY    float64 // for Wheel
 }
 
 // Click returns the two events of a click at p.
@@ -34,3 +39,6 @@ func Drag(a, b Point, shift bool) []Input {
 
 // Key returns a key press.
 func Key(k string, shift bool) Input { return Input{Kind: KeyPress, Key: k, Shift: shift} }
+
+// Type returns the event of typing text (into the command box).
+func Type(text string) Input { return Input{Kind: TextInput, Text: text} }

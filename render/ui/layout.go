@@ -20,6 +20,11 @@ type Layout struct {
 	Caption  Rect // the latest caption, or a hint
 	Timeline Rect // events along virtual time, and the scrubber
 
+	// Box is the command box, when it is open (else empty): scrollback
+	// above a one-line input, under the ring and the panels.
+	Box      Rect
+	BoxLines int // how many scrollback lines it shows
+
 	Buttons []Button // in the toolbar
 }
 
@@ -33,8 +38,21 @@ type Button struct {
 
 // Named returns the layout's panels with their names, for overlap checks.
 func (l Layout) Named() map[string]Rect {
-	return map[string]Rect{"toolbar": l.Toolbar, "legend": l.Legend, "ring": l.Ring, "logs": l.Logs,
+	m := map[string]Rect{"toolbar": l.Toolbar, "legend": l.Legend, "ring": l.Ring, "logs": l.Logs,
 		"state": l.State, "clients": l.Clients, "caption": l.Caption, "timeline": l.Timeline}
+	if l.BoxLines > 0 {
+		m["command box"] = l.Box
+	}
+	return m
+}
+
+// BoxLineH is the height of a scrollback line in the command box.
+func (l Layout) BoxLineH() float64 { return math.Round(15 * l.Scale) }
+
+// BoxInput returns the command box's input row.
+func (l Layout) BoxInput() Rect {
+	h := l.LineH() + math.Round(6*l.Scale)
+	return Rect{l.Box.X, l.Box.Bottom() - h, l.Box.W, h}
 }
 
 // Em is the base font size at the layout's scale.
@@ -45,7 +63,12 @@ func (l Layout) LineH() float64 { return math.Round(18 * l.Scale) }
 
 // ComputeLayout lays out a w×h window at a scale (1 = normal; 1.5 or 2 for
 // a projector). Panels never overlap, and all lie inside the window.
-func ComputeLayout(w, h int, scale float64) Layout {
+func ComputeLayout(w, h int, scale float64) Layout { return ComputeLayoutWithBox(w, h, scale, false) }
+
+// ComputeLayoutWithBox is ComputeLayout with the command box open or not.
+// The open box takes a strip under the ring and the panels, above the
+// caption, so that it hides nothing; they shrink to make room.
+func ComputeLayoutWithBox(w, h int, scale float64, box bool) Layout {
 	if scale <= 0 {
 		scale = 1
 	}
@@ -61,11 +84,22 @@ func ComputeLayout(w, h int, scale float64) Layout {
 	l.Caption = Rect{gap, l.Timeline.Y - captionH - gap, W - 2*gap, captionH}
 	top := toolbarH + gap
 	bottom := l.Caption.Y - gap
+	legendW := math.Min(math.Round(180*s), W*0.2)
+	l.Legend = Rect{gap, top, legendW, math.Max(0, bottom-top)}
+	ringX := l.Legend.Right() + gap
+	if box {
+		// The box sits under the ring and the panels, beside the legend,
+		// which keeps its height.
+		header := l.BoxLineH() + math.Round(6*s)
+		input := l.LineH() + math.Round(6*s)
+		n := int((H*0.2 - header - input) / l.BoxLineH())
+		l.BoxLines = max(3, min(12, n))
+		boxH := header + float64(l.BoxLines)*l.BoxLineH() + input + math.Round(4*s)
+		l.Box = Rect{ringX, bottom - boxH, W - ringX - gap, boxH}
+		bottom = l.Box.Y - gap
+	}
 	midH := math.Max(0, bottom-top)
 
-	legendW := math.Min(math.Round(180*s), W*0.2)
-	l.Legend = Rect{gap, top, legendW, midH}
-	ringX := l.Legend.Right() + gap
 	ringW := math.Max(0, math.Round((W-ringX)*0.48))
 	l.Ring = Rect{ringX, top, ringW, midH}
 	rightX := l.Ring.Right() + gap
@@ -137,16 +171,26 @@ type Ring struct {
 	ClientW  float64 // the size of a client box beside a member
 	ClientH  float64
 	LabelTop float64 // how far below a member's centre its labels start
+	Hosts    bool    // drawn as hosts: client boxes under the labels
 }
 
 // RingLayout places n members evenly on an ellipse in r, the first at the
 // top, going clockwise. It leaves room beside each member for its local
 // client's box, and below it for two lines of labels.
-func RingLayout(n int, r Rect, scale float64) Ring {
+func RingLayout(n int, r Rect, scale float64) Ring { return RingLayoutFor(n, r, scale, false) }
+
+// RingLayoutFor is RingLayout for a cluster drawn as hosts (a topology):
+// each member's client box goes under its labels, so that the host
+// around them is narrow, and the ring can be wider.
+func RingLayoutFor(n int, r Rect, scale float64, hosts bool) Ring {
 	s := scale
 	nodeR := math.Round(26 * s)
-	g := Ring{NodeR: nodeR, ClientW: math.Round(76 * s), ClientH: math.Round(20 * s), LabelTop: nodeR + math.Round(10*s)}
+	g := Ring{NodeR: nodeR, ClientW: math.Round(76 * s), ClientH: math.Round(20 * s), LabelTop: nodeR + math.Round(10*s), Hosts: hosts}
 	side := nodeR + 12*s + g.ClientW + 6*s
+	if hosts {
+		side = math.Round(62*s) + 8*s   // half a label, and the host's edge
+		g.ClientW = math.Round(112 * s) // room for "apiserver-2 · down"
+	}
 	below := g.LabelTop + 2*math.Round(18*s) + 4*s + g.ClientH + 6*s
 	above := nodeR + 12*s + g.ClientH + 6*s
 	c := r.Center()

@@ -7,7 +7,14 @@ import (
 // monkeyKeys are the keys the monkey presses. F12 is left out: it writes
 // a PNG, which tests the disk more than the App.
 var monkeyKeys = []string{"space", "n", "m", "+", "-", "h", "z", "s", "?", "escape", "left", "right",
-	"1", "2", "3", "4", "5", "6", "x", "r", "t", "c", "l", "i", "d", "o", "k", "p", "g", "a"}
+	"1", "2", "3", "4", "5", "6", "x", "r", "t", "c", "l", "i", "d", "o", "k", "p", "g", "a", ":", "enter", "up", "backspace"}
+
+// monkeyLines are what the monkey types into the command box: the verbs
+// people use, and some mistakes.
+var monkeyLines = []string{"put /m/1 x", "get /m --prefix", "get /m/1 --consistency=s", "del /m --prefix", "status",
+	"endpoint status -w table", "endpoint health", "member list", "crash etcd-2", "restart etcd-2", "isolate etcd-3",
+	"heal", "watch /m --prefix", "unwatch", "trace on", "trace off", "wait 30ms", "tick", "move-leader etcd-4",
+	"campaign etcd-5", "help", "bogus --flag", "put", "exit"}
 
 // RandomInput returns a random input event for the monkey test, aimed
 // mostly at things that do something: members, menu items, cuts, buttons,
@@ -31,6 +38,12 @@ func RandomInput(rng *rand.Rand, a *App) Input {
 			return Input{Kind: MouseUp, At: member(), Shift: shift}
 		}
 		return Input{Kind: MouseUp, At: anywhere, Shift: shift}
+	}
+	if a.Box.Open && rng.IntN(3) == 0 {
+		if rng.IntN(2) == 0 {
+			return Type(monkeyLines[rng.IntN(len(monkeyLines))])
+		}
+		return Key("enter", false)
 	}
 	switch n := rng.IntN(100); {
 	case n < 25:

@@ -19,9 +19,9 @@ func buildRaftsim(t *testing.T) string {
 	return bin
 }
 
-// A session driven through the App (clicks, drags, keys, a seek back and a
-// fork) and saved with s replays under `raftsim run` to the very trace of
-// the world on screen, byte for byte.
+// A session driven through the App (clicks, drags, keys, a line typed in
+// the command box, a seek back and a fork) and saved with s replays under
+// `raftsim run` to the very trace of the world on screen, byte for byte.
 func TestSavedSessionReplaysByteForByte(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds raftsim")
@@ -45,6 +45,11 @@ func TestSavedSessionReplaysByteForByte(t *testing.T) {
 	}
 	a.Handle(Key("5", false))
 	a.Handle(Key("g", true)) // a serializable get via etcd-5
+	withFakeConsole(a)
+	must(t, s.Seek(sec(3.6)))
+	a.Handle(Type(":put /box/k v")) // a put typed into the command box
+	a.Handle(Key("enter", false))
+	a.Handle(Key("escape", false))
 	must(t, s.Seek(sec(5)))
 	a.Handle(Key("3", false))
 	a.Handle(Key("x", false)) // crash etcd-3
@@ -57,8 +62,8 @@ func TestSavedSessionReplaysByteForByte(t *testing.T) {
 	if saved == "" {
 		t.Fatalf("s saved nothing (status %q)", a.Status)
 	}
-	if n := len(s.Commands()); n != 4 {
-		t.Fatalf("the branch has %d commands, want 4 (put, cut, get, stall): %+v", n, s.Commands())
+	if n := len(s.Commands()); n != 5 {
+		t.Fatalf("the branch has %d commands, want 5 (put, cut, get, the box's put, stall): %+v", n, s.Commands())
 	}
 	var want bytes.Buffer
 	must(t, s.World().WriteTrace(&want, SessionScenarioName))

@@ -113,6 +113,12 @@ func (s *Session) Marks() []Mark {
 	return append(slices.Clip(s.marks), s.future...)
 }
 
+// InPast reports whether the world shows the past of its branch, so that
+// acting now would fork the future off.
+func (s *Session) InPast() bool {
+	return s.applied() < len(s.cmds) || (s.driver != nil && !s.atDriverHead())
+}
+
 // applied is how many of the branch's commands the world has applied.
 func (s *Session) applied() int { return len(s.w.Commands()) }
 
@@ -231,6 +237,47 @@ func (s *Session) Do(c sim.Command) (*sim.Op, error) {
 	s.future = nil
 	s.rescan()
 	return op, nil
+}
+
+// Act runs fn, which acts on the world directly (as the command box's
+// console does), as one user action: the commands it applies join the
+// branch's log as if they had been clicked, so seeking, undo and saving
+// see them. If the world was showing the past of its branch, acting there
+// forks the future off, and the branch left behind goes to the undo list.
+// A fn that applies no command (a read, a help text) changes nothing.
+// It returns whether fn applied any command, and fn's error.
+func (s *Session) Act(fn func(*sim.World) error) (applied bool, err error) {
+	return s.act(fn, true)
+}
+
+// Absorb is Act for what the world's users do on their own as time passes
+// (the console closing a watch when its --for is over): their commands
+// join the log, but make no entry in the undo list.
+func (s *Session) Absorb(fn func(*sim.World) error) (applied bool, err error) {
+	return s.act(fn, false)
+}
+
+func (s *Session) act(fn func(*sim.World) error, undoable bool) (bool, error) {
+	before := branch{cmds: slices.Clone(s.cmds), head: s.head, at: s.w.Now()}
+	n := s.applied()
+	inPast := s.InPast()
+	err := fn(s.w)
+	defer s.rescan()
+	if s.applied() == n {
+		return false, err
+	}
+	if undoable {
+		s.undo = append(s.undo, before)
+	}
+	if inPast {
+		// The branch's future is cut off at the time of the action, as
+		// fork does before a click's command.
+		s.head = before.at
+		s.driver, s.dw = nil, nil
+	}
+	s.cmds = slices.Clone(s.w.Commands())
+	s.future = nil
+	return true, err
 }
 
 // fork cuts the branch off at now.

@@ -274,6 +274,7 @@ func TestMonkey(t *testing.T) {
 	a := NewApp(s, 1280, 800, 1)
 	a.Playing = true
 	a.Save = func(*Session) (string, error) { return "nowhere", nil }
+	withFakeConsole(a)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range n {
 		a.Handle(RandomInput(rng, a))
