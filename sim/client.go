@@ -192,7 +192,8 @@ func (w *World) clientEvent(e event) {
 	case evClientTimeout:
 		if op.Status == OpPending {
 			op.Status, op.End, op.Err = OpTimeout, w.now, "etcdserver: request timed out"
-			w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: op.Err})
+			// The member it timed out at is the one it was last sent to.
+			w.record(Event{Kind: EvReply, Op: op.ID, Node: w.endpointOf(op), Text: op.Err})
 		}
 	case evWatchArrive:
 		if op.Status == OpOK {
