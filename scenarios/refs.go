@@ -41,7 +41,7 @@ func (r *Runner) resolve(ref NodeRef) ([]string, error) {
 			return inOrder[:1], nil
 		case RefFollowerN:
 			if ref.N < 1 || ref.N > len(byName) {
-				return nil, fmt.Errorf("@follower%d resolves to nothing: there are %d followers", ref.N, len(byName))
+				return nil, fmt.Errorf("@follower%d resolves to nothing: %s", ref.N, count(len(byName), "follower", "followers"))
 			}
 			return byName[ref.N-1 : ref.N], nil
 		default:

@@ -431,14 +431,22 @@ func (r *Runner) note(line string) {
 	}
 }
 
+// count writes n with the noun's singular or plural.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // Summary describes the end of a run in a line or two.
 func (r *Runner) Summary(lin *sim.Linearizability) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "seed=%d  virtual time %s  %d events  %d expectations held", r.w.Seed(), r.w.Now(),
-		r.w.HistoryLen(), r.held)
+	fmt.Fprintf(&b, "seed=%d  virtual time %s  %s  %s held", r.w.Seed(), r.w.Now(),
+		count(r.w.HistoryLen(), "event", "events"), count(r.held, "expectation", "expectations"))
 	if lin != nil {
-		fmt.Fprintf(&b, "\nclient history: %s (%d operations checked, %d serializable reads and watches not checked)",
-			lin.Result, lin.Checked, lin.Skipped)
+		fmt.Fprintf(&b, "\nclient history: %s (%s checked, %s not checked)",
+			lin.Result, count(lin.Checked, "operation", "operations"), count(lin.Skipped, "serializable read or watch", "serializable reads and watches"))
 	}
 	stale := 0
 	for _, op := range r.w.Ops() {

@@ -17,9 +17,10 @@ const guiBinary = "raftsim-gui"
 // exitNoDisplay is the exit code when the window cannot open.
 const exitNoDisplay = exitExpect
 
-// sandboxCmd opens the window on the default sandbox.
-func sandboxCmd(stdout, stderr io.Writer) error {
-	return startGUI(nil, os.Stdin, stdout, stderr)
+// sandboxCmd opens the window on the default sandbox; args are the GUI's
+// flags (raftsim --seed 3 --screenshot-at 2s --out f.png).
+func sandboxCmd(args []string, stdout, stderr io.Writer) error {
+	return startGUI(args, os.Stdin, stdout, stderr)
 }
 
 // playCmd opens the window playing a scenario or a lesson. Its flags
@@ -58,8 +59,8 @@ func findGUI() (string, error) {
 
 // startGUI runs raftsim-gui with args and passes its exit code on.
 func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	what := "raftsim run first-election"
-	if len(args) > 1 {
+	what := "raftsim shell (the sandbox, as a console), or raftsim run first-election"
+	if len(args) > 1 && args[0] == "play" {
 		what = "raftsim run " + args[1]
 	}
 	if !hasDisplay() {

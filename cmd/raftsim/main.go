@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Exit codes, as SCENARIOS.md defines them.
@@ -39,7 +40,7 @@ func main() {
 const usage = `raftsim: a deterministic simulator of real etcd raft, for teaching and experiments.
 
 Usage:
-  raftsim                      open the window on the default sandbox
+  raftsim [GUI FLAGS]          open the window on the default sandbox
   raftsim play FILE|NAME       open the window playing a scenario or a lesson
   raftsim run FILE|NAME        run a scenario headless and print its transcript
   raftsim validate FILE...     parse and check scenarios
@@ -60,12 +61,16 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return exitCode(sandboxCmd(stdout, stderr), stderr)
+		return exitCode(sandboxCmd(nil, stdout, stderr), stderr)
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
+	}
+	if strings.HasPrefix(args[0], "-") {
+		// Flags alone are the window's, on the sandbox.
+		return exitCode(sandboxCmd(args, stdout, stderr), stderr)
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {

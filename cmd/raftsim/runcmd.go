@@ -51,6 +51,9 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return &exitError{code: exitBadInput, err: fmt.Errorf("run: want exactly one FILE or lesson NAME")}
 	}
+	if *lang != "en" && *lang != "zh" {
+		return badInput("run: --lang must be en or zh, not %q", *lang)
+	}
 	if *format != "text" && *format != "json" {
 		return badInput("run: --format must be text or json, not %q", *format)
 	}
