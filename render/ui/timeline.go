@@ -91,7 +91,11 @@ func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 			return Mark{At: e.At, Kind: MarkCommit, Text: w.Describe(e)}, true
 		}
 	case sim.EvRequest:
-		if sc.lead != e.Node && sc.lead != 0 {
+		// Writes and linearizable reads at a follower go through the
+		// leader; serializable reads and watches stay at the member.
+		op := w.Ops()[e.Op-1]
+		local := op.Kind == sim.OpWatch || op.Kind == sim.OpGet && op.Serializable
+		if sc.lead != e.Node && sc.lead != 0 && !local {
 			if info, ok := w.Info(w.MemberNames()[sc.lead-1]); ok {
 				sc.route[e.Op] = info.Name
 			}
