@@ -250,6 +250,11 @@ type Step struct {
 	Cancel    string
 	CancelPos Pos
 
+	// By names who sends an operation via a member (an extension, e.g.
+	// etcdctl); "" means the client on that member's host, or its local
+	// client.
+	By string
+
 	// Label names the operation's outcome for later conditions ("" = none).
 	Label    string
 	LabelPos Pos

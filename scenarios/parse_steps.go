@@ -279,10 +279,10 @@ func (p *parser) partition(st *Step, v *yaml.Node) {
 }
 
 var opKeys = map[StepKind][]string{
-	StepPut:    {"via", "key", "value", "as"},
-	StepDelete: {"via", "key", "prefix", "as"},
-	StepGet:    {"via", "key", "consistency", "prefix", "keys_only", "as"},
-	StepWatch:  {"via", "key", "prefix", "require_leader", "as"},
+	StepPut:    {"via", "by", "key", "value", "as"},
+	StepDelete: {"via", "by", "key", "prefix", "as"},
+	StepGet:    {"via", "by", "key", "consistency", "prefix", "keys_only", "as"},
+	StepWatch:  {"via", "by", "key", "prefix", "require_leader", "as"},
 }
 
 // op reads put, delete, get and watch.
@@ -294,6 +294,11 @@ func (p *parser) op(st *Step, v *yaml.Node) {
 	}
 	if r, ok := p.requiredRef(f, v, what, "via", "the client name, or a member for its local client"); ok {
 		st.Via = r
+	}
+	if x := f.get("by"); x != nil {
+		if name, ok := p.name(x, what+" by"); ok {
+			st.By = name
+		}
 	}
 	if x := f.get("prefix"); x != nil {
 		st.Prefix, _ = p.boolean(x, "prefix")

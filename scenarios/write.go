@@ -235,6 +235,9 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 		}
 		m := ymap(true)
 		yadd(m, "via", ystr(c.Via))
+		if c.By != "" {
+			yadd(m, "by", ystr(c.By))
+		}
 		yadd(m, "key", ystr(c.Key))
 		if c.Kind == sim.CmdPut {
 			yadd(m, "value", ystr(c.Value))

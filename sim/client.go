@@ -79,7 +79,8 @@ type Op struct {
 	// write its outcome is unknown, as after a timeout.
 	Canceled bool
 
-	endpoint       int // index into the client's endpoints of the member tried
+	via            uint64 // a request via a member: that member; else 0 (the client's endpoints)
+	endpoint       int    // index into the client's endpoints of the member tried
 	tried          int
 	readIndex      uint64
 	readIndexKnown bool
@@ -153,6 +154,9 @@ func (w *World) submit(op *Op) {
 
 // endpointOf returns the member op is (to be) sent to.
 func (w *World) endpointOf(op *Op) uint64 {
+	if op.via != 0 {
+		return op.via
+	}
 	if c := w.client(op.Client); c != nil {
 		return c.endpoints[op.endpoint%len(c.endpoints)]
 	}
@@ -212,7 +216,7 @@ func (w *World) clientEvent(e event) {
 			return // the client already gave up
 		}
 		if r.refused {
-			if c := w.client(op.Client); c != nil && op.tried+1 < len(c.endpoints) {
+			if c := w.client(op.Client); c != nil && op.via == 0 && op.tried+1 < len(c.endpoints) {
 				op.tried++
 				op.endpoint = (op.endpoint + 1) % len(c.endpoints)
 				c.current = op.endpoint

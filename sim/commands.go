@@ -62,6 +62,7 @@ type Command struct {
 	Learner bool              // add_member
 
 	Via           string // put, delete, get, watch: a client, or a member (its local client)
+	By            string // with Via a member: who sends, e.g. "etcdctl" (default: the client bound to it, or its local client)
 	Key, Value    string
 	Label         string
 	Prefix        bool
@@ -339,18 +340,22 @@ func (w *World) doLink(c Command) error {
 }
 
 func (w *World) doRequest(c Command) (*Op, error) {
-	client := c.Via
+	client, via := c.Via, uint64(0)
 	if w.client(c.Via) == nil {
 		m, err := w.member(c.Via)
 		if err != nil {
 			return nil, fmt.Errorf("no client or member named %q", c.Via)
 		}
 		client = w.localClient(m)
+		if c.By != "" {
+			client = c.By
+		}
+		via = m.id
 	}
 	if c.Label != "" && w.Op(c.Label) != nil {
 		return nil, fmt.Errorf("the label %q is taken", c.Label)
 	}
-	op := &Op{Label: c.Label, Client: client, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
+	op := &Op{Label: c.Label, Client: client, via: via, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
 		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader}
 	switch c.Kind {
 	case CmdPut:

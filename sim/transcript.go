@@ -127,7 +127,7 @@ func (w *World) Describe(e Event) string {
 			arrow = "←"
 		}
 		who := op.Client
-		if w.client(op.Client) == nil {
+		if _, isMember := w.byName[op.Client]; isMember {
 			who += " (local client)"
 		}
 		what = fmt.Sprintf("%s %s %s  %s  [%s]", who, arrow, node, e.Text, opName(op))

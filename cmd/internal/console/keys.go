@@ -70,7 +70,7 @@ func (c *Console) put(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, Key: rest[0], Value: rest[1]}, bg,
+	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Key: rest[0], Value: rest[1]}, bg,
 		func(*sim.Op) string { return "OK\n" })
 }
 
@@ -105,7 +105,7 @@ func (c *Console) get(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdGet, Via: from, Key: rest[0], Prefix: *prefix, KeysOnly: *keysOnly, Serializable: ser}, bg,
+	return c.request(sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Key: rest[0], Prefix: *prefix, KeysOnly: *keysOnly, Serializable: ser}, bg,
 		func(op *sim.Op) string { return formatGet(op, format, *keysOnly, *valueOnly) })
 }
 
@@ -172,7 +172,7 @@ func (c *Console) del(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, Key: rest[0], Prefix: *prefix}, bg,
+	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Key: rest[0], Prefix: *prefix}, bg,
 		func(op *sim.Op) string { return fmt.Sprintf("%d\n", op.Deleted) })
 }
 
@@ -208,7 +208,7 @@ func (c *Console) watch(args []string, bg bool) error {
 	// The watch is labelled so that stopping it (Ctrl-C, --for, unwatch)
 	// can cancel it in the simulation, as etcdctl closing its stream does.
 	label := fmt.Sprintf("watch-%d", len(c.w.Ops())+1)
-	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, Key: rest[0], Prefix: *prefix, Label: label})
+	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Key: rest[0], Prefix: *prefix, Label: label})
 	if err != nil {
 		return err
 	}

@@ -216,5 +216,14 @@ func (c *Console) via(f *flags, via string) (string, error) {
 	return eps[0], nil
 }
 
+// sender names who sends a key request: the console itself (etcdctl),
+// unless --via named a client or member to send it from.
+func (c *Console) sender(via string) string {
+	if via != "" {
+		return ""
+	}
+	return "etcdctl"
+}
+
 // hexID formats a member ID as etcd does.
 func hexID(id uint64) string { return strconv.FormatUint(id, 16) }
