@@ -1,11 +1,12 @@
 package scenarios
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/raftsim/raftsim/sim"
 )
 
 // actionKind maps a step's action key to its kind.
@@ -210,17 +211,14 @@ func (p *parser) requiredRef(f fields, n *yaml.Node, what, key, want string) (No
 	return p.ref(v, what+" "+key)
 }
 
-// maxRate bounds clock rates to something a lesson can mean.
-const maxRate = 100
-
 func (p *parser) rate(n *yaml.Node) (float64, bool) {
 	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
 		r, err := strconv.ParseFloat(n.Value, 64)
-		if err == nil && r > 0 && r <= maxRate && !math.IsNaN(r) {
+		if err == nil && r >= sim.MinClockRate && r <= sim.MaxClockRate { // also refuses NaN
 			return r, true
 		}
 	}
-	p.wrong(n, "clock rate", "a number above 0 and at most 100, like 1.1 (10% fast) or 0.5 (half speed)")
+	p.wrong(n, "clock rate", "a number from 0.01 to 100, like 1.1 (10% fast) or 0.5 (half speed)")
 	return 0, false
 }
 

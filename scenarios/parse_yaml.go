@@ -216,8 +216,17 @@ func (p *parser) duration(n *yaml.Node, what string) (time.Duration, bool) {
 		p.errorf(p.pos(n), "%s: negative duration %s: time only goes forward", what, n.Value)
 		return 0, false
 	}
+	if d > maxDuration {
+		p.errorf(p.pos(n), "%s: %s is longer than a scenario can wait (at most %s)", what, n.Value, maxDuration)
+		return 0, false
+	}
 	return d, true
 }
+
+// maxDuration bounds every duration in a file: a scenario is minutes or
+// hours of virtual time, and a bound keeps sums of durations far from
+// overflow.
+const maxDuration = 1000 * time.Hour
 
 // positive reads a duration that must be more than zero.
 func (p *parser) positive(n *yaml.Node, what string) (time.Duration, bool) {

@@ -28,7 +28,9 @@ func (r *Runner) resolve(ref NodeRef) ([]string, error) {
 	case RefFollower, RefFollowerN, RefFollowers:
 		var inOrder []string
 		for _, in := range r.w.Infos() {
-			if in.Role == sim.RoleFollower {
+			// A follower is an up voter: a member added but not yet
+			// joined is in no configuration, and is not one.
+			if in.Role == sim.RoleFollower && in.Voter {
 				inOrder = append(inOrder, in.Name)
 			}
 		}
@@ -45,6 +47,9 @@ func (r *Runner) resolve(ref NodeRef) ([]string, error) {
 			}
 			return byName[ref.N-1 : ref.N], nil
 		default:
+			if len(byName) == 0 {
+				return nil, fmt.Errorf("@followers resolves to nothing: no member is a follower")
+			}
 			return byName, nil
 		}
 	}

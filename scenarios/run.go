@@ -321,7 +321,10 @@ func (r *Runner) checkAll(s *Step) (bool, failedCond, *Error) {
 		c := &s.Conds[i]
 		ok, observed, err := r.check(c, &r.conds[i])
 		if err != nil {
-			return false, failedCond{}, err
+			// A reference that means nobody yet (no leader, say) is a
+			// condition that does not hold yet: within may still see it
+			// hold, and if not, the failure names it.
+			ok, observed = false, err.Msg
 		}
 		if !ok {
 			return false, failedCond{Pos: c.Pos, cond: c, observed: observed}, nil
@@ -357,12 +360,24 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return []sim.Command{{Kind: sim.CmdHeal}}, nil
 	case StepPartition:
 		c := sim.Command{Kind: kind}
+		seen := map[string]bool{}
 		for _, g := range s.Groups {
 			names, err := r.resolveAll(g)
 			if err != nil {
 				return nil, err
 			}
+			for _, n := range names {
+				if seen[n] {
+					return nil, &Error{Pos: s.Pos, Msg: fmt.Sprintf("partition: %s is in two groups; every member must be in exactly one", n)}
+				}
+				seen[n] = true
+			}
 			c.Groups = append(c.Groups, names)
+		}
+		for _, in := range r.w.Infos() {
+			if !seen[in.Name] && in.Role != sim.RoleRemoved {
+				return nil, &Error{Pos: s.Pos, Msg: fmt.Sprintf("partition: %s is in no group; every member must be in exactly one", in.Name)}
+			}
 		}
 		return []sim.Command{c}, nil
 	case StepCut, StepRestore, StepLink:

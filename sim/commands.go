@@ -74,6 +74,13 @@ type Command struct {
 	Text    string
 }
 
+// The clock rates a member may run at: a hundred times slower or faster
+// than real ticks.
+const (
+	MinClockRate = 0.01
+	MaxClockRate = 100.0
+)
+
 // Commands returns every command applied so far, in order, with its time.
 // The slice is a copy.
 func (w *World) Commands() []Command {
@@ -184,8 +191,8 @@ func (w *World) do(c Command) (*Op, error) {
 		w.sched.push(event{at: w.now.Add(c.For), kind: evStallEnd, node: m.id, inc: m.inc})
 		w.fault(m.id, "stalls for "+c.For.String())
 	case CmdClock:
-		if c.Rate <= 0 {
-			return nil, fmt.Errorf("clock rate must be positive, not %g", c.Rate)
+		if !(c.Rate >= MinClockRate && c.Rate <= MaxClockRate) { // also refuses NaN
+			return nil, fmt.Errorf("clock rate must be between %g and %g, not %g", MinClockRate, MaxClockRate, c.Rate)
 		}
 		m.rate = c.Rate
 		m.tickEvery = max(Time(float64(w.cfg.Tick)/c.Rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
@@ -210,6 +217,9 @@ func (w *World) do(c Command) (*Op, error) {
 		lead := w.leader()
 		if lead == nil {
 			return nil, fmt.Errorf("no leader to transfer leadership from")
+		}
+		if lead.stalled {
+			return nil, fmt.Errorf("the leader, %s, is stalled", lead.name)
 		}
 		lead.enter()
 		lead.rn.TransferLeader(m.id)
@@ -276,6 +286,19 @@ func (w *World) confChange(typ pb.ConfChangeType, m *member, what string) error 
 // proposeConfChange hands the leader a one-change ConfChangeV2. The caller
 // records it and flushes the leader.
 func (w *World) proposeConfChange(lead *member, typ pb.ConfChangeType, id uint64, what string) error {
+	if lead.stalled {
+		return fmt.Errorf("%s: the leader, %s, is stalled", what, lead.name)
+	}
+	// NB: raft v3.7.0 accepts a second change while one is unapplied and
+	// then silently turns it into an empty entry; refuse it instead, as
+	// etcd's "unapplied conf change" check does.
+	if pendingConfIndex(lead.rn) > lead.rn.BasicStatus().Applied {
+		return fmt.Errorf("%s: a configuration change is still being applied; try again when it is", what)
+	}
+	voters := lead.conf.GetVoters()
+	if typ == pb.ConfChangeRemoveNode && len(voters) == 1 && voters[0] == id {
+		return fmt.Errorf("%s: it is the last voter, and a cluster needs one", what)
+	}
 	cc := &pb.ConfChangeV2{Changes: []*pb.ConfChangeSingle{{Type: typ.Enum(), NodeId: new(id)}}}
 	lead.enter()
 	err := lead.rn.ProposeConfChange(cc)

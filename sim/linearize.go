@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 )
@@ -156,7 +155,9 @@ func (w *World) CheckLinearizability() Linearizability {
 	}
 	res.Checked = len(hist)
 	res.model = kvModel(partition)
-	result, info := porcupine.CheckOperationsVerbose(res.model, hist, time.Minute)
+	// No timeout: a wall-clock limit would make the verdict depend on the
+	// machine. Key-by-key partitions keep real histories quick to check.
+	result, info := porcupine.CheckOperationsVerbose(res.model, hist, 0)
 	res.info = info
 	switch result {
 	case porcupine.Ok:

@@ -3,13 +3,15 @@ package sim
 import (
 	"encoding/binary"
 	"errors"
-	"hash/maphash"
+	"hash/fnv"
 	"math/rand/v2"
 	"time"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/raftsim/raftsim/netmodel"
 )
 
 // member is one etcd member: a raft RawNode, its disk (a MemoryStorage that
@@ -68,13 +70,10 @@ type logEntry struct {
 
 type entryID struct{ Index, Term, Chain uint64 }
 
-var chainSeed = maphash.MakeSeed()
-
-// chain extends the hash of a log by one entry. maphash's seed is random per
-// process, so chain hashes are compared within one run and never printed.
+// chain extends the hash of a log by one entry. It is FNV-1a, fixed, so that
+// even a (vanishingly unlikely) collision would reproduce from the seed.
 func chain(prev, term uint64, typ pb.EntryType, data []byte) uint64 {
-	var h maphash.Hash
-	h.SetSeed(chainSeed)
+	h := fnv.New64a()
 	var b [17]byte
 	binary.LittleEndian.PutUint64(b[:], prev)
 	binary.LittleEndian.PutUint64(b[8:], term)
@@ -155,8 +154,8 @@ func (m *member) start() {
 	// Processes start at different moments, so their tickers are out of
 	// phase: the first tick comes after a fraction of a tick drawn from the
 	// member's own clock stream.
-	phase := Time(m.clockRand.Int64N(int64(m.tickEvery)/int64(time.Microsecond))+1) * Time(time.Microsecond)
-	m.w.sched.push(event{at: m.w.now + phase, kind: evTick, node: m.id, inc: m.inc})
+	phase := Time(m.clockRand.Int64N(max(int64(m.tickEvery)/int64(time.Microsecond), 1))+1) * Time(time.Microsecond)
+	m.w.sched.push(event{at: m.w.now.plus(phase), kind: evTick, node: m.id, inc: m.inc})
 }
 
 // crash loses everything volatile: the RawNode, the KV, pending requests and
@@ -166,9 +165,26 @@ func (m *member) crash() {
 	m.inc++
 	m.rn, m.kv = nil, nil
 	m.pending = raft.Ready{}
+	// Messages that reached the frozen process die with it: each is a drop
+	// its sender's transport notices (a MsgSnap must be reported failed, or
+	// the leader waits for it for ever).
+	queue := m.queue
 	m.queue = nil
+	for _, e := range queue {
+		if e.kind == evDeliver && !e.lost {
+			m.w.drop(e, netmodel.DropDown)
+		}
+	}
+	// The connections break. Requests that cannot have taken effect (reads,
+	// and writes still held for a leader) fail as refused, so a client with
+	// more endpoints retries them elsewhere, as clientv3 does. Writes
+	// already proposed may yet commit: their clients wait and time out.
+	const eof = "rpc error: code = Unavailable desc = error reading from server: EOF"
 	for _, op := range m.watches {
-		m.w.reply(m, op, reply{status: OpError, err: "rpc error: code = Unavailable desc = error reading from server: EOF"})
+		m.w.reply(m, op, reply{status: OpError, err: eof})
+	}
+	for _, op := range append(m.reads, m.held...) {
+		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
 	m.writes, m.held, m.reads, m.watches = nil, nil, nil, nil
 	m.soft = raft.SoftState{}
@@ -354,6 +370,12 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 	m.kv = kv
 	m.applied = md.GetIndex()
 	m.conf = md.GetConfState()
+	// The changes the snapshot jumps over cannot be delivered: as etcd
+	// does for a watch behind a compaction, the watches end.
+	for _, op := range m.watches {
+		m.w.reply(m, op, reply{status: OpError, err: "mvcc: required revision has been compacted"})
+	}
+	m.watches = nil
 	m.snap = m.w.safety.snapshotID(md.GetIndex(), md.GetTerm())
 	m.log, m.logFirst = nil, md.GetIndex()+1
 	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: md.GetIndex(), Term: md.GetTerm(), Text: "installed"})

@@ -88,7 +88,7 @@ func (s *schedule) push(e event) {
 // now of any earlier call.
 func (s *schedule) after(now, delay Time, e event) {
 	s.seq++
-	e.seq, e.at = s.seq, now+delay
+	e.seq, e.at = s.seq, now.plus(delay)
 	for i := range s.lanes {
 		if s.lanes[i].delay == delay {
 			s.lanes[i].q = append(s.lanes[i].q, e)

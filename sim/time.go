@@ -12,7 +12,20 @@ type Time int64
 func (t Time) Duration() time.Duration { return time.Duration(t) }
 
 // Add returns t + d.
-func (t Time) Add(d time.Duration) Time { return t + Time(d) }
+// It saturates instead of wrapping, so that an absurdly long duration
+// means "never" and virtual time cannot go backwards.
+func (t Time) Add(d time.Duration) Time { return t.plus(Time(d)) }
+
+// plus is t + d, saturating at the largest Time.
+func (t Time) plus(d Time) Time {
+	if d > 0 && t > Never-d {
+		return Never
+	}
+	return t + d
+}
+
+// Never is a time later than any event of a run.
+const Never = Time(1<<63 - 1)
 
 // String formats t as seconds with millisecond precision, e.g. "12.345s",
 // and with microseconds where they matter, e.g. "12.345678s".

@@ -49,6 +49,7 @@ type MemberInfo struct {
 	Stalled bool
 	Removed bool
 	Learner bool
+	Voter   bool // in the configuration it has applied, as a voter
 
 	Term, Vote, Lead      uint64
 	Commit, Applied       uint64
@@ -83,6 +84,7 @@ func (m *member) info() MemberInfo {
 	in := MemberInfo{
 		ID: m.id, Name: m.name, Up: m.up, Stalled: m.stalled, Removed: m.removed,
 		Learner: contains(m.conf.GetLearners(), m.id),
+		Voter:   contains(m.conf.GetVoters(), m.id),
 		Term:    m.hard.GetTerm(), Vote: m.hard.GetVote(), Commit: m.hard.GetCommit(),
 		LastIndex: m.lastIndex(), FirstIndex: m.logFirst, SnapshotIndex: m.snap.Index,
 		ClockRate: m.rate, DiskBusy: m.diskBusy, QueuedWhileStalled: len(m.queue),
@@ -131,6 +133,22 @@ func electionElapsed(rn *raft.RawNode) int {
 		return -1
 	}
 	return int(f.Int())
+}
+
+// pendingConfIndex reads raft's unexported pendingConfIndex: a leader has
+// an unapplied configuration change while it is above the applied index.
+// Pinned to raft v3.7.0 by TestElectionElapsedReflection's sibling,
+// TestPendingConfIndexReflection.
+func pendingConfIndex(rn *raft.RawNode) uint64 {
+	r := reflect.ValueOf(rn).Elem().FieldByName("raft")
+	if !r.IsValid() || r.IsNil() {
+		return 0
+	}
+	f := r.Elem().FieldByName("pendingConfIndex")
+	if !f.IsValid() {
+		return 0
+	}
+	return f.Uint()
 }
 
 // Leader returns the name of the up member in StateLeader with the highest

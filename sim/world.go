@@ -103,8 +103,8 @@ func (c *Config) check() error {
 			return fmt.Errorf("learner %q is not a member", n)
 		}
 	}
-	if c.Tick <= 0 || c.ElectionTicks <= 0 || c.HeartbeatTicks <= 0 || c.HeartbeatTicks >= c.ElectionTicks {
-		return fmt.Errorf("need tick > 0 and 0 < heartbeat_ticks < election_ticks")
+	if c.Tick < time.Microsecond || c.ElectionTicks <= 0 || c.HeartbeatTicks <= 0 || c.HeartbeatTicks >= c.ElectionTicks {
+		return fmt.Errorf("need tick >= 1µs and 0 < heartbeat_ticks < election_ticks")
 	}
 	for _, cc := range c.Clients {
 		if seen[cc.Name] {
@@ -338,7 +338,7 @@ func (w *World) send(from *member, msg *pb.Message) {
 		return
 	}
 	plan := w.net.Send(from.id, to, time.Duration(w.now))
-	forwarded := msg.GetType() == pb.MsgProp && from.soft.RaftState != raft.StateLeader
+	forwarded := msg.GetType() == pb.MsgProp // a leader appends its own proposals; only others send MsgProp
 	w.recordMsg(EvSend, from.id, to, id, msg, Time(plan.ArriveAt), netmodel.NotDropped, forwarded)
 	if plan.Dropped == netmodel.DropCut {
 		e := event{node: to, peer: from.id, id: id, msg: msg}
@@ -347,7 +347,10 @@ func (w *World) send(from *member, msg *pb.Message) {
 	}
 	w.sched.push(event{at: Time(plan.ArriveAt), kind: evDeliver, node: to, peer: from.id, id: id, msg: msg,
 		lost: plan.Dropped == netmodel.DropLoss, sent: w.now})
-	if plan.Duplicate {
+	// NB: a duplicated MsgProp would be appended twice and its write
+	// applied twice. etcd's TCP streams never duplicate, and the point of
+	// duplication is raft's own messages, so proposals are never doubled.
+	if plan.Duplicate && msg.GetType() != pb.MsgProp {
 		dup := proto.Clone(msg).(*pb.Message)
 		w.sched.push(event{at: Time(plan.DupAt), kind: evDeliver, node: to, peer: from.id, id: id, msg: dup, flag: true, sent: w.now})
 	}

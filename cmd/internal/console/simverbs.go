@@ -134,8 +134,8 @@ func (c *Console) clock(args []string, _ bool) error {
 		return err
 	}
 	r, err := strconv.ParseFloat(rest[1], 64)
-	if err != nil || r <= 0 || r > 100 {
-		return fmt.Errorf("clock rate %q: want a number above 0 and at most 100, like 1.5 or 0.5", rest[1])
+	if err != nil || !(r >= sim.MinClockRate && r <= sim.MaxClockRate) {
+		return fmt.Errorf("clock rate %q: want a number from 0.01 to 100, like 1.5 or 0.5", rest[1])
 	}
 	if _, err := c.do(sim.Command{Kind: sim.CmdClock, Node: name, Rate: r}); err != nil {
 		return err
