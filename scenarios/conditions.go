@@ -27,7 +27,7 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 		if err != nil {
 			return false, "", err
 		}
-		return ok && slices.Contains(want, lead), fmt.Sprintf("leader is %s; wanted one of %v", orNone(lead), want), nil
+		return ok && slices.Contains(want, lead), fmt.Sprintf("leader is %s; wanted one of %s", orNone(lead), list(want)), nil
 	case CondLeaders:
 		var leaders []string
 		for _, in := range w.Infos() {
@@ -35,9 +35,9 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 				leaders = append(leaders, in.Name)
 			}
 		}
-		seen := fmt.Sprintf("%d members believe they lead %v", len(leaders), leaders)
+		seen := fmt.Sprintf("%d members believe they lead %s", len(leaders), list(leaders))
 		if len(leaders) == 1 {
-			seen = fmt.Sprintf("1 member believes it leads %v", leaders)
+			seen = fmt.Sprintf("1 member believes it leads %s", list(leaders))
 		}
 		if c.CountSet {
 			return len(leaders) == c.Count, seen, nil
@@ -102,7 +102,7 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 			for _, kv := range op.KVs {
 				keys = append(keys, kv.Key)
 			}
-			return op.Status == sim.OpOK && slices.Equal(keys, c.Keys), fmt.Sprintf("%s returned keys %v", c.Label, keys), nil
+			return op.Status == sim.OpOK && slices.Equal(keys, c.Keys), fmt.Sprintf("%s returned keys %s", c.Label, list(keys)), nil
 		case CondEvents:
 			n := uint64(len(op.Events))
 			return c.Cmp.Holds(n), fmt.Sprintf("%s delivered %d events", c.Label, n), nil
@@ -122,7 +122,7 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 		if c.Kind == CondLearners {
 			have = learners
 		}
-		return sameSet(want, have), fmt.Sprintf("the leader's configuration has voters %v, learners %v", voters, learners), nil
+		return sameSet(want, have), fmt.Sprintf("the leader's configuration has voters %s, learners %s", list(voters), list(learners)), nil
 	case CondConverged:
 		conv := w.Converged()
 		return conv == c.Converged, fmt.Sprintf("converged is %v", conv), nil
@@ -186,6 +186,9 @@ func (r *Runner) forEachNode(c *Condition, holds func(sim.MemberInfo) (bool, str
 	return ok, strings.Join(seen, "; "), nil
 }
 
+// list writes names as a scenario would: [a, b].
+func list(names []string) string { return "[" + strings.Join(names, ", ") + "]" }
+
 func sameSet(a, b []string) bool {
 	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
@@ -232,7 +235,7 @@ func describe(c *Condition) string {
 	case CondValue:
 		return fmt.Sprintf("value: {%s: %s}", c.Label, valueString(c.Value))
 	case CondKeys:
-		return fmt.Sprintf("keys: {%s: %v}", c.Label, c.Keys)
+		return fmt.Sprintf("keys: {%s: %s}", c.Label, list(c.Keys))
 	case CondEvents:
 		return fmt.Sprintf("events: {%s: %s}", c.Label, c.Cmp)
 	case CondError:

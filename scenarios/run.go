@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -179,6 +180,14 @@ func (r *Runner) runUntil(t sim.Time) RunState {
 
 func (r *Runner) fail(err error) RunState {
 	r.err = err
+	var ee *ExpectError
+	if errors.As(err, &ee) {
+		what := "expect failed"
+		if ee.Step {
+			what = ee.What + " failed"
+		}
+		r.note(fmt.Sprintf("✗ %s (%s): %s", what, ee.Pos, ee.Observed))
+	}
 	return Failed
 }
 

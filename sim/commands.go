@@ -208,6 +208,9 @@ func (w *World) do(c Command) (*Op, error) {
 		if err := w.needUp(m); err != nil {
 			return nil, err
 		}
+		if m.rn.BasicStatus().RaftState == raft.StateLeader {
+			return nil, fmt.Errorf("%s is already the leader", m.name)
+		}
 		m.enter()
 		_ = m.rn.Campaign()
 		m.leave()

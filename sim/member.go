@@ -539,7 +539,14 @@ func (m *member) serve(op *Op) {
 		err := m.rn.Propose(req.encode())
 		m.leave()
 		if errors.Is(err, raft.ErrProposalDropped) {
-			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: " + err.Error()})
+			why := ""
+			switch st := m.rn.BasicStatus(); {
+			case st.LeadTransferee != 0:
+				why = " (a leadership transfer is in progress)"
+			case st.RaftState != raft.StateLeader && m.w.cfg.DisableProposalForwarding:
+				why = " (proposal forwarding is off, and this member is not the leader)"
+			}
+			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: " + err.Error() + why})
 			return
 		}
 		m.writes[op.ID] = op

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -99,8 +100,14 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *format == "text" {
 		fmt.Fprintln(out, r.Summary(lin))
 	}
+	outcome := runOutcome(runErr, lin, w.Seed())
+	if *format == "json" {
+		if err := writeSummaryJSON(out, r, lin, outcome); err != nil {
+			return err
+		}
+	}
 	out.Flush()
-	return runOutcome(runErr, lin, w.Seed())
+	return outcome
 }
 
 // runOutcome maps how a run ended to an exit code.
@@ -121,6 +128,43 @@ func runOutcome(runErr error, lin *sim.Linearizability, seed uint64) error {
 		return &exitError{code: exitViolation, err: fmt.Errorf("safety violation: the client history is not linearizable (seed=%d; write it out with --linearizability-html)", seed)}
 	}
 	return nil
+}
+
+// runSummary is the last line of `run --format json`: how the run ended.
+type runSummary struct {
+	Summary struct {
+		Seed              uint64 `json:"seed"`
+		VirtualTimeNS     int64  `json:"virtual_time_ns"`
+		Events            int    `json:"events"`
+		ExpectationsHeld  int    `json:"expectations_held"`
+		ExitCode          int    `json:"exit_code"`
+		Error             string `json:"error,omitempty"`
+		Linearizability   string `json:"linearizability,omitempty"`
+		OperationsChecked int    `json:"operations_checked"`
+	} `json:"summary"`
+}
+
+func writeSummaryJSON(out io.Writer, r *scenarios.Runner, lin *sim.Linearizability, outcome error) error {
+	var s runSummary
+	w := r.World()
+	s.Summary.Seed, s.Summary.VirtualTimeNS, s.Summary.Events = w.Seed(), int64(w.Now()), w.HistoryLen()
+	s.Summary.ExpectationsHeld = r.Held()
+	if lin != nil {
+		s.Summary.Linearizability, s.Summary.OperationsChecked = lin.Result, lin.Checked
+	}
+	var ee *exitError
+	if errors.As(outcome, &ee) {
+		s.Summary.ExitCode = ee.code
+		if ee.err != nil {
+			s.Summary.Error = ee.err.Error()
+		}
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(append(b, '\n'))
+	return err
 }
 
 func writeTraceFile(path string, w *sim.World, name string) error {
