@@ -51,7 +51,9 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
 			switch c.Kind {
 			case CondRole:
-				return in.Role.String() == c.Role.String(), in.Name + " is " + in.Role.String()
+				// A removed member has shut itself down: it is down too.
+				down := c.Role == RoleDown && in.Role == sim.RoleRemoved
+				return in.Role.String() == c.Role.String() || down, in.Name + " is " + in.Role.String()
 			case CondTerm:
 				return c.Cmp.Holds(in.Term), fmt.Sprintf("%s is in term %d", in.Name, in.Term)
 			case CondCommit:

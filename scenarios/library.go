@@ -51,7 +51,7 @@ func lessonOrder() []string {
 
 // lessonRank orders the lessons from the simplest up.
 func lessonRank(name string) string {
-	order := []string{"first-election", "follower-forwarding", "external-failover", "stale-read", "leader-crash", "split-brain", "quorum-loss"}
+	order := []string{"first-election", "follower-forwarding", "external-failover", "stale-read", "leader-crash", "split-brain", "quorum-loss", "membership"}
 	if i := slices.Index(order, name); i >= 0 {
 		return fmt.Sprintf("%02d", i)
 	}
