@@ -22,9 +22,10 @@ const (
 	RoleDown
 	RoleStalled
 	RoleRemoved
+	RoleJoining // added, but not yet in any configuration it has applied
 )
 
-var roleNames = [...]string{"follower", "pre-candidate", "candidate", "leader", "learner", "down", "stalled", "removed"}
+var roleNames = [...]string{"follower", "pre-candidate", "candidate", "leader", "learner", "down", "stalled", "removed", "joining"}
 
 func (r Role) String() string {
 	if int(r) < len(roleNames) {
@@ -114,6 +115,8 @@ func (m *member) info() MemberInfo {
 		in.Role = RolePreCandidate
 	case in.Learner:
 		in.Role = RoleLearner
+	case !in.Voter:
+		in.Role = RoleJoining
 	default:
 		in.Role = RoleFollower
 	}

@@ -72,6 +72,9 @@ func StyleOfRole(r sim.Role) RoleStyle {
 		return RoleStyle{Fill: Grey, Shape: ShapeSquare, Cross: true, Label: "down"}
 	case sim.RoleStalled:
 		return RoleStyle{Fill: ReddishPurple, Shape: ShapeSquare, Pause: true, Label: "stalled"}
+	case sim.RoleJoining:
+		// Drawn as the learner it is about to become, and labelled.
+		return RoleStyle{Fill: SkyBlue, Shape: ShapeRing, Hollow: true, Label: "joining"}
 	}
 	return RoleStyle{Fill: LightGrey, Shape: ShapeDashedRing, Hollow: true, Label: "removed"}
 }
