@@ -250,6 +250,10 @@ type Step struct {
 	Cancel    string
 	CancelPos Pos
 
+	// Timeout is the operation's own deadline (an extension; 0: its
+	// client's), like etcdctl's --command-timeout.
+	Timeout time.Duration
+
 	// By names who sends an operation via a member (an extension, e.g.
 	// etcdctl); "" means the client on that member's host, or its local
 	// client.

@@ -277,9 +277,9 @@ func (p *parser) partition(st *Step, v *yaml.Node) {
 }
 
 var opKeys = map[StepKind][]string{
-	StepPut:    {"via", "by", "key", "value", "as"},
-	StepDelete: {"via", "by", "key", "prefix", "as"},
-	StepGet:    {"via", "by", "key", "consistency", "prefix", "keys_only", "as"},
+	StepPut:    {"via", "by", "key", "value", "timeout", "as"},
+	StepDelete: {"via", "by", "key", "prefix", "timeout", "as"},
+	StepGet:    {"via", "by", "key", "consistency", "prefix", "keys_only", "timeout", "as"},
 	StepWatch:  {"via", "by", "key", "prefix", "require_leader", "as"},
 }
 
@@ -292,6 +292,9 @@ func (p *parser) op(st *Step, v *yaml.Node) {
 	}
 	if r, ok := p.requiredRef(f, v, what, "via", "the client name, or a member for its local client"); ok {
 		st.Via = r
+	}
+	if x := f.get("timeout"); x != nil {
+		st.Timeout, _ = p.positive(x, what+" timeout")
 	}
 	if x := f.get("by"); x != nil {
 		if name, ok := p.name(x, what+" by"); ok {

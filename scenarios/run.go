@@ -422,7 +422,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		return []sim.Command{{Kind: kind, Via: via, By: s.By, Key: s.Key, Value: s.Value, Label: s.Label, Prefix: s.Prefix,
+		return []sim.Command{{Kind: kind, Via: via, By: s.By, Timeout: s.Timeout, Key: s.Key, Value: s.Value, Label: s.Label, Prefix: s.Prefix,
 			KeysOnly: s.KeysOnly, Serializable: s.Serializable, RequireLeader: s.RequireLeader}}, nil
 	}
 	return nil, &Error{Pos: s.Pos, Msg: "unknown step " + s.Kind.String()}

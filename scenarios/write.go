@@ -238,6 +238,9 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 		if c.By != "" {
 			yadd(m, "by", ystr(c.By))
 		}
+		if c.Timeout > 0 {
+			yadd(m, "timeout", yplain(c.Timeout.String()))
+		}
 		yadd(m, "key", ystr(c.Key))
 		if c.Kind == sim.CmdPut {
 			yadd(m, "value", ystr(c.Value))

@@ -79,8 +79,9 @@ type Op struct {
 	// write its outcome is unknown, as after a timeout.
 	Canceled bool
 
-	via            uint64 // a request via a member: that member; else 0 (the client's endpoints)
-	endpoint       int    // index into the client's endpoints of the member tried
+	via            uint64        // a request via a member: that member; else 0 (the client's endpoints)
+	timeout        time.Duration // its own deadline, if it has one
+	endpoint       int           // index into the client's endpoints of the member tried
 	tried          int
 	readIndex      uint64
 	readIndexKnown bool
@@ -145,6 +146,10 @@ func (w *World) submit(op *Op) {
 			timeout = c.cfg.Timeout
 		}
 	}
+	if op.timeout > 0 {
+		timeout = op.timeout
+	}
+	op.timeout = timeout
 	w.record(Event{Kind: EvRequest, Op: op.ID, Node: w.endpointOf(op), Text: describeOp(op)})
 	if op.Kind != OpWatch {
 		w.sched.after(w.now, Time(timeout), event{kind: evClientTimeout, node: w.endpointOf(op), op: op})
@@ -195,7 +200,13 @@ func (w *World) clientEvent(e event) {
 	switch e.kind {
 	case evClientTimeout:
 		if op.Status == OpPending {
+			// etcd gives up on a request after its own request timeout
+			// (7s by default); a client with a shorter deadline gives up
+			// first, and sees its context expire.
 			op.Status, op.End, op.Err = OpTimeout, w.now, "etcdserver: request timed out"
+			if op.timeout < DefaultClientTimeout {
+				op.Err = "context deadline exceeded"
+			}
 			// The member it timed out at is the one it was last sent to.
 			w.record(Event{Kind: EvReply, Op: op.ID, Node: w.endpointOf(op), Text: op.Err})
 		}

@@ -61,8 +61,9 @@ type Command struct {
 	Dup     *netmodel.Ratio   // link
 	Learner bool              // add_member
 
-	Via           string // put, delete, get, watch: a client, or a member (its local client)
-	By            string // with Via a member: who sends, e.g. "etcdctl" (default: the client bound to it, or its local client)
+	Via           string        // put, delete, get, watch: a client, or a member (its local client)
+	By            string        // with Via a member: who sends, e.g. "etcdctl" (default: the client bound to it, or its local client)
+	Timeout       time.Duration // put, delete, get: this request's deadline (etcdctl --command-timeout); 0: the client's
 	Key, Value    string
 	Label         string
 	Prefix        bool
@@ -381,7 +382,7 @@ func (w *World) doRequest(c Command) (*Op, error) {
 	if c.Label != "" && w.Op(c.Label) != nil {
 		return nil, fmt.Errorf("the label %q is taken", c.Label)
 	}
-	op := &Op{Label: c.Label, Client: client, via: via, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
+	op := &Op{Label: c.Label, Client: client, via: via, timeout: c.Timeout, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
 		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader}
 	switch c.Kind {
 	case CmdPut:

@@ -70,7 +70,7 @@ func (c *Console) put(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Key: rest[0], Value: rest[1]}, bg,
+	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rest[0], Value: rest[1]}, bg,
 		func(*sim.Op) string { return "OK\n" })
 }
 
@@ -105,7 +105,7 @@ func (c *Console) get(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Key: rest[0], Prefix: *prefix, KeysOnly: *keysOnly, Serializable: ser}, bg,
+	return c.request(sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rest[0], Prefix: *prefix, KeysOnly: *keysOnly, Serializable: ser}, bg,
 		func(op *sim.Op) string { return formatGet(op, format, *keysOnly, *valueOnly) })
 }
 
@@ -172,7 +172,7 @@ func (c *Console) del(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Key: rest[0], Prefix: *prefix}, bg,
+	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rest[0], Prefix: *prefix}, bg,
 		func(op *sim.Op) string { return fmt.Sprintf("%d\n", op.Deleted) })
 }
 

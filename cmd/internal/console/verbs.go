@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/raftsim/raftsim/sim"
 )
@@ -224,6 +225,19 @@ func (c *Console) sender(via string) string {
 	}
 	return "etcdctl"
 }
+
+// timeout is the deadline of a key request: etcdctl's, unless --via sends
+// it from a client with its own.
+func (c *Console) timeout(via string) time.Duration {
+	if via != "" {
+		return 0
+	}
+	return commandTimeout
+}
+
+// commandTimeout is etcdctl's default --command-timeout: its requests give
+// up after 5s, before etcd's own 7s request timeout.
+const commandTimeout = 5 * time.Second
 
 // hexID formats a member ID as etcd does.
 func hexID(id uint64) string { return strconv.FormatUint(id, 16) }
