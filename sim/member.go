@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"go.etcd.io/raft/v3"
@@ -486,26 +487,20 @@ func (m *member) applyConfChange(e *pb.Entry) {
 	m.leave()
 	// A joiner can only be caught up by a snapshot that lists it, so every
 	// member snapshots right after applying a configuration change.
+	// NB: CreateSnapshot fails with ErrSnapOutOfDate when a newer snapshot
+	// exists (one installed from the leader); that one already lists the
+	// configuration, so the error is expected and ignored.
 	if _, err := m.disk.CreateSnapshot(e.GetIndex(), m.conf, m.kv.encode()); err == nil {
 		m.snap, _ = m.entryAt(e.GetIndex())
 	}
 	m.w.record(Event{Kind: EvConf, Node: m.id, Index: e.GetIndex(), Text: m.w.describeConf(m.conf)})
-	if !contains(m.conf.GetVoters(), m.id) && !contains(m.conf.GetLearners(), m.id) &&
-		!contains(m.conf.GetVotersOutgoing(), m.id) && len(m.conf.GetVoters()) > 0 {
+	if !slices.Contains(m.conf.GetVoters(), m.id) && !slices.Contains(m.conf.GetLearners(), m.id) &&
+		!slices.Contains(m.conf.GetVotersOutgoing(), m.id) && len(m.conf.GetVoters()) > 0 {
 		// etcd stops a member once it applies its own removal.
 		m.removed = true
 		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "removed from the cluster; it shuts down"})
 		m.crash()
 	}
-}
-
-func contains(ids []uint64, id uint64) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // lostLeader cancels the watches that asked to require a leader.
@@ -582,18 +577,9 @@ func (m *member) readIndex(op *Op) {
 }
 
 func (m *member) readRetry(op *Op) {
-	if op.Status == OpPending && !op.readIndexKnown && containsOp(m.reads, op) {
+	if op.Status == OpPending && !op.readIndexKnown && slices.Contains(m.reads, op) {
 		m.readIndex(op)
 	}
-}
-
-func containsOp(ops []*Op, op *Op) bool {
-	for _, o := range ops {
-		if o == op {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *member) readState(rs raft.ReadState) {

@@ -84,8 +84,8 @@ func (w *World) Infos() []MemberInfo {
 func (m *member) info() MemberInfo {
 	in := MemberInfo{
 		ID: m.id, Name: m.name, Up: m.up, Stalled: m.stalled, Removed: m.removed,
-		Learner: contains(m.conf.GetLearners(), m.id),
-		Voter:   contains(m.conf.GetVoters(), m.id),
+		Learner: slices.Contains(m.conf.GetLearners(), m.id),
+		Voter:   slices.Contains(m.conf.GetVoters(), m.id),
 		Term:    m.hard.GetTerm(), Vote: m.hard.GetVote(), Commit: m.hard.GetCommit(),
 		LastIndex: m.lastIndex(), FirstIndex: m.logFirst, SnapshotIndex: m.snap.Index,
 		ClockRate: m.rate, DiskBusy: m.diskBusy, QueuedWhileStalled: len(m.queue),

@@ -167,9 +167,8 @@ func (w *World) clientConfigs() []ClientConfig {
 
 func (w *World) addMember(name string) *member {
 	id := uint64(len(w.members) + 1)
-	rate := 1.0
 	m := &member{
-		w: w, id: id, name: name, rate: rate, tickEvery: Time(w.cfg.Tick),
+		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick),
 		disk:         raft.NewMemoryStorage(),
 		electionRand: stream(w.cfg.Seed, "election/"+name),
 		clockRand:    stream(w.cfg.Seed, "clock/"+name),
