@@ -43,7 +43,11 @@ func (c *Console) status(args []string, _ bool) error {
 	if len(cuts) > 0 {
 		net = "network: cut " + strings.Join(cuts, " ")
 	}
-	c.printf("%s; %d messages in flight\n", net, len(v.InFlight))
+	inflight := fmt.Sprintf("%d messages in flight", len(v.InFlight))
+	if len(v.InFlight) == 1 {
+		inflight = "1 message in flight"
+	}
+	c.printf("%s; %s\n", net, inflight)
 	pending := 0
 	for _, op := range v.Ops {
 		if op.Status == sim.OpPending && op.Kind != sim.OpWatch {
