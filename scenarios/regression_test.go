@@ -1,7 +1,8 @@
 package scenarios
 
 // Regression tests from a review, at the scenario level: each asserts what
-// SCENARIOS.md promises, and each failed before its fix.
+// SCENARIOS.md promises, and each failed before its fix. Each test's comment
+// describes the bug as it was found.
 
 import (
 	"strings"
