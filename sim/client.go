@@ -119,8 +119,9 @@ type reply struct {
 	rev     int64
 	deleted int
 	applied uint64
-	watch   bool // a watch was created
-	refused bool // the member was down: the client may fail over
+	watch   bool       // a watch was created
+	refused bool       // the member was down: the client may fail over
+	event   WatchEvent // evWatchArrive: what a watch reports
 }
 
 func (w *World) client(name string) *client {
@@ -152,7 +153,8 @@ func (w *World) submit(op *Op) {
 	op.timeout = timeout
 	w.record(Event{Kind: EvRequest, Op: op.ID, Node: w.endpointOf(op), Text: describeOp(op)})
 	if op.Kind != OpWatch {
-		w.sched.after(w.now, Time(timeout), event{kind: evClientTimeout, node: w.endpointOf(op), op: op})
+		e := w.sched.after(w.now, Time(timeout))
+		e.kind, e.node, e.op = evClientTimeout, w.endpointOf(op), op
 	}
 	w.sendRequest(op)
 }
@@ -171,7 +173,8 @@ func (w *World) endpointOf(op *Op) uint64 {
 func (w *World) sendRequest(op *Op) {
 	m := w.members[w.endpointOf(op)-1]
 	op.Member = m.name
-	w.sched.after(w.now, Time(w.cfg.ClientLatency), event{kind: evRequestArrive, node: m.id, op: op})
+	e := w.sched.after(w.now, Time(w.cfg.ClientLatency))
+	e.kind, e.node, e.op = evRequestArrive, m.id, op
 }
 
 func (w *World) requestArrive(m *member, op *Op) {
@@ -188,14 +191,16 @@ func (w *World) requestArrive(m *member, op *Op) {
 
 // reply sends r from m back to op's client.
 func (w *World) reply(m *member, op *Op, r reply) {
-	w.sched.after(w.now, Time(w.cfg.ClientLatency), event{kind: evReplyArrive, node: m.id, op: op, rep: &r})
+	e := w.sched.after(w.now, Time(w.cfg.ClientLatency))
+	e.kind, e.node, e.op, e.rep = evReplyArrive, m.id, op, &r
 }
 
 func (w *World) watchEvent(m *member, op *Op, ev WatchEvent) {
-	w.sched.after(w.now, Time(w.cfg.ClientLatency), event{kind: evWatchArrive, node: m.id, op: op, wev: &ev})
+	e := w.sched.after(w.now, Time(w.cfg.ClientLatency))
+	e.kind, e.node, e.op, e.rep = evWatchArrive, m.id, op, &reply{event: ev}
 }
 
-func (w *World) clientEvent(e event) {
+func (w *World) clientEvent(e *event) {
 	op := e.op
 	switch e.kind {
 	case evClientTimeout:
@@ -212,9 +217,10 @@ func (w *World) clientEvent(e event) {
 		}
 	case evWatchArrive:
 		if op.Status == OpOK {
-			e.wev.At = w.now
-			op.Events = append(op.Events, *e.wev)
-			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: e.wev.Type + " " + e.wev.KV.Key})
+			ev := e.rep.event
+			ev.At = w.now
+			op.Events = append(op.Events, ev)
+			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type + " " + ev.KV.Key})
 		}
 	case evReplyArrive:
 		r := e.rep

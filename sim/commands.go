@@ -189,7 +189,8 @@ func (w *World) do(c Command) (*Op, error) {
 			return nil, fmt.Errorf("%s is already stalled", m.name)
 		}
 		m.stalled = true
-		w.sched.push(event{at: w.now.Add(c.For), kind: evStallEnd, node: m.id, inc: m.inc})
+		e := w.sched.push(w.now.Add(c.For))
+		e.kind, e.node, e.inc = evStallEnd, m.id, m.inc
 		w.fault(m.id, "stalls for "+c.For.String())
 	case CmdClock:
 		if !(c.Rate >= MinClockRate && c.Rate <= MaxClockRate) { // also refuses NaN

@@ -3,7 +3,6 @@ package sim
 import (
 	"encoding/binary"
 	"errors"
-	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -61,27 +60,34 @@ type member struct {
 	watches []*Op
 }
 
-// logEntry is the mirror of one persisted entry.
+// logEntry is the mirror of one persisted entry: what the safety checks
+// need. It holds no pointers, so that the garbage collector never scans a
+// long log.
 type logEntry struct {
 	Term  uint64
 	Chain uint64 // a hash of this entry and every entry before it
 	Type  pb.EntryType
-	Data  []byte
 }
 
 type entryID struct{ Index, Term, Chain uint64 }
 
 // chain extends the hash of a log by one entry. It is FNV-1a, fixed, so that
 // even a (vanishingly unlikely) collision would reproduce from the seed.
+// (hash/fnv computes the same, but costs an allocation per entry.)
 func chain(prev, term uint64, typ pb.EntryType, data []byte) uint64 {
-	h := fnv.New64a()
-	var b [17]byte
-	binary.LittleEndian.PutUint64(b[:], prev)
-	binary.LittleEndian.PutUint64(b[8:], term)
-	b[16] = byte(typ)
-	h.Write(b[:])
-	h.Write(data)
-	return h.Sum64()
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for i := 0; i < 64; i += 8 {
+		h = (h ^ uint64(byte(prev>>i))) * prime
+	}
+	for i := 0; i < 64; i += 8 {
+		h = (h ^ uint64(byte(term>>i))) * prime
+	}
+	h = (h ^ uint64(byte(typ))) * prime
+	for _, c := range data {
+		h = (h ^ uint64(c)) * prime
+	}
+	return h
 }
 
 func (m *member) lastIndex() uint64 { return m.logFirst + uint64(len(m.log)) - 1 }
@@ -156,7 +162,8 @@ func (m *member) start() {
 	// phase: the first tick comes after a fraction of a tick drawn from the
 	// member's own clock stream.
 	phase := Time(m.clockRand.Int64N(max(int64(m.tickEvery)/int64(time.Microsecond), 1))+1) * Time(time.Microsecond)
-	m.w.sched.push(event{at: m.w.now.plus(phase), kind: evTick, node: m.id, inc: m.inc})
+	e := m.w.sched.push(m.w.now.plus(phase))
+	e.kind, e.node, e.inc = evTick, m.id, m.inc
 }
 
 // crash loses everything volatile: the RawNode, the KV, pending requests and
@@ -171,8 +178,8 @@ func (m *member) crash() {
 	// the leader waits for it for ever).
 	queue := m.queue
 	m.queue = nil
-	for _, e := range queue {
-		if e.kind == evDeliver && !e.lost {
+	for i := range queue {
+		if e := &queue[i]; e.kind == evDeliver && !e.lost {
 			m.w.drop(e, netmodel.DropDown)
 		}
 	}
@@ -192,7 +199,8 @@ func (m *member) crash() {
 }
 
 func (m *member) tick() {
-	m.w.sched.after(m.w.now, m.tickEvery, event{kind: evTick, node: m.id, inc: m.inc})
+	e := m.w.sched.after(m.w.now, m.tickEvery)
+	e.kind, e.node, e.inc = evTick, m.id, m.inc
 	if m.stalled {
 		return // a frozen process misses its ticks
 	}
@@ -224,7 +232,8 @@ func (m *member) flush() {
 		if m.w.cfg.DiskLatency > 0 && (len(rd.Entries) > 0 || rd.HardState != nil || !raft.IsEmptySnap(rd.Snapshot)) {
 			m.diskBusy = true
 			m.pending = rd
-			m.w.sched.after(m.w.now, Time(m.w.cfg.DiskLatency), event{kind: evDiskDone, node: m.id, inc: m.inc})
+			e := m.w.sched.after(m.w.now, Time(m.w.cfg.DiskLatency))
+			e.kind, e.node, e.inc = evDiskDone, m.id, m.inc
 			return
 		}
 		m.handleReady(rd)
@@ -348,7 +357,7 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 	h := prev.Chain
 	for _, e := range ents {
 		h = chain(h, e.GetTerm(), e.GetType(), e.GetData())
-		m.log = append(m.log, logEntry{Term: e.GetTerm(), Chain: h, Type: e.GetType(), Data: e.GetData()})
+		m.log = append(m.log, logEntry{Term: e.GetTerm(), Chain: h, Type: e.GetType()})
 		m.w.safety.logMatching(m, e.GetIndex(), e.GetTerm(), h)
 	}
 	if isLeader && m.leaderTerm == m.hard.GetTerm() {
@@ -572,7 +581,8 @@ func (m *member) readIndex(op *Op) {
 	m.enter()
 	m.rn.ReadIndex(ctx[:])
 	m.leave()
-	m.w.sched.after(m.w.now, Time(readIndexRetry), event{kind: evReadRetry, node: m.id, inc: m.inc, op: op})
+	e := m.w.sched.after(m.w.now, Time(readIndexRetry))
+	e.kind, e.node, e.inc, e.op = evReadRetry, m.id, m.inc, op
 	m.flush()
 }
 

@@ -229,9 +229,13 @@ func TestProposalsAreNeverDuplicated(t *testing.T) {
 	if err := w.Advance(6 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range lead.log {
-		if len(e.Data) > 0 && e.Type == pb.EntryNormal {
-			if r, _ := decodeRequest(e.Data); r.value == "a" {
+	ents, err := lead.disk.Entries(lead.logFirst, lead.lastIndex()+1, math.MaxUint64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if len(e.GetData()) > 0 && e.GetType() == pb.EntryNormal {
+			if r, _ := decodeRequest(e.GetData()); r.value == "a" {
 				applies++
 			}
 		}

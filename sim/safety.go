@@ -24,16 +24,18 @@ type safety struct {
 	w         *World
 	violation *Violation
 
-	leaders   map[uint64]uint64 // term → the member that led it (Election Safety)
-	chains    [][]termChain     // index → the log hashes seen at it, by term (Log Matching)
-	committed []entryID         // index → the entry committed there (Leader Completeness)
-	applied   []entryID         // index → the entry applied there (State Machine Safety)
+	leaders map[uint64]uint64      // term → the member that led it (Election Safety)
+	chains  []termChain            // index → the first term and log hash persisted at it (Log Matching)
+	more    map[uint64][]termChain // index → the other terms persisted at it, which are rare
+
+	committed []entryID // index → the entry committed there (Leader Completeness)
+	applied   []entryID // index → the entry applied there (State Machine Safety)
 }
 
 type termChain struct{ term, chain uint64 }
 
 func newSafety(w *World) *safety {
-	return &safety{w: w, leaders: map[uint64]uint64{}}
+	return &safety{w: w, leaders: map[uint64]uint64{}, more: map[uint64][]termChain{}}
 }
 
 func (s *safety) fail(invariant, detail string) {
@@ -57,30 +59,44 @@ func (s *safety) leader(id, term uint64) {
 // identical up to it. Each persisted entry carries a hash of its whole log
 // prefix, so it is enough that one (index, term) never has two hashes.
 func (s *safety) logMatching(m *member, index, term, chain uint64) {
-	for uint64(len(s.chains)) <= index {
-		s.chains = append(s.chains, nil)
+	if tc, ok := s.chainAt(index, term); ok {
+		if tc.chain != chain {
+			s.fail("Log Matching", fmt.Sprintf("%s has an entry at index %d term %d whose log differs from another member's with the same index and term",
+				s.w.fmtNode(m.id), index, term))
+		}
+		return
 	}
-	for _, tc := range s.chains[index] {
+	for uint64(len(s.chains)) <= index {
+		s.chains = append(s.chains, termChain{})
+	}
+	if s.chains[index].term == 0 {
+		s.chains[index] = termChain{term, chain}
+	} else {
+		s.more[index] = append(s.more[index], termChain{term, chain})
+	}
+}
+
+// chainAt returns the log hash persisted at (index, term), if any.
+func (s *safety) chainAt(index, term uint64) (termChain, bool) {
+	if index >= uint64(len(s.chains)) || s.chains[index].term == 0 {
+		return termChain{}, false
+	}
+	if tc := s.chains[index]; tc.term == term {
+		return tc, true
+	}
+	for _, tc := range s.more[index] {
 		if tc.term == term {
-			if tc.chain != chain {
-				s.fail("Log Matching", fmt.Sprintf("%s has an entry at index %d term %d whose log differs from another member's with the same index and term",
-					s.w.fmtNode(m.id), index, term))
-			}
-			return
+			return tc, true
 		}
 	}
-	s.chains[index] = append(s.chains[index], termChain{term, chain})
+	return termChain{}, false
 }
 
 // snapshotID returns the identity of the entry a snapshot ends at, so that
 // a log continuing from a snapshot chains on from the same hash.
 func (s *safety) snapshotID(index, term uint64) entryID {
-	if index < uint64(len(s.chains)) {
-		for _, tc := range s.chains[index] {
-			if tc.term == term {
-				return entryID{Index: index, Term: term, Chain: tc.chain}
-			}
-		}
+	if tc, ok := s.chainAt(index, term); ok {
+		return entryID{Index: index, Term: term, Chain: tc.chain}
 	}
 	return entryID{Index: index, Term: term, Chain: chain(0, term, 0, []byte(itoa(index)))}
 }

@@ -21,20 +21,17 @@ const (
 	evWatchArrive                     // a watch event reaches its client
 )
 
-// event is one entry of the schedule. It is a plain value so that the heap
-// allocates nothing per event.
+// event is one entry of the schedule.
 type event struct {
 	at   Time
-	seq  uint64 // insertion order breaks ties: same-time events run FIFO
 	node uint64 // the member it happens to
 	peer uint64
-	id   uint64 // message ID (evDeliver), or watch event index
+	id   uint64 // evDeliver: the message's ID
 	sent Time   // evDeliver: when it was sent
 	msg  *pb.Message
 	op   *Op
-	rep  *reply      // evReplyArrive
-	wev  *WatchEvent // evWatchArrive
-	inc  uint32      // the member's incarnation when scheduled; a crash makes it stale
+	rep  *reply // evReplyArrive, evWatchArrive
+	inc  uint32 // the member's incarnation when scheduled; a crash makes it stale
 	kind evKind
 	flag bool // evReportSnapshot: failed; evDeliver: this is a duplicate
 	lost bool // evDeliver: the network loses it; it vanishes at this time
@@ -46,134 +43,201 @@ type event struct {
 // delay ahead (a tick, a client hop, a timeout, a disk write): since now
 // never goes back, events of one delay come due in the order they were
 // scheduled, so each delay has a FIFO lane and only events of varying delay
-// (message deliveries) go into the binary heap. This keeps the heap small:
-// a client's 7s timeouts would otherwise pile up in it by the hundred.
+// (message deliveries) go into a binary heap. This keeps the heap small: a
+// client's 7s timeouts would otherwise pile up in it by the hundred.
+//
+// The heap and the lanes order small keys; the events themselves stay put
+// in slots, so that ordering them moves 24 bytes at a time, not 80.
 type schedule struct {
-	ev    []event // the heap
+	heap  []key
 	lanes []lane
+	slots []event
+	free  []int32 // slots not in use
 	seq   uint64
+
+	// The lane whose head is earliest (-1: all are empty), if known. It
+	// changes only when a lane's head does.
+	firstLane      int
+	firstLaneKnown bool
 }
+
+type key struct {
+	at   Time
+	seq  uint64 // insertion order breaks ties: same-time events run FIFO
+	slot int32
+}
+
+func (a key) before(b key) bool { return a.at < b.at || a.at == b.at && a.seq < b.seq }
 
 type lane struct {
 	delay Time
-	q     []event
+	q     []key
 	head  int
 }
 
-func (s *schedule) less(i, j int) bool {
-	a, b := &s.ev[i], &s.ev[j]
-	if a.at != b.at {
-		return a.at < b.at
+// put takes a free slot for an event at at and returns its key.
+func (s *schedule) put(at Time) key {
+	s.seq++
+	var slot int32
+	if n := len(s.free); n > 0 {
+		slot = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		slot = int32(len(s.slots))
+		s.slots = append(s.slots, event{})
 	}
-	return a.seq < b.seq
+	return key{at: at, seq: s.seq, slot: slot}
 }
 
-// push schedules e at e.at.
-func (s *schedule) push(e event) {
-	s.seq++
-	e.seq = s.seq
-	s.ev = append(s.ev, e)
-	i := len(s.ev) - 1
+// push schedules an event at at and returns it, zero, to be filled in.
+//
+// NB: the event is filled in where it stays. Copying one that was just
+// built costs more than it seems: a copy reads it 16 bytes at a time while
+// its fields were written 8 bytes at a time, and each such read stalls.
+func (s *schedule) push(at Time) *event {
+	k := s.put(at)
+	s.heap = append(s.heap, k)
+	// Sift up, moving parents down into the hole rather than swapping.
+	i := len(s.heap) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !s.less(i, p) {
+		if !k.before(s.heap[p]) {
 			break
 		}
-		s.ev[i], s.ev[p] = s.ev[p], s.ev[i]
+		s.heap[i] = s.heap[p]
 		i = p
 	}
+	s.heap[i] = k
+	e := &s.slots[k.slot]
+	e.at = at
+	return e
 }
 
-// after schedules e delay after now, which must not be earlier than the
-// now of any earlier call.
-func (s *schedule) after(now, delay Time, e event) {
-	s.seq++
-	e.seq, e.at = s.seq, now.plus(delay)
+// after schedules an event delay after now, which must not be earlier
+// than the now of any earlier call, and returns it, zero, to be filled in.
+func (s *schedule) after(now, delay Time) *event {
+	k := s.put(now.plus(delay))
+	s.addToLane(delay, k)
+	e := &s.slots[k.slot]
+	e.at = k.at
+	return e
+}
+
+func (s *schedule) addToLane(delay Time, k key) {
 	for i := range s.lanes {
-		if s.lanes[i].delay == delay {
-			s.lanes[i].q = append(s.lanes[i].q, e)
+		if l := &s.lanes[i]; l.delay == delay {
+			if l.head == len(l.q) {
+				s.firstLaneKnown = false // a new head
+			}
+			l.q = append(l.q, k)
 			return
 		}
 	}
-	s.lanes = append(s.lanes, lane{delay: delay, q: []event{e}})
+	s.lanes = append(s.lanes, lane{delay: delay, q: []key{k}})
+	s.firstLaneKnown = false
+}
+
+// earliestLane returns the lane whose head is earliest, or -1.
+func (s *schedule) earliestLane() int {
+	if !s.firstLaneKnown {
+		s.firstLane, s.firstLaneKnown = -1, true
+		var first key
+		for i := range s.lanes {
+			l := &s.lanes[i]
+			if l.head == len(l.q) {
+				continue
+			}
+			if k := l.q[l.head]; s.firstLane < 0 || k.before(first) {
+				s.firstLane, first = i, k
+			}
+		}
+	}
+	return s.firstLane
 }
 
 // next returns where the earliest event is (-1: the heap, else a lane) and
 // its time.
 func (s *schedule) next() (int, Time, bool) {
-	where, ok := -1, false
-	var at Time
-	var seq uint64
-	if len(s.ev) > 0 {
-		at, seq, ok = s.ev[0].at, s.ev[0].seq, true
+	i := s.earliestLane()
+	switch {
+	case i < 0 && len(s.heap) == 0:
+		return -1, 0, false
+	case i < 0:
+		return -1, s.heap[0].at, true
 	}
-	for i := range s.lanes {
-		l := &s.lanes[i]
-		if l.head == len(l.q) {
-			continue
-		}
-		e := &l.q[l.head]
-		if !ok || e.at < at || e.at == at && e.seq < seq {
-			where, at, seq, ok = i, e.at, e.seq, true
-		}
+	l := &s.lanes[i]
+	if k := l.q[l.head]; len(s.heap) == 0 || k.before(s.heap[0]) {
+		return i, k.at, true
 	}
-	return where, at, ok
+	return -1, s.heap[0].at, true
 }
 
-// take removes and returns the earliest event, found by next.
-func (s *schedule) take(where int) event {
+// take removes the earliest event, found by next, from the order and
+// returns its slot, to be released once it has been handled.
+func (s *schedule) take(where int) int32 {
+	var k key
 	if where < 0 {
-		return s.pop()
+		k = s.pop()
+	} else {
+		l := &s.lanes[where]
+		k = l.q[l.head]
+		l.head++
+		s.firstLaneKnown = false
+		switch {
+		case l.head == len(l.q):
+			l.q, l.head = l.q[:0], 0
+		case l.head >= 64 && 2*l.head >= len(l.q):
+			n := copy(l.q, l.q[l.head:])
+			l.q, l.head = l.q[:n], 0
+		}
 	}
-	l := &s.lanes[where]
-	e := l.q[l.head]
-	l.q[l.head] = event{} // drop references for the GC
-	l.head++
-	switch {
-	case l.head == len(l.q):
-		l.q, l.head = l.q[:0], 0
-	case l.head >= 64 && 2*l.head >= len(l.q):
-		n := copy(l.q, l.q[l.head:])
-		clear(l.q[n:])
-		l.q, l.head = l.q[:n], 0
-	}
-	return e
+	return k.slot
+}
+
+// release frees a slot that take returned.
+func (s *schedule) release(slot int32) {
+	s.slots[slot] = event{} // drop references for the GC
+	s.free = append(s.free, slot)
 }
 
 // pending calls f for every scheduled event, in no particular order.
 func (s *schedule) pending(f func(*event)) {
-	for i := range s.ev {
-		f(&s.ev[i])
+	for _, k := range s.heap {
+		f(&s.slots[k.slot])
 	}
 	for i := range s.lanes {
 		l := &s.lanes[i]
-		for j := l.head; j < len(l.q); j++ {
-			f(&l.q[j])
+		for _, k := range l.q[l.head:] {
+			f(&s.slots[k.slot])
 		}
 	}
 }
 
-func (s *schedule) pop() event {
-	top := s.ev[0]
-	n := len(s.ev) - 1
-	s.ev[0] = s.ev[n]
-	s.ev[n] = event{} // drop references for the GC
-	s.ev = s.ev[:n]
+func (s *schedule) pop() key {
+	top := s.heap[0]
+	n := len(s.heap) - 1
+	last := s.heap[n]
+	s.heap = s.heap[:n]
+	if n == 0 {
+		return top
+	}
+	// Sift the last key down from the root, moving children up into the
+	// hole rather than swapping.
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 2*i + 1
+		if c >= n {
 			break
 		}
-		c := l
-		if r := l + 1; r < n && s.less(r, l) {
+		if r := c + 1; r < n && s.heap[r].before(s.heap[c]) {
 			c = r
 		}
-		if !s.less(c, i) {
+		if !s.heap[c].before(last) {
 			break
 		}
-		s.ev[i], s.ev[c] = s.ev[c], s.ev[i]
+		s.heap[i] = s.heap[c]
 		i = c
 	}
+	s.heap[i] = last
 	return top
 }

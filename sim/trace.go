@@ -13,7 +13,7 @@ func (w *World) WriteTrace(out io.Writer, scenario string) error {
 		return err
 	}
 	var line []byte
-	for i := 0; i < w.history.n; i++ {
+	for i := 0; i < w.history.len(); i++ {
 		line = w.AppendTraceLine(line[:0], w.history.at(i))
 		if _, err := bw.Write(line); err != nil {
 			return err

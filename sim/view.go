@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"reflect"
 	"slices"
 
@@ -311,8 +312,18 @@ func (w *World) messageView(e event, queued bool) MessageView {
 
 func (m *member) view() MemberView {
 	v := MemberView{MemberInfo: m.info()}
+	// The mirror keeps what the safety checks need; what the entries say
+	// is on the disk.
+	var ents []*pb.Entry
+	if len(m.log) > 0 {
+		ents, _ = m.disk.Entries(m.logFirst, m.lastIndex()+1, math.MaxUint64)
+	}
 	for i, e := range m.log {
-		v.Log = append(v.Log, LogEntryView{Index: m.logFirst + uint64(i), Term: e.Term, Type: e.Type, Summary: summarizeEntry(e)})
+		var data []byte
+		if i < len(ents) {
+			data = ents[i].GetData()
+		}
+		v.Log = append(v.Log, LogEntryView{Index: m.logFirst + uint64(i), Term: e.Term, Type: e.Type, Summary: summarizeEntry(e.Type, data)})
 	}
 	if m.kv != nil {
 		v.KV = m.kv.Range("")
@@ -332,15 +343,15 @@ func (m *member) view() MemberView {
 	return v
 }
 
-func summarizeEntry(e logEntry) string {
-	switch e.Type {
+func summarizeEntry(typ pb.EntryType, data []byte) string {
+	switch typ {
 	case pb.EntryConfChange, pb.EntryConfChangeV2:
 		return "conf change"
 	}
-	if len(e.Data) == 0 {
+	if len(data) == 0 {
 		return ""
 	}
-	r, err := decodeRequest(e.Data)
+	r, err := decodeRequest(data)
 	if err != nil {
 		return "?"
 	}

@@ -34,8 +34,6 @@ type World struct {
 	ops     []*Op
 	cmds    [][]Command
 	safety  *safety
-
-	nextMsgID uint64
 }
 
 // New builds a world from cfg: every bootstrap member starts from a snapshot
@@ -226,9 +224,16 @@ func (w *World) RunUntil(t Time) error {
 		if !ok || at > t {
 			break
 		}
-		e := w.sched.take(where)
+		slot := w.sched.take(where)
+		e := &w.sched.slots[slot]
+		if e.at < w.now {
+			panic(fmt.Sprintf("sim: an event at %s came due at %s (seed=%d)", e.at, w.now, w.cfg.Seed))
+		}
 		w.now = e.at
+		// NB: events scheduled meanwhile may move the slots, but e stays
+		// valid until it is released.
 		w.dispatch(e)
+		w.sched.release(slot)
 	}
 	if v := w.safety.violation; v != nil {
 		return v
@@ -252,7 +257,7 @@ func (w *World) StepInstant() error {
 	return w.RunUntil(t)
 }
 
-func (w *World) dispatch(e event) {
+func (w *World) dispatch(e *event) {
 	m := w.members[e.node-1]
 	if e.kind == evReplyArrive || e.kind == evClientTimeout || e.kind == evWatchArrive {
 		w.clientEvent(e)
@@ -275,13 +280,13 @@ func (w *World) dispatch(e event) {
 			}
 			e.arrived = true
 		}
-		m.queue = append(m.queue, e)
+		m.queue = append(m.queue, *e)
 		return
 	}
 	w.handle(m, e)
 }
 
-func (w *World) handle(m *member, e event) {
+func (w *World) handle(m *member, e *event) {
 	switch e.kind {
 	case evTick:
 		if m.up {
@@ -296,8 +301,8 @@ func (w *World) handle(m *member, e event) {
 		w.record(Event{Kind: EvFault, Node: m.id, Text: "resumes after its stall"})
 		q := m.queue
 		m.queue = nil
-		for _, qe := range q {
-			if qe.inc == m.inc || qe.kind == evDeliver || qe.kind == evRequestArrive {
+		for i := range q {
+			if qe := &q[i]; qe.inc == m.inc || qe.kind == evDeliver || qe.kind == evRequestArrive {
 				w.handle(m, qe)
 			}
 		}
@@ -330,49 +335,57 @@ func (w *World) handle(m *member, e event) {
 // send puts a message from m on the network.
 func (w *World) send(from *member, msg *pb.Message) {
 	to := msg.GetTo()
-	w.nextMsgID++
-	id := w.nextMsgID
 	if to == 0 || to > uint64(len(w.members)) {
-		w.recordMsg(EvDrop, from.id, to, id, msg, w.now, netmodel.DropUnknown, false)
+		w.recordSend(from.id, to, msg, w.now, false, true)
 		return
 	}
 	plan := w.net.Send(from.id, to, time.Duration(w.now))
 	forwarded := msg.GetType() == pb.MsgProp // a leader appends its own proposals; only others send MsgProp
-	w.recordMsg(EvSend, from.id, to, id, msg, Time(plan.ArriveAt), netmodel.NotDropped, forwarded)
+	id := w.recordSend(from.id, to, msg, Time(plan.ArriveAt), forwarded, false)
 	if plan.Dropped == netmodel.DropCut {
-		e := event{node: to, peer: from.id, id: id, msg: msg}
-		w.drop(e, netmodel.DropCut)
+		w.drop(&event{node: to, peer: from.id, id: id, msg: msg}, netmodel.DropCut)
 		return
 	}
-	w.sched.push(event{at: Time(plan.ArriveAt), kind: evDeliver, node: to, peer: from.id, id: id, msg: msg,
-		lost: plan.Dropped == netmodel.DropLoss, sent: w.now})
+	e := w.sched.push(Time(plan.ArriveAt))
+	e.kind, e.node, e.peer, e.id, e.msg, e.sent = evDeliver, to, from.id, id, msg, w.now
+	e.lost = plan.Dropped == netmodel.DropLoss
 	// NB: a duplicated MsgProp would be appended twice and its write
 	// applied twice. etcd's TCP streams never duplicate, and the point of
 	// duplication is raft's own messages, so proposals are never doubled.
 	if plan.Duplicate && msg.GetType() != pb.MsgProp {
 		dup := proto.Clone(msg).(*pb.Message)
-		w.sched.push(event{at: Time(plan.DupAt), kind: evDeliver, node: to, peer: from.id, id: id, msg: dup, flag: true, sent: w.now})
+		e := w.sched.push(Time(plan.DupAt))
+		e.kind, e.node, e.peer, e.id, e.msg, e.sent = evDeliver, to, from.id, id, dup, w.now
+		e.flag = true
 	}
 }
 
 // drop records that the message of e did not arrive, and tells the sender
 // what a real transport would tell it: a MsgSnap failed, a peer is
 // unreachable (when the transport can know: a cut or a dead peer, not loss).
-func (w *World) drop(e event, why netmodel.DropReason) {
-	w.recordMsg(EvDrop, e.peer, e.node, e.id, e.msg, w.now, why, false)
-	sender := w.members[e.peer-1]
+func (w *World) drop(e *event, why netmodel.DropReason) {
+	w.recordArrival(e.id, why)
+	sender, receiver := w.members[e.peer-1], e.node
 	if e.msg.GetType() == pb.MsgSnap {
-		w.sched.after(w.now, 0, event{kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: e.node, flag: true})
+		w.report(evReportSnapshot, sender, receiver).flag = true // failed
 	}
 	if why != netmodel.DropLoss && why != netmodel.DropQueue {
-		w.sched.after(w.now, 0, event{kind: evReportUnreachable, node: sender.id, inc: sender.inc, peer: e.node})
+		w.report(evReportUnreachable, sender, receiver)
 	}
+}
+
+// report schedules telling sender, now, something about its messages to
+// peer (kind: evReportSnapshot or evReportUnreachable).
+func (w *World) report(kind evKind, sender *member, peer uint64) *event {
+	e := w.sched.after(w.now, 0)
+	e.kind, e.node, e.inc, e.peer = kind, sender.id, sender.inc, peer
+	return e
 }
 
 // arrival says whether e's message reaches m, and if not, why. A message
 // that already reached m while it was stalled has arrived: a cut made since
 // does not take it back.
-func (w *World) arrival(m *member, e event) netmodel.DropReason {
+func (w *World) arrival(m *member, e *event) netmodel.DropReason {
 	switch {
 	case e.arrived:
 		return netmodel.NotDropped
@@ -386,15 +399,14 @@ func (w *World) arrival(m *member, e event) netmodel.DropReason {
 	return netmodel.NotDropped
 }
 
-func (w *World) deliver(m *member, e event) {
+func (w *World) deliver(m *member, e *event) {
 	if why := w.arrival(m, e); why != netmodel.NotDropped {
 		w.drop(e, why)
 		return
 	}
-	w.recordMsg(EvDeliver, m.id, e.peer, e.id, e.msg, w.now, netmodel.NotDropped, false)
+	w.recordArrival(e.id, netmodel.NotDropped)
 	if e.msg.GetType() == pb.MsgSnap {
-		sender := w.members[e.peer-1]
-		w.sched.after(w.now, 0, event{kind: evReportSnapshot, node: sender.id, inc: sender.inc, peer: m.id})
+		w.report(evReportSnapshot, w.members[e.peer-1], m.id)
 	}
 	m.step(e.msg)
 }

@@ -1,0 +1,156 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/netmodel"
+)
+
+// The packed history gives back every event as it was recorded, in order,
+// across chunk boundaries, for every kind of event and every width of
+// field, read forwards, backwards or at random.
+func TestHistoryGivesBackWhatWasRecorded(t *testing.T) {
+	defer func(b int) { chunkBytes = b }(chunkBytes)
+	chunkBytes = 64 << 10
+	const n = 100_000 // enough to fill several chunks of every store
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := &World{}
+	var want []Event
+	var sent []Event // the send of each message, by ID-1
+	facts := []EventKind{EvRole, EvPersist, EvCommit, EvApply, EvSnapshot, EvConf, EvRequest, EvReply, EvWatch, EvFault, EvCaption, EvViolation}
+	types := []pb.MessageType{pb.MsgApp, pb.MsgAppResp, pb.MsgHeartbeat, pb.MsgHeartbeatResp, pb.MsgProp, pb.MsgSnap, pb.MsgVote}
+	for len(want) < n {
+		switch r := rng.IntN(100); {
+		case r < 30: // same instant
+		case r < 95:
+			w.now += Time(rng.Int64N(int64(20 * time.Millisecond)))
+		case r < 99:
+			w.now += Time(5*time.Second) + Time(rng.Int64N(int64(time.Hour))) // a delay beyond 32 bits of ns
+		default:
+			w.now += Time(rng.Int64N(1 << 20))
+		}
+		switch r := rng.IntN(10); {
+		case r < 4 || len(sent) == 0: // a send, or a drop for an unknown destination
+			typ := types[rng.IntN(len(types))]
+			m := &pb.Message{Type: &typ, Term: new(rng.Uint64N(1 << 32)), Commit: new(rng.Uint64N(1 << 32)), Reject: new(rng.IntN(2) == 0)}
+			if rng.IntN(3) == 0 { // heartbeats repeat the body of the last one
+				m.Term, m.Commit, m.Reject = new(uint64(7)), new(uint64(9)), new(false)
+			}
+			if typ == pb.MsgSnap {
+				m.Snapshot = &pb.Snapshot{Metadata: &pb.SnapshotMetadata{Index: new(rng.Uint64N(1 << 32)), Term: new(rng.Uint64N(1 << 32))}}
+			} else {
+				m.Index, m.LogTerm = new(rng.Uint64N(1<<32)), new(rng.Uint64N(1<<32))
+				for range rng.IntN(3) {
+					m.Entries = append(m.Entries, &pb.Entry{})
+				}
+			}
+			from, to := 1+rng.Uint64N(1<<16-1), 1+rng.Uint64N(1<<16-1)
+			arrive := w.now + Time(rng.Int64N(1<<30))*1000
+			forwarded, unknown := typ == pb.MsgProp, rng.IntN(50) == 0
+			id := w.recordSend(from, to, m, arrive, forwarded, unknown)
+			e := Event{At: w.now, Kind: EvSend, Node: from, Peer: to, Msg: summarize(id, m, arrive)}
+			e.Msg.Forwarded = forwarded
+			sent = append(sent, e)
+			if unknown {
+				e.Kind, e.Reason, e.Msg.Forwarded, e.Msg.ArriveAt = EvDrop, netmodel.DropUnknown, false, 0
+			}
+			want = append(want, e)
+		case r < 7: // a delivery or a drop of an earlier message
+			e := sent[rng.IntN(len(sent))]
+			e.At, e.Msg.Forwarded, e.Msg.ArriveAt = w.now, false, 0
+			why := netmodel.DropReason(rng.IntN(5))
+			w.recordArrival(e.Msg.ID, why)
+			if e.Kind, e.Reason = EvDrop, why; why == netmodel.NotDropped {
+				e.Kind, e.Node, e.Peer = EvDeliver, e.Peer, e.Node
+			}
+			want = append(want, e)
+		default:
+			e := Event{Kind: facts[rng.IntN(len(facts))], Node: rng.Uint64N(1 << 16)}
+			maybe := func(limit uint64) uint64 {
+				if rng.IntN(2) == 0 {
+					return 0
+				}
+				return rng.Uint64N(limit)
+			}
+			e.Term, e.Lead, e.Index, e.N, e.Op = maybe(1<<32), maybe(1<<16), maybe(1<<32), int(maybe(1<<31)), maybe(1<<32)
+			e.Peer, e.Role = maybe(1<<16), raft.StateType(maybe(4))
+			if rng.IntN(3) == 0 {
+				e.Text = "text " + itoa(rng.Uint64())
+			}
+			w.record(e)
+			e.At = w.now
+			want = append(want, e)
+		}
+	}
+	if w.HistoryLen() != len(want) {
+		t.Fatalf("%d events recorded, the history holds %d", len(want), w.HistoryLen())
+	}
+	check := func(i int) {
+		t.Helper()
+		if got := w.EventAt(i); got != want[i] {
+			t.Fatalf("event %d:\n got %+v\nwant %+v", i, got, want[i])
+		}
+	}
+	for i := range want {
+		check(i)
+	}
+	for i := len(want) - 1; i >= len(want)-3*blockLen; i-- {
+		check(i)
+	}
+	for range 2000 {
+		check(rng.IntN(len(want)))
+	}
+	for _, c := range []struct {
+		name   string
+		chunks int
+	}{{"events", len(w.history.events.chunks)}, {"msgs", len(w.history.msgs.chunks)}, {"bodies", len(w.history.bodies.chunks)}} {
+		if c.chunks < 2 {
+			t.Errorf("the %s fit in one chunk: the test does not cross a chunk boundary", c.name)
+		}
+	}
+}
+
+// An idle cluster's tick, a heartbeat round, costs about 210 bytes of
+// history (docs/semantics.md and the README say so).
+func TestIdleTickHistoryBytes(t *testing.T) {
+	w, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Advance(3 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	h := &w.history
+	size := func() int { return h.events.len() + h.msgs.n*12 + h.bodies.n*20 }
+	before := size()
+	const ticks = 1000
+	if err := w.Advance(ticks * w.cfg.Tick); err != nil {
+		t.Fatal(err)
+	}
+	if per := (size() - before) / ticks; per < 200 || per > 220 {
+		t.Errorf("an idle tick costs %d bytes of history, want about 210", per)
+	}
+}
+
+// Full-size chunks after the first may live outside the Go heap (on Linux,
+// in huge pages): what is written there reads back.
+func TestChunksBeyondTheFirst(t *testing.T) {
+	var c chunked[uint64]
+	n := 3*c.perChunk() + 7
+	for i := range n {
+		*c.add() = uint64(i) * 2654435761
+	}
+	if len(c.chunks) != 4 {
+		t.Fatalf("%d items in %d chunks, want 4", n, len(c.chunks))
+	}
+	for i := range n {
+		if got := *c.at(i); got != uint64(i)*2654435761 {
+			t.Fatalf("item %d = %d", i, got)
+		}
+	}
+}
