@@ -195,19 +195,16 @@ func latestCaption(a *ui.App) string {
 			return c
 		}
 	}
-	h := a.S.World().History()
-	for i := len(h) - 1; i >= 0; i-- {
-		if h[i].Kind == sim.EvCaption {
-			t := h[i].Text
-			for _, pre := range []string{"say: ", "pause: ", "chapter: "} {
-				if len(t) > len(pre) && t[:len(pre)] == pre {
-					return t[len(pre):]
-				}
-			}
-			return t
+	t, ok := a.S.World().LastCaption()
+	if !ok {
+		return ""
+	}
+	for _, pre := range []string{"say: ", "pause: ", "chapter: "} {
+		if len(t) > len(pre) && t[:len(pre)] == pre {
+			return t[len(pre):]
 		}
 	}
-	return ""
+	return t
 }
 
 // timeline draws the marks, the scrubber and the time labels.

@@ -114,7 +114,12 @@ func (w *World) History() []Event { return w.EventsSince(0) }
 // Caption records a caption (say, pause or chapter) in the history.
 func (w *World) Caption(kind, text string) {
 	w.record(Event{Kind: EvCaption, Text: kind + ": " + text})
+	w.lastCaption = kind + ": " + text
 }
+
+// LastCaption returns the text of the last caption recorded, as the
+// history has it ("say: ...").
+func (w *World) LastCaption() (string, bool) { return w.lastCaption, w.lastCaption != "" }
 
 func describeOp(op *Op) string {
 	s := op.Kind.String() + " " + strconv.Quote(op.Key)

@@ -297,8 +297,9 @@ func (w *World) View() View {
 	for _, l := range w.net.Cuts() {
 		v.Cuts = append(v.Cuts, LinkView{From: w.fmtNode(l.From), To: w.fmtNode(l.To)})
 	}
-	for _, op := range w.ops {
-		v.Ops = append(v.Ops, *op)
+	v.Ops = make([]Op, len(w.ops))
+	for i, op := range w.ops {
+		v.Ops[i] = *op
 	}
 	return v
 }
@@ -318,6 +319,7 @@ func (m *member) view() MemberView {
 	if len(m.log) > 0 {
 		ents, _ = m.disk.Entries(m.logFirst, m.lastIndex()+1, math.MaxUint64)
 	}
+	v.Log = make([]LogEntryView, 0, len(m.log))
 	for i, e := range m.log {
 		var data []byte
 		if i < len(ents) {

@@ -30,10 +30,11 @@ type World struct {
 	clients []*client
 	net     *netmodel.Network
 
-	history history
-	ops     []*Op
-	cmds    [][]Command
-	safety  *safety
+	history     history
+	lastCaption string
+	ops         []*Op
+	cmds        [][]Command
+	safety      *safety
 }
 
 // New builds a world from cfg: every bootstrap member starts from a snapshot

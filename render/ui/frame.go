@@ -313,7 +313,6 @@ func (f *Frame) placeMessages(a *App) {
 func (f *Frame) placeDrops(a *App) {
 	w := a.S.World()
 	window := max(sim.Time(dropMarkWindow), sim.Time(float64(time.Second)*a.Speed()))
-	h := w.History()
 	names := w.MemberNames()
 	cut := map[[2]string]bool{}
 	for _, c := range f.View.Cuts {
@@ -325,8 +324,11 @@ func (f *Frame) placeDrops(a *App) {
 		}
 		return ""
 	}
-	for i := len(h) - 1; i >= 0 && h[i].At > f.View.Now-window; i-- {
-		e := h[i]
+	for i := w.HistoryLen() - 1; i >= 0; i-- {
+		e := w.EventAt(i)
+		if e.At <= f.View.Now-window {
+			break
+		}
 		if e.Kind != sim.EvDrop {
 			continue
 		}

@@ -333,15 +333,14 @@ func (s *Session) StepEvent() error {
 // for at most limit instants.
 func (s *Session) StepDelivery(limit int) error {
 	for range limit {
-		before := len(s.w.History())
+		before := s.w.HistoryLen()
 		if err := s.StepEvent(); err != nil {
 			return err
 		}
-		h := s.w.History()
-		if len(h) < before {
-			before = 0
+		if s.w.HistoryLen() < before {
+			before = 0 // the world was rebuilt
 		}
-		for _, e := range h[before:] {
+		for _, e := range s.w.EventsSince(before) {
 			if e.Kind == sim.EvDeliver || e.Kind == sim.EvDrop {
 				return nil
 			}
@@ -355,16 +354,15 @@ func (s *Session) StepDelivery(limit int) error {
 
 // rescan brings the timeline marks up to date with the world's history.
 func (s *Session) rescan() {
-	h := s.w.History()
-	if s.scanned > len(h) {
+	n := s.w.HistoryLen()
+	if s.scanned > n {
 		s.marks, s.scanned, s.scan = nil, 0, markScanner{}
 	}
-	for _, e := range h[s.scanned:] {
-		if m, ok := s.scan.mark(s.w, e); ok {
+	for ; s.scanned < n; s.scanned++ {
+		if m, ok := s.scan.mark(s.w, s.w.EventAt(s.scanned)); ok {
 			s.marks = append(s.marks, m)
 		}
 	}
-	s.scanned = len(h)
 	now := s.w.Now()
 	for len(s.future) > 0 && s.future[0].At <= now {
 		s.future = s.future[1:]
