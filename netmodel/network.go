@@ -170,9 +170,9 @@ func (n *Network) Send(from, to NodeID, now time.Duration) Plan {
 	if l.cut {
 		return Plan{Dropped: DropCut, ArriveAt: now}
 	}
-	p := n.def
+	p := &n.def
 	if l.props != nil {
-		p = *l.props
+		p = l.props
 	}
 	if p.Loss.Hit(n.rng) {
 		return Plan{Dropped: DropLoss, ArriveAt: now + p.Latency.Draw(n.rng)/2}

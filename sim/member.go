@@ -236,7 +236,7 @@ func (m *member) flush() {
 			e.kind, e.node, e.inc = evDiskDone, m.id, m.inc
 			return
 		}
-		m.handleReady(rd)
+		m.handleReady(&rd)
 	}
 }
 
@@ -244,11 +244,11 @@ func (m *member) diskDone() {
 	rd := m.pending
 	m.pending = raft.Ready{}
 	m.diskBusy = false
-	m.handleReady(rd)
+	m.handleReady(&rd)
 	m.flush()
 }
 
-func (m *member) handleReady(rd raft.Ready) {
+func (m *member) handleReady(rd *raft.Ready) {
 	w := m.w
 	if !raft.IsEmptySnap(rd.Snapshot) {
 		m.installSnapshot(rd.Snapshot)
@@ -312,7 +312,7 @@ func (m *member) handleReady(rd raft.Ready) {
 		return // it shut itself down while applying its own removal
 	}
 	m.enter()
-	m.rn.Advance(rd)
+	m.rn.Advance(*rd)
 	m.leave()
 	m.serveReads()
 	// NB: held proposals are released only after Advance: proposing flushes,
