@@ -6,21 +6,29 @@ import "unsafe"
 // huge pages. Tests make it small, to cross chunk boundaries often.
 var chunkBytes = 4 << 20
 
-// chunked is an append-only sequence kept in chunks of chunkBytes, so that
-// it grows without ever copying more than its first chunk. T must hold no
-// pointers: chunks after the first may live outside the Go heap (see
-// newChunk).
+// firstChunkBytes is the size of the first chunk. Each next chunk is twice
+// the size of the one before, up to chunkBytes, so that a short run (a
+// lesson, a test) costs little, and nothing is ever copied to grow.
+const firstChunkBytes = 4 << 10
+
+// nextChunkBytes returns the size of the chunk after one of prev bytes
+// (0: none yet).
+func nextChunkBytes(prev int) int { return min(max(2*prev, firstChunkBytes), chunkBytes) }
+
+// chunked is an append-only sequence kept in chunks. T must hold no
+// pointers: full-size chunks may live outside the Go heap (see newChunk).
 type chunked[T any] struct {
-	chunks [][]T // every chunk but the last is full
-	last   []T   // the last chunk, to its capacity
-	used   int   // items used in last
+	chunks [][]T
+	grown  int // how many chunks are smaller than full size
+	before int // how many items they hold
+	last   []T // the last chunk
+	used   int // items used in last
 	n      int
 }
 
-// perChunk is how many items a full chunk holds.
-func (c *chunked[T]) perChunk() int {
+func sizeOf[T any]() int {
 	var zero T
-	return chunkBytes / int(unsafe.Sizeof(zero))
+	return int(unsafe.Sizeof(zero))
 }
 
 // add appends a zero item and returns it to be filled in.
@@ -35,39 +43,33 @@ func (c *chunked[T]) add() *T {
 }
 
 func (c *chunked[T]) grow() {
-	c.last = growChunks(&c.chunks, c.used, c.perChunk())
-	c.used = c.n % c.perChunk()
+	size := nextChunkBytes(len(c.last) * sizeOf[T]())
+	if size < chunkBytes {
+		c.grown++
+		c.before += size / sizeOf[T]()
+	}
+	c.last = newChunk(&c.chunks, size/sizeOf[T]())
+	c.chunks = append(c.chunks, c.last)
+	c.used = 0
 }
 
 // at returns the i-th item (0-based).
 func (c *chunked[T]) at(i int) *T {
-	per := c.perChunk()
-	return &c.chunks[i/per][i%per]
-}
-
-// growChunks makes room in chunks, whose last chunk has used items in use
-// and whose full chunks hold per items, and returns the last chunk to its
-// capacity. The first chunk grows as a slice does (copying), so that a
-// short run (a lesson, a test) costs only what it keeps; the next ones are
-// full size from the start.
-func growChunks[T any](chunks *[][]T, used, per int) []T {
-	cs := *chunks
-	switch {
-	case len(cs) == 0:
-		cs = [][]T{make([]T, 256)}
-	case len(cs) == 1 && len(cs[0]) < per:
-		first := make([]T, min(2*len(cs[0]), per))
-		copy(first, cs[0][:used])
-		cs[0] = first
-	default:
-		cs = append(cs, newChunk(chunks, per))
+	if i < c.before {
+		for k, ch := range c.chunks {
+			if i < len(ch) {
+				return &c.chunks[k][i]
+			}
+			i -= len(ch)
+		}
 	}
-	*chunks = cs
-	return cs[len(cs)-1]
+	i -= c.before
+	per := chunkBytes / sizeOf[T]()
+	return &c.chunks[c.grown+i/per][i%per]
 }
 
 // recordLog is an append-only byte stream of records of up to maxRecord
-// bytes, kept in chunks of chunkBytes. A record never spans two chunks.
+// bytes, kept in chunks. A record never spans two chunks.
 type recordLog struct {
 	chunks [][]byte
 	ends   []int // where the records end in each chunk but the last
@@ -78,16 +80,15 @@ type recordLog struct {
 // logPos is where a record starts.
 type logPos struct{ chunk, off int }
 
-// grow starts a chunk, or grows the first, when less than maxRecord bytes
-// are left in the last: a record never spans two chunks. (A record is
-// written in place at l.last[l.used:].)
+// grow starts the next chunk when less than maxRecord bytes are left in
+// the last. (A record is written in place at l.last[l.used:].)
 func (l *recordLog) grow() {
-	grown := growChunks(&l.chunks, l.used, chunkBytes)
-	if len(l.chunks) > len(l.ends)+1 {
+	if len(l.chunks) > 0 {
 		l.ends = append(l.ends, l.used)
-		l.used = 0
 	}
-	l.last = grown
+	l.last = newChunk(&l.chunks, nextChunkBytes(len(l.last)))
+	l.chunks = append(l.chunks, l.last)
+	l.used = 0
 }
 
 // from returns the log from the record at p on, and where that record is.

@@ -9,9 +9,9 @@ import (
 // hugePage is the size of a transparent huge page on Linux.
 const hugePage = 2 << 20
 
-// newChunk returns a chunk of n zero items for owner's chunks, mapped
-// outside the Go heap in 2 MiB huge pages, and unmapped once owner is
-// garbage.
+// newChunk returns a chunk of n zero items for owner's chunks. One of a
+// huge page or more is mapped outside the Go heap, in 2 MiB huge pages, and
+// unmapped once owner is garbage.
 //
 // Two costs of a long run's history go away this way, and together they
 // were a third of the time of an idle cluster's tick:
