@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin
 XVFB    := $(shell command -v xvfb-run 2>/dev/null)
 
-.PHONY: all build run test test-short test-gui bench bench-gui deps fmt vet clean
+.PHONY: all build run test test-short test-gui bench bench-ratio bench-gui deps fmt vet clean
 
 all: build
 
@@ -46,6 +46,24 @@ test-short:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./sim/
+
+# bench-ratio measures what the README's speed table reports: RUNS runs of
+# each Bare/Sim pair, one pair after the other, and for each pair the
+# median of the per-run ratios sim/bare. The machine is shared and noisy,
+# so one run says little; the median of many says more.
+RUNS ?= 15
+bench-ratio:
+	$(GO) test -c -o $(BIN)/sim.test ./sim
+	@for i in $$(seq $(RUNS)); do \
+		$(BIN)/sim.test -test.run '^$$' -test.bench '^Benchmark(Bare|Sim)(IdleTick|Proposal)$$' -test.benchtime 1s; \
+	done | awk '/^Benchmark/ { name = $$1; sub(/-[0-9]+$$/, "", name); v[name] = $$3; \
+		if (name ~ /^BenchmarkSim/) { w = substr(name, 13); r[w] = r[w] " " v[name] / v["BenchmarkBare" w]; \
+			b[w] = b[w] " " v["BenchmarkBare" w]; s[w] = s[w] " " v[name] } } \
+		function med(list,   a, n, i, j, t) { n = split(list, a, " "); \
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } \
+			return a[int((n + 1) / 2)] } \
+		END { for (w in r) printf "%-9s bare %6.0f ns  sim %6.0f ns  sim/bare %.2fx  (median of %d runs; ratios:%s)\n", \
+			w, med(b[w]), med(s[w]), med(r[w]), split(r[w], x, " "), r[w] }'
 
 # deps installs what a fresh Debian machine lacks to build and test
 # raftsim (the X11 headers ebiten's GLFW needs, and Xvfb for the GUI tests).

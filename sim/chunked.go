@@ -1,25 +1,31 @@
 package sim
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // chunkBytes is the size of a full chunk of a chunked or a recordLog: two
 // huge pages. Tests make it small, to cross chunk boundaries often.
 var chunkBytes = 4 << 20
 
-// firstChunkBytes is the size of the first chunk. Each next chunk is twice
-// the size of the one before, up to chunkBytes, so that a short run (a
-// lesson, a test) costs little, and nothing is ever copied to grow.
+// firstChunkBytes is about the size of the first chunk. Each next chunk is
+// twice the size of the one before, up to chunkBytes, so that a short run
+// (a lesson, a test) costs little, and nothing is ever copied to grow.
 const firstChunkBytes = 4 << 10
 
-// nextChunkBytes returns the size of the chunk after one of prev bytes
-// (0: none yet).
+// nextChunkBytes returns the size of the recordLog chunk after one of prev
+// bytes (0: none yet).
 func nextChunkBytes(prev int) int { return min(max(2*prev, firstChunkBytes), chunkBytes) }
 
-// chunked is an append-only sequence kept in chunks. T must hold no
-// pointers: full-size chunks may live outside the Go heap (see newChunk).
+// chunked is an append-only sequence kept in chunks. The first chunks
+// grow from about firstChunkBytes, each twice the one before, until a
+// chunk would take chunkBytes; the rest take chunkBytes each. T must hold
+// no pointers: full-size chunks may live outside the Go heap (see
+// newChunk).
 type chunked[T any] struct {
 	chunks [][]T
-	grown  int // how many chunks are smaller than full size
+	grown  int // how many chunks are growing ones
 	before int // how many items they hold
 	last   []T // the last chunk
 	used   int // items used in last
@@ -30,6 +36,10 @@ func sizeOf[T any]() int {
 	var zero T
 	return int(unsafe.Sizeof(zero))
 }
+
+// firstShift is log2 of how many items the first chunk holds: a power of
+// two, so that finding an item's growing chunk takes a shift, not a search.
+func (c *chunked[T]) firstShift() int { return bits.Len(uint(max(firstChunkBytes/sizeOf[T](), 1))) - 1 }
 
 // add appends a zero item and returns it to be filled in.
 func (c *chunked[T]) add() *T {
@@ -43,12 +53,13 @@ func (c *chunked[T]) add() *T {
 }
 
 func (c *chunked[T]) grow() {
-	size := nextChunkBytes(len(c.last) * sizeOf[T]())
-	if size < chunkBytes {
+	items := chunkBytes / sizeOf[T]()
+	if next := 1 << (c.firstShift() + len(c.chunks)); len(c.chunks) == c.grown && next*sizeOf[T]() < chunkBytes {
+		items = next
 		c.grown++
-		c.before += size / sizeOf[T]()
+		c.before += next
 	}
-	c.last = newChunk(&c.chunks, size/sizeOf[T]())
+	c.last = newChunk(&c.chunks, items)
 	c.chunks = append(c.chunks, c.last)
 	c.used = 0
 }
@@ -56,12 +67,10 @@ func (c *chunked[T]) grow() {
 // at returns the i-th item (0-based).
 func (c *chunked[T]) at(i int) *T {
 	if i < c.before {
-		for k, ch := range c.chunks {
-			if i < len(ch) {
-				return &c.chunks[k][i]
-			}
-			i -= len(ch)
-		}
+		// Growing chunk k holds items f(2^k - 1) to f(2^(k+1) - 1) - 1.
+		s := c.firstShift()
+		k := bits.Len(uint(i>>s+1)) - 1
+		return &c.chunks[k][i-(1<<k-1)<<s]
 	}
 	i -= c.before
 	per := chunkBytes / sizeOf[T]()

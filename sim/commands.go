@@ -96,12 +96,12 @@ func (w *World) Commands() []Command {
 // logs many, and a chunked log never copies what it holds.
 const commandChunk = 256
 
-func (w *World) logCommand(c Command) {
+func (w *World) logCommand(c *Command) {
 	if len(w.cmds) == 0 || len(w.cmds[len(w.cmds)-1]) == commandChunk {
 		w.cmds = append(w.cmds, make([]Command, 0, commandChunk))
 	}
 	last := &w.cmds[len(w.cmds)-1]
-	*last = append(*last, c)
+	*last = append(*last, *c)
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -110,12 +110,12 @@ func (w *World) Do(c Command) (*Op, error) {
 	if w.safety.violation != nil {
 		return nil, w.safety.violation
 	}
-	op, err := w.do(c)
+	op, err := w.do(&c)
 	if err != nil {
 		return nil, err
 	}
 	c.At = w.now
-	w.logCommand(c)
+	w.logCommand(&c)
 	return op, nil
 }
 
@@ -127,7 +127,7 @@ func (w *World) member(name string) (*member, error) {
 	return m, nil
 }
 
-func (w *World) do(c Command) (*Op, error) {
+func (w *World) do(c *Command) (*Op, error) {
 	switch c.Kind {
 	case CmdCaption:
 		w.Caption(c.Caption, c.Text)
@@ -157,9 +157,9 @@ func (w *World) do(c Command) (*Op, error) {
 		w.fault(0, "heal: every link restored")
 		return nil, nil
 	case CmdCut, CmdRestore, CmdLink:
-		return nil, w.doLink(c)
+		return nil, w.doLink(*c)
 	case CmdAddMember:
-		return nil, w.addMemberCmd(c)
+		return nil, w.addMemberCmd(*c)
 	}
 	m, err := w.member(c.Node)
 	if err != nil {
@@ -268,7 +268,8 @@ func (w *World) addMemberCmd(c Command) error {
 		return err
 	}
 	m := w.addMember(c.Node)
-	m.snap, m.logFirst = entryID{}, 1
+	m.snap = entryID{}
+	m.log.reset(1)
 	m.start()
 	w.fault(lead.id, "proposes: "+what)
 	lead.flush()
@@ -367,7 +368,7 @@ func (w *World) doLink(c Command) error {
 	return nil
 }
 
-func (w *World) doRequest(c Command) (*Op, error) {
+func (w *World) doRequest(c *Command) (*Op, error) {
 	client, via := c.Via, uint64(0)
 	if w.client(c.Via) == nil {
 		m, err := w.member(c.Via)

@@ -41,11 +41,10 @@ type member struct {
 	applied uint64
 
 	// What the member has persisted, mirrored for checks and display.
-	hard     pb.HardState
-	soft     raft.SoftState
-	log      []logEntry // entries logFirst.. as persisted
-	logFirst uint64
-	snap     entryID // the last snapshot's index, term and chain hash
+	hard pb.HardState
+	soft raft.SoftState
+	log  entryLog // the entries as persisted
+	snap entryID  // the last snapshot's index, term and chain hash
 
 	diskBusy bool // a write is in progress (disk latency); its Ready waits
 	pending  raft.Ready
@@ -90,17 +89,17 @@ func chain(prev, term uint64, typ pb.EntryType, data []byte) uint64 {
 	return h
 }
 
-func (m *member) lastIndex() uint64 { return m.logFirst + uint64(len(m.log)) - 1 }
+func (m *member) lastIndex() uint64 { return m.log.last() }
 
 // entryAt returns the mirror's entry at index i, if the log holds it.
 func (m *member) entryAt(i uint64) (entryID, bool) {
 	if i == m.snap.Index {
 		return m.snap, true
 	}
-	if i < m.logFirst || i > m.lastIndex() {
+	if i < m.log.first || i > m.lastIndex() {
 		return entryID{}, false
 	}
-	e := m.log[i-m.logFirst]
+	e := m.log.at(i)
 	return entryID{Index: i, Term: e.Term, Chain: e.Chain}, true
 }
 
@@ -342,12 +341,12 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 		m.w.safety.fail("Leader Append-Only", m.w.fmtNode(m.id)+" overwrote its own log from index "+itoa(first)+
 			" while leading term "+itoa(m.leaderTerm))
 	}
-	if first < m.logFirst {
+	if first < m.log.first {
 		m.w.safety.fail("Log Matching", m.w.fmtNode(m.id)+" appended at "+itoa(first)+" below its snapshot")
 		return
 	}
 	if first <= m.lastIndex() {
-		m.log = m.log[:first-m.logFirst] // raft truncated a conflicting suffix
+		m.log.truncate(first) // raft truncated a conflicting suffix
 	}
 	prev, ok := m.entryAt(first - 1)
 	if !ok {
@@ -357,7 +356,7 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 	h := prev.Chain
 	for _, e := range ents {
 		h = chain(h, e.GetTerm(), e.GetType(), e.GetData())
-		m.log = append(m.log, logEntry{Term: e.GetTerm(), Chain: h, Type: e.GetType()})
+		m.log.append(logEntry{Term: e.GetTerm(), Chain: h, Type: e.GetType()})
 		m.w.safety.logMatching(m, e.GetIndex(), e.GetTerm(), h)
 	}
 	if isLeader && m.leaderTerm == m.hard.GetTerm() {
@@ -387,7 +386,7 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 	}
 	m.watches = nil
 	m.snap = m.w.safety.snapshotID(md.GetIndex(), md.GetTerm())
-	m.log, m.logFirst = nil, md.GetIndex()+1
+	m.log.reset(md.GetIndex() + 1)
 	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: md.GetIndex(), Term: md.GetTerm(), Text: "installed"})
 }
 
@@ -404,8 +403,7 @@ func (m *member) snapshot(why string) {
 		panic("sim: compact: " + err.Error())
 	}
 	id, _ := m.entryAt(m.applied)
-	m.log = m.log[m.applied+1-m.logFirst:]
-	m.logFirst = m.applied + 1
+	m.log.compact(m.applied + 1)
 	m.snap = id
 	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: s.GetMetadata().GetIndex(), Term: s.GetMetadata().GetTerm(), Text: why})
 }

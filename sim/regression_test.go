@@ -229,7 +229,7 @@ func TestProposalsAreNeverDuplicated(t *testing.T) {
 	if err := w.Advance(6 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	ents, err := lead.disk.Entries(lead.logFirst, lead.lastIndex()+1, math.MaxUint64)
+	ents, err := lead.disk.Entries(lead.log.first, lead.lastIndex()+1, math.MaxUint64)
 	if err != nil {
 		t.Fatal(err)
 	}

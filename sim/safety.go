@@ -24,12 +24,11 @@ type safety struct {
 	w         *World
 	violation *Violation
 
-	leaders map[uint64]uint64      // term → the member that led it (Election Safety)
-	chains  []termChain            // index → the first term and log hash persisted at it (Log Matching)
-	more    map[uint64][]termChain // index → the other terms persisted at it, which are rare
-
-	committed []entryID // index → the entry committed there (Leader Completeness)
-	applied   []entryID // index → the entry applied there (State Machine Safety)
+	leaders   map[uint64]uint64      // term → the member that led it (Election Safety)
+	chains    chunked[termChain]     // index → the first term and log hash persisted at it (Log Matching)
+	more      map[uint64][]termChain // index → the other terms persisted at it, which are rare
+	committed chunked[entryID]       // index → the entry committed there (Leader Completeness)
+	applied   chunked[entryID]       // index → the entry applied there (State Machine Safety)
 }
 
 type termChain struct{ term, chain uint64 }
@@ -66,11 +65,11 @@ func (s *safety) logMatching(m *member, index, term, chain uint64) {
 		}
 		return
 	}
-	for uint64(len(s.chains)) <= index {
-		s.chains = append(s.chains, termChain{})
+	for uint64(s.chains.n) <= index {
+		s.chains.add()
 	}
-	if s.chains[index].term == 0 {
-		s.chains[index] = termChain{term, chain}
+	if tc := s.chains.at(int(index)); tc.term == 0 {
+		*tc = termChain{term, chain}
 	} else {
 		s.more[index] = append(s.more[index], termChain{term, chain})
 	}
@@ -78,10 +77,10 @@ func (s *safety) logMatching(m *member, index, term, chain uint64) {
 
 // chainAt returns the log hash persisted at (index, term), if any.
 func (s *safety) chainAt(index, term uint64) (termChain, bool) {
-	if index >= uint64(len(s.chains)) || s.chains[index].term == 0 {
+	if index >= uint64(s.chains.n) || s.chains.at(int(index)).term == 0 {
 		return termChain{}, false
 	}
-	if tc := s.chains[index]; tc.term == term {
+	if tc := *s.chains.at(int(index)); tc.term == term {
 		return tc, true
 	}
 	for _, tc := range s.more[index] {
@@ -110,7 +109,7 @@ func (s *safety) commit(m *member, prev, commit uint64) {
 		}
 		if !s.agree(&s.committed, e) {
 			s.fail("State Machine Safety", fmt.Sprintf("%s committed an entry at index %d (term %d) that differs from the entry committed there before (term %d)",
-				s.w.fmtNode(m.id), i, e.Term, s.committed[i].Term))
+				s.w.fmtNode(m.id), i, e.Term, s.committed.at(int(i)).Term))
 			return
 		}
 	}
@@ -120,7 +119,7 @@ func (s *safety) commit(m *member, prev, commit uint64) {
 func (s *safety) apply(m *member, e entryID) {
 	if !s.agree(&s.applied, e) {
 		s.fail("State Machine Safety", fmt.Sprintf("%s applied an entry at index %d (term %d) that differs from the entry applied there by another member (term %d)",
-			s.w.fmtNode(m.id), e.Index, e.Term, s.applied[e.Index].Term))
+			s.w.fmtNode(m.id), e.Index, e.Term, s.applied.at(int(e.Index)).Term))
 		return
 	}
 	if !s.agree(&s.committed, e) {
@@ -128,25 +127,24 @@ func (s *safety) apply(m *member, e entryID) {
 	}
 }
 
-// agree records e in *tab, or reports whether it matches what is there.
-func (s *safety) agree(tab *[]entryID, e entryID) bool {
-	t := *tab
-	for uint64(len(t)) <= e.Index {
-		t = append(t, entryID{})
+// agree records e in tab, or reports whether it matches what is there.
+func (s *safety) agree(tab *chunked[entryID], e entryID) bool {
+	for uint64(tab.n) <= e.Index {
+		tab.add()
 	}
-	*tab = t
-	if t[e.Index].Term == 0 {
-		t[e.Index] = e
+	t := tab.at(int(e.Index))
+	if t.Term == 0 {
+		*t = e
 		return true
 	}
-	return t[e.Index].Chain == e.Chain
+	return t.Chain == e.Chain
 }
 
 // completeness: a leader's log holds every entry committed before its term.
 // It is checked once the Ready that made m leader is durable.
 func (s *safety) completeness(m *member) {
-	for i := m.snap.Index + 1; i < uint64(len(s.committed)); i++ {
-		c := s.committed[i]
+	for i := m.snap.Index + 1; i < uint64(s.committed.n); i++ {
+		c := *s.committed.at(int(i))
 		if c.Term == 0 || c.Term >= m.leaderTerm {
 			continue
 		}

@@ -88,7 +88,7 @@ func (m *member) info() MemberInfo {
 		Learner: slices.Contains(m.conf.GetLearners(), m.id),
 		Voter:   slices.Contains(m.conf.GetVoters(), m.id),
 		Term:    m.hard.GetTerm(), Vote: m.hard.GetVote(), Commit: m.hard.GetCommit(),
-		LastIndex: m.lastIndex(), FirstIndex: m.logFirst, SnapshotIndex: m.snap.Index,
+		LastIndex: m.lastIndex(), FirstIndex: m.log.first, SnapshotIndex: m.snap.Index,
 		ClockRate: m.rate, DiskBusy: m.diskBusy, QueuedWhileStalled: len(m.queue),
 		Applied: m.applied,
 	}
@@ -316,16 +316,18 @@ func (m *member) view() MemberView {
 	// The mirror keeps what the safety checks need; what the entries say
 	// is on the disk.
 	var ents []*pb.Entry
-	if len(m.log) > 0 {
-		ents, _ = m.disk.Entries(m.logFirst, m.lastIndex()+1, math.MaxUint64)
+	if m.log.n > 0 {
+		ents, _ = m.disk.Entries(m.log.first, m.lastIndex()+1, math.MaxUint64)
 	}
-	v.Log = make([]LogEntryView, 0, len(m.log))
-	for i, e := range m.log {
+	v.Log = make([]LogEntryView, 0, m.log.n)
+	for i := range m.log.n {
 		var data []byte
 		if i < len(ents) {
 			data = ents[i].GetData()
 		}
-		v.Log = append(v.Log, LogEntryView{Index: m.logFirst + uint64(i), Term: e.Term, Type: e.Type, Summary: summarizeEntry(e.Type, data)})
+		index := m.log.first + uint64(i)
+		e := m.log.at(index)
+		v.Log = append(v.Log, LogEntryView{Index: index, Term: e.Term, Type: e.Type, Summary: summarizeEntry(e.Type, data)})
 	}
 	if m.kv != nil {
 		v.KV = m.kv.Range("")

@@ -71,7 +71,8 @@ func New(cfg Config) (*World, error) {
 		if err := m.disk.SetHardState(&pb.HardState{Term: new(uint64(1)), Commit: new(uint64(1))}); err != nil {
 			return nil, err
 		}
-		m.snap, m.logFirst = w.safety.snapshotID(1, 1), 2
+		m.snap = w.safety.snapshotID(1, 1)
+		m.log.reset(2)
 	}
 	for _, cc := range w.clientConfigs() {
 		c := &client{cfg: cc}
