@@ -151,7 +151,7 @@ func (w *World) submit(op *Op) {
 		timeout = op.timeout
 	}
 	op.timeout = timeout
-	w.record(Event{Kind: EvRequest, Op: op.ID, Node: w.endpointOf(op), Text: describeOp(op)})
+	w.recordOp(EvRequest, op, w.endpointOf(op))
 	if op.Kind != OpWatch {
 		e := w.sched.after(w.now, Time(timeout))
 		e.kind, e.node, e.op = evClientTimeout, w.endpointOf(op), op
@@ -255,7 +255,12 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 	if op.Kind == OpGet && op.Serializable && r.status == OpOK {
 		w.checkStale(op)
 	}
-	w.record(Event{Kind: EvReply, Op: op.ID, Node: node, Text: describeResult(op)})
+	if op.Kind == OpWatch {
+		// NB: an open watch may yet end, and then it reads differently.
+		w.record(Event{Kind: EvReply, Op: op.ID, Node: node, Text: describeResult(op)})
+	} else {
+		w.recordOp(EvReply, op, node)
+	}
 }
 
 // checkStale compares a serializable read with the newest state any member

@@ -89,14 +89,34 @@ func summarize(id uint64, m *pb.Message, arrive Time) MsgSummary {
 
 func (w *World) record(e Event) {
 	e.At = w.now
-	w.history.addFact(e)
+	w.history.addFact(e, false)
+}
+
+// recordOp records a request or an answer whose text is what its operation
+// says (describeOp, describeResult); the history works it out when read.
+func (w *World) recordOp(kind EventKind, op *Op, node uint64) {
+	w.history.addFact(Event{At: w.now, Kind: kind, Op: op.ID, Node: node}, true)
+}
+
+// event returns the i-th event.
+func (w *World) event(i int) Event {
+	e, fromOp := w.history.at(i)
+	if fromOp {
+		op := w.ops[e.Op-1]
+		if e.Kind == EvRequest {
+			e.Text = describeOp(op)
+		} else {
+			e.Text = describeResult(op)
+		}
+	}
+	return e
 }
 
 // HistoryLen returns the number of events so far.
 func (w *World) HistoryLen() int { return w.history.len() }
 
 // EventAt returns the i-th event (0-based).
-func (w *World) EventAt(i int) Event { return w.history.at(i) }
+func (w *World) EventAt(i int) Event { return w.event(i) }
 
 // EventsSince returns a copy of the events from the i-th on.
 func (w *World) EventsSince(i int) []Event {

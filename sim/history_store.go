@@ -50,9 +50,20 @@ type history struct {
 	// The block last decoded, so that reading events in order (forwards or
 	// backwards) decodes each event once.
 	block     int
-	decoded   []Event
+	decoded   []decodedEvent
 	decodePos streamMark
 }
+
+type decodedEvent struct {
+	Event
+	textFromOp bool
+}
+
+// textFromOp, as an event's text, says that its text is what its operation
+// says (describeOp, describeResult), worked out when it is read. A request
+// or an answer says nothing later can change, and working the words out
+// for every write was a tenth of its cost.
+const textFromOp = math.MaxUint32
 
 // blockLen is how many events a block holds: reading an event decodes at
 // most the events before it in its block.
@@ -156,10 +167,14 @@ func (h *history) begin(kind EventKind, reason netmodel.DropReason, now Time) []
 // end ends the record begun last, which used n bytes after its time.
 func (h *history) end(n int) { h.events.used += h.started + n }
 
-// addFact records an event that is not a message's.
-func (h *history) addFact(e Event) {
+// addFact records an event that is not a message's. With textFromOp its
+// text is left to be worked out from its operation.
+func (h *history) addFact(e Event, fromOp bool) {
 	var text uint64
-	if e.Text != "" {
+	switch {
+	case fromOp:
+		text = textFromOp
+	case e.Text != "":
 		if len(h.texts) == 0 {
 			h.texts = append(h.texts, "")
 		}
@@ -292,23 +307,26 @@ func (w *World) recordArrival(id uint64, why netmodel.DropReason) {
 	w.history.addMsg(kind, why, w.now, id)
 }
 
-// at returns the i-th event.
-func (h *history) at(i int) Event {
+// at returns the i-th event, and whether its text is to be worked out from
+// its operation.
+func (h *history) at(i int) (Event, bool) {
 	if b := i / blockLen; b != h.block || h.decoded == nil {
 		h.block, h.decoded, h.decodePos = b, h.decoded[:0], h.marks[b]
 	}
 	for len(h.decoded) <= i%blockLen {
 		h.decoded = append(h.decoded, h.decode(&h.decodePos))
 	}
-	return h.decoded[i%blockLen]
+	d := h.decoded[i%blockLen]
+	return d.Event, d.textFromOp
 }
 
 // decode reads the event record at p and moves p past it.
-func (h *history) decode(p *streamMark) Event {
+func (h *history) decode(p *streamMark) decodedEvent {
 	b, pos := h.events.from(p.pos)
 	start := len(b)
 	header := b[0]
 	e := Event{Kind: EventKind(header & headerKind), At: p.last}
+	fromOp := false
 	b = b[1:]
 	if header&headerSameTime == 0 {
 		if d := binary.LittleEndian.Uint32(b); d != longDelay {
@@ -344,7 +362,11 @@ func (h *history) decode(p *streamMark) Event {
 		e.Index = r.get(factIndex, 4)
 		e.N = int(r.get(factN, 4))
 		e.Op = r.get(factOp, 4)
-		if t := r.get(factText, 4); t != 0 {
+		switch t := r.get(factText, 4); t {
+		case 0:
+		case textFromOp:
+			fromOp = true
+		default:
 			e.Text = h.texts[t]
 		}
 		e.Peer = r.get(factPeer, 2)
@@ -352,5 +374,5 @@ func (h *history) decode(p *streamMark) Event {
 		b = r.b
 	}
 	p.pos, p.last = logPos{pos.chunk, pos.off + start - len(b)}, e.At
-	return e
+	return decodedEvent{e, fromOp}
 }

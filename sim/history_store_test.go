@@ -69,6 +69,15 @@ func TestHistoryGivesBackWhatWasRecorded(t *testing.T) {
 				e.Kind, e.Node, e.Peer = EvDeliver, e.Peer, e.Node
 			}
 			want = append(want, e)
+		case r < 8: // a request or an answer whose text its operation says
+			op := &Op{ID: uint64(len(w.ops) + 1), Kind: OpPut, Key: "k" + itoa(rng.Uint64N(9)), Value: "v", Status: OpOK, Revision: 3}
+			w.ops = append(w.ops, op)
+			e := Event{At: w.now, Kind: EvRequest, Op: op.ID, Node: rng.Uint64N(1 << 16), Text: describeOp(op)}
+			if rng.IntN(2) == 0 {
+				e.Kind, e.Text = EvReply, describeResult(op)
+			}
+			w.recordOp(e.Kind, op, e.Node)
+			want = append(want, e)
 		default:
 			e := Event{Kind: facts[rng.IntN(len(facts))], Node: rng.Uint64N(1 << 16)}
 			maybe := func(limit uint64) uint64 {

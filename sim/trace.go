@@ -14,7 +14,7 @@ func (w *World) WriteTrace(out io.Writer, scenario string) error {
 	}
 	var line []byte
 	for i := 0; i < w.history.len(); i++ {
-		line = w.AppendTraceLine(line[:0], w.history.at(i))
+		line = w.AppendTraceLine(line[:0], w.event(i))
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}
