@@ -85,11 +85,21 @@ const (
 // Commands returns every command applied so far, in order, with its time.
 // The slice is a copy.
 func (w *World) Commands() []Command {
-	var out []Command
+	out := make([]Command, 0, w.CommandCount())
 	for _, chunk := range w.cmds {
-		out = append(out, chunk...)
+		for _, c := range chunk {
+			out = append(out, c.command())
+		}
 	}
 	return out
+}
+
+// CommandCount returns how many commands have been applied so far.
+func (w *World) CommandCount() int {
+	if len(w.cmds) == 0 {
+		return 0
+	}
+	return (len(w.cmds)-1)*commandChunk + len(w.cmds[len(w.cmds)-1])
 }
 
 // commandChunk is how many commands are stored per chunk: a long session
@@ -98,10 +108,64 @@ const commandChunk = 256
 
 func (w *World) logCommand(c *Command) {
 	if len(w.cmds) == 0 || len(w.cmds[len(w.cmds)-1]) == commandChunk {
-		w.cmds = append(w.cmds, make([]Command, 0, commandChunk))
+		w.cmds = append(w.cmds, make([]loggedCommand, 0, commandChunk))
 	}
 	last := &w.cmds[len(w.cmds)-1]
-	*last = append(*last, *c)
+	*last = append(*last, logged(c))
+}
+
+// loggedCommand is a command as the log keeps it. A plain request, by far
+// the most common command of a long run, takes a third of a Command's 280
+// bytes; any other command is kept whole.
+type loggedCommand struct {
+	at              Time
+	kind            CommandKind
+	via, key, value string
+	flags           uint8
+	whole           *Command
+}
+
+const (
+	cmdPrefix uint8 = 1 << iota
+	cmdKeysOnly
+	cmdSerializable
+	cmdRequireLeader
+)
+
+func logged(c *Command) loggedCommand {
+	if !c.isPlainRequest() {
+		whole := *c
+		return loggedCommand{at: c.At, kind: c.Kind, whole: &whole}
+	}
+	l := loggedCommand{at: c.At, kind: c.Kind, via: c.Via, key: c.Key, value: c.Value}
+	for _, f := range []struct {
+		set  bool
+		flag uint8
+	}{{c.Prefix, cmdPrefix}, {c.KeysOnly, cmdKeysOnly}, {c.Serializable, cmdSerializable}, {c.RequireLeader, cmdRequireLeader}} {
+		if f.set {
+			l.flags |= f.flag
+		}
+	}
+	return l
+}
+
+func (l loggedCommand) command() Command {
+	if l.whole != nil {
+		return *l.whole
+	}
+	return Command{At: l.at, Kind: l.kind, Via: l.via, Key: l.key, Value: l.value,
+		Prefix: l.flags&cmdPrefix != 0, KeysOnly: l.flags&cmdKeysOnly != 0,
+		Serializable: l.flags&cmdSerializable != 0, RequireLeader: l.flags&cmdRequireLeader != 0}
+}
+
+// isPlainRequest reports whether c is a request that sets nothing a
+// loggedCommand does not keep. NB: a field added to Command must be added
+// here (TestCommandLogKeepsEveryField says which).
+func (c *Command) isPlainRequest() bool {
+	return (c.Kind == CmdPut || c.Kind == CmdDelete || c.Kind == CmdGet || c.Kind == CmdWatch) &&
+		c.Node == "" && c.Groups == nil && c.From == "" && c.To == "" && !c.OneWay && c.For == 0 && c.Rate == 0 &&
+		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
+		c.Label == "" && c.Caption == "" && c.Text == ""
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.

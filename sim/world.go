@@ -33,7 +33,7 @@ type World struct {
 	history     history
 	lastCaption string
 	ops         []*Op
-	cmds        [][]Command
+	cmds        [][]loggedCommand
 	safety      *safety
 }
 

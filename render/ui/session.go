@@ -120,7 +120,7 @@ func (s *Session) InPast() bool {
 }
 
 // applied is how many of the branch's commands the world has applied.
-func (s *Session) applied() int { return len(s.w.Commands()) }
+func (s *Session) applied() int { return s.w.CommandCount() }
 
 // AdvanceTo runs the world forward to t, applying the branch's future
 // commands at their times. It returns whether a scenario paused.

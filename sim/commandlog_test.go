@@ -1,0 +1,51 @@
+package sim
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+// The command log gives back every command as it was applied, whatever
+// field it sets (a field added to Command and forgotten in isPlainRequest
+// would be lost from saved sessions), and keeps plain requests small.
+func TestCommandLogKeepsEveryField(t *testing.T) {
+	w := &World{}
+	var want []Command
+	base := Command{At: 5, Kind: CmdPut, Via: "n1", Key: "k", Value: "v"}
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		c := base
+		f := reflect.ValueOf(&c).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			f.SetInt(int64(7 * time.Millisecond))
+		case reflect.Float64:
+			f.SetFloat(0.5)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Slice:
+			f.Set(reflect.ValueOf([][]string{{"a"}}))
+		default:
+			t.Fatalf("field %s: no test value for a %s", typ.Field(i).Name, f.Kind())
+		}
+		w.logCommand(&c)
+		want = append(want, c)
+	}
+	if got := w.Commands(); !reflect.DeepEqual(got, want) {
+		for i := range want {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Errorf("logged with %s set:\n got %+v\nwant %+v", typ.Field(i).Name, got[i], want[i])
+			}
+		}
+	}
+	for _, plain := range []Command{base, {Kind: CmdGet, Via: "c", Key: "/", Prefix: true, KeysOnly: true, Serializable: true}, {Kind: CmdWatch, Via: "c", Key: "k", RequireLeader: true}} {
+		if l := logged(&plain); l.whole != nil || !reflect.DeepEqual(l.command(), plain) {
+			t.Errorf("%+v: logged as %+v, want it kept small and whole again", plain, l)
+		}
+	}
+}
