@@ -13,4 +13,9 @@
 // Time advances in batches: RunUntil(t) processes every event scheduled at or
 // before t, so a command is always applied at a clean instant, and a run can
 // be rebuilt exactly from its Config and its command log (Replay).
+//
+// The history is the largest thing a long run keeps, so it is packed into
+// chunks of records (history_store.go, chunked.go), and reading it decodes:
+// NB: even a World that is only read must not be used by two goroutines at
+// once.
 package sim
