@@ -110,6 +110,13 @@ const (
 	longDelay = math.MaxUint32 // a delay of this or more: the absolute time follows
 )
 
+// Every kind and every drop reason fits the header: these constants would
+// overflow, and not compile, if one did not.
+const (
+	_ = headerKind - EvViolation               // the last EventKind
+	_ = headerReason>>4 - netmodel.DropUnknown // the last DropReason
+)
+
 // The fields of an event that is not a message's, in the order they follow
 // the member in its record, each there only if its bit is set in the byte
 // that follows the member.

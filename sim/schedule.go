@@ -47,7 +47,7 @@ type event struct {
 // client's 7s timeouts would otherwise pile up in it by the hundred.
 //
 // The heap and the lanes order small keys; the events themselves stay put
-// in slots, so that ordering them moves 24 bytes at a time, not 80.
+// in slots, so that ordering them moves 24 bytes at a time, not 72.
 type schedule struct {
 	heap  []key
 	lanes []lane
@@ -89,7 +89,8 @@ func (s *schedule) put(at Time) key {
 	return key{at: at, seq: s.seq, slot: slot}
 }
 
-// push schedules an event at at and returns it, zero, to be filled in.
+// push schedules an event at at and returns it, zero, to be filled in
+// before anything else is scheduled (which may move the slots).
 //
 // NB: the event is filled in where it stays. Copying one that was just
 // built costs more than it seems: a copy reads it 16 bytes at a time while
@@ -114,7 +115,7 @@ func (s *schedule) push(at Time) *event {
 }
 
 // after schedules an event delay after now, which must not be earlier
-// than the now of any earlier call, and returns it, zero, to be filled in.
+// than the now of any earlier call, and returns it as push does.
 func (s *schedule) after(now, delay Time) *event {
 	k := s.put(now.plus(delay))
 	s.addToLane(delay, k)
