@@ -1,36 +1,43 @@
 package sim
 
 import (
+	"fmt"
 	"math/bits"
+	"reflect"
 	"unsafe"
 )
 
 // chunkBytes is the size of a full chunk of a chunked or a recordLog: two
-// huge pages. Tests make it small, to cross chunk boundaries often.
+// huge pages. Tests make it small, to cross chunk boundaries often; a store
+// keeps the size it started with.
 var chunkBytes = 4 << 20
 
 // firstChunkBytes is about the size of the first chunk. Each next chunk is
-// twice the size of the one before, up to chunkBytes, so that a short run
-// (a lesson, a test) costs little, and nothing is ever copied to grow.
+// twice the size of the one before, up to a full chunk, so that a short
+// run (a lesson, a test) costs little, and nothing is ever copied to grow.
 const firstChunkBytes = 4 << 10
 
-// nextChunkBytes returns the size of the recordLog chunk after one of prev
-// bytes (0: none yet).
-func nextChunkBytes(prev int) int { return min(max(2*prev, firstChunkBytes), chunkBytes) }
-
 // chunked is an append-only sequence kept in chunks. The first chunks
-// grow from about firstChunkBytes, each twice the one before, until a
-// chunk would take chunkBytes; the rest take chunkBytes each. T must hold
-// no pointers: full-size chunks may live outside the Go heap (see
-// newChunk).
+// grow from about firstChunkBytes, each twice the one before, while a
+// chunk takes less than chunkBytes; the rest hold per items each. T must
+// hold no pointers: full-size chunks may live outside the Go heap (see
+// newChunk), where the garbage collector does not look.
 type chunked[T any] struct {
+	_      noCopy // the chunks outside the heap are given back when this is garbage
 	chunks [][]T
+	per    int // items in a full chunk
 	grown  int // how many chunks are growing ones
 	before int // how many items they hold
 	last   []T // the last chunk
 	used   int // items used in last
 	n      int
 }
+
+// noCopy makes go vet report a copy of what holds it.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
 
 func sizeOf[T any]() int {
 	var zero T
@@ -53,8 +60,11 @@ func (c *chunked[T]) add() *T {
 }
 
 func (c *chunked[T]) grow() {
-	items := chunkBytes / sizeOf[T]()
-	if next := 1 << (c.firstShift() + len(c.chunks)); len(c.chunks) == c.grown && next*sizeOf[T]() < chunkBytes {
+	if c.chunks == nil {
+		c.per = chunkBytes / sizeOf[T]()
+	}
+	items := c.per
+	if next := 1 << (c.firstShift() + len(c.chunks)); len(c.chunks) == c.grown && next < c.per {
 		items = next
 		c.grown++
 		c.before += next
@@ -64,8 +74,11 @@ func (c *chunked[T]) grow() {
 	c.used = 0
 }
 
-// at returns the i-th item (0-based).
+// at returns the i-th item (0-based), which must have been added.
 func (c *chunked[T]) at(i int) *T {
+	if i < 0 || i >= c.n {
+		panic(fmt.Sprintf("sim: item %d of %d", i, c.n))
+	}
 	if i < c.before {
 		// Growing chunk k holds items f(2^k - 1) to f(2^(k+1) - 1) - 1.
 		s := c.firstShift()
@@ -73,17 +86,19 @@ func (c *chunked[T]) at(i int) *T {
 		return &c.chunks[k][i-(1<<k-1)<<s]
 	}
 	i -= c.before
-	per := chunkBytes / sizeOf[T]()
-	return &c.chunks[c.grown+i/per][i%per]
+	return &c.chunks[c.grown+i/c.per][i%c.per]
 }
 
 // recordLog is an append-only byte stream of records of up to maxRecord
-// bytes, kept in chunks. A record never spans two chunks.
+// bytes, kept in chunks that grow as a chunked's do. A record never spans
+// two chunks.
 type recordLog struct {
+	_      noCopy
 	chunks [][]byte
 	ends   []int // where the records end in each chunk but the last
 	last   []byte
 	used   int // bytes used in last
+	full   int // the size of a full chunk
 }
 
 // logPos is where a record starts.
@@ -92,10 +107,12 @@ type logPos struct{ chunk, off int }
 // grow starts the next chunk when less than maxRecord bytes are left in
 // the last. (A record is written in place at l.last[l.used:].)
 func (l *recordLog) grow() {
-	if len(l.chunks) > 0 {
+	if l.chunks == nil {
+		l.full = chunkBytes
+	} else {
 		l.ends = append(l.ends, l.used)
 	}
-	l.last = newChunk(&l.chunks, nextChunkBytes(len(l.last)))
+	l.last = newChunk(&l.chunks, min(max(2*len(l.last), firstChunkBytes), l.full))
 	l.chunks = append(l.chunks, l.last)
 	l.used = 0
 }
@@ -115,4 +132,24 @@ func (l *recordLog) len() int {
 		n += e
 	}
 	return n
+}
+
+// pointerFree reports whether values of t hold no pointers.
+func pointerFree(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Array:
+		return t.Len() == 0 || pointerFree(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !pointerFree(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"reflect"
 	"runtime"
 	"syscall"
 	"unsafe"
@@ -24,6 +25,9 @@ const hugePage = 2 << 20
 //
 // If the mapping fails, the chunk comes from the Go heap instead.
 func newChunk[T any](owner *[][]T, n int) []T {
+	if t := reflect.TypeFor[T](); !pointerFree(t) {
+		panic("sim: a chunk of " + t.String() + ", which holds pointers, outside the Go heap")
+	}
 	var zero T
 	size := int(unsafe.Sizeof(zero)) * n
 	if size < hugePage {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 
 	"go.etcd.io/raft/v3"
@@ -110,12 +111,11 @@ const (
 	longDelay = math.MaxUint32 // a delay of this or more: the absolute time follows
 )
 
-// Every kind and every drop reason fits the header: these constants would
-// overflow, and not compile, if one did not.
-const (
-	_ = headerKind - EvViolation               // the last EventKind
-	_ = headerReason>>4 - netmodel.DropUnknown // the last DropReason
-)
+// Every kind and every drop reason fits the header: these would not
+// compile if one did not.
+var _ [headerKind + 1 - len(eventKindNames)]struct{}
+
+const _ = headerReason>>4 - netmodel.DropUnknown // NB: the last DropReason
 
 // The fields of an event that is not a message's, in the order they follow
 // the member in its record, each there only if its bit is set in the byte
@@ -317,6 +317,9 @@ func (w *World) recordArrival(id uint64, why netmodel.DropReason) {
 // at returns the i-th event, and whether its text is to be worked out from
 // its operation.
 func (h *history) at(i int) (Event, bool) {
+	if i < 0 || i >= h.n {
+		panic(fmt.Sprintf("sim: event %d of %d", i, h.n))
+	}
 	if b := i / blockLen; b != h.block || h.decoded == nil {
 		h.block, h.decoded, h.decodePos = b, h.decoded[:0], h.marks[b]
 	}

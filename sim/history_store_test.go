@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,4 +168,72 @@ func TestChunksBeyondTheFirst(t *testing.T) {
 			t.Fatalf("item %d = %d", i, got)
 		}
 	}
+}
+
+// What the history says of an event never changes once it is recorded:
+// read at the end, every event is what it was when it happened. (Answers
+// are worked out from their operations when read, so this also checks that
+// nothing changes an operation once it is answered.)
+func TestHistoryNeverChangesOnceRecorded(t *testing.T) {
+	w := reviewWorld(t, 3, func(c *Config) { c.SnapshotEvery = 4 })
+	lead := reviewLeader(t, w)
+	f := reviewFollower(w, lead)
+	var seen []Event
+	look := func() {
+		for i := len(seen); i < w.HistoryLen(); i++ {
+			seen = append(seen, w.EventAt(i))
+		}
+	}
+	run := func(d time.Duration) {
+		t.Helper()
+		for end := w.Now().Add(d); w.Now() < end; {
+			if err := w.StepInstant(); err != nil {
+				t.Fatal(err)
+			}
+			look()
+			if _, ok := w.NextEventAt(); !ok {
+				break
+			}
+		}
+	}
+	mustDo(t, w, Command{Kind: CmdWatch, Via: f.name, Key: "k", Prefix: true, Label: "watch"})
+	for i := range 6 {
+		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Key: "k" + itoa(uint64(i)), Value: "v"})
+		run(50 * time.Millisecond)
+	}
+	mustDo(t, w, Command{Kind: CmdPartition, Groups: [][]string{{f.name}, {lead.name, "n3"}}})
+	mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Key: "k", Value: "new"})
+	run(time.Second)
+	mustDo(t, w, Command{Kind: CmdGet, Via: f.name, Key: "k", Serializable: true}) // stale
+	mustDo(t, w, Command{Kind: CmdGet, Via: f.name, Key: "k"})                     // times out
+	mustDo(t, w, Command{Kind: CmdCancel, Label: "watch"})
+	mustDo(t, w, Command{Kind: CmdDelete, Via: lead.name, Key: "k", Prefix: true})
+	run(8 * time.Second)
+	mustDo(t, w, Command{Kind: CmdHeal})
+	mustDo(t, w, Command{Kind: CmdCrash, Node: lead.name})
+	mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Key: "after", Value: "crash"})
+	run(10 * time.Second)
+	look()
+	stale := false
+	for i, want := range seen {
+		if got := w.EventAt(i); got != want {
+			t.Errorf("event %d read at the end:\n got %+v\nwhen it happened %+v", i, got, want)
+		}
+		stale = stale || strings.Contains(want.Text, "STALE")
+	}
+	if !stale || len(seen) < 500 {
+		t.Fatalf("%d events and no stale read: the test no longer covers what it says", len(seen))
+	}
+}
+
+// A chunk that may live outside the Go heap refuses a type with pointers,
+// which the garbage collector would not see there.
+func TestChunksRefusePointers(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("a chunked of strings was allowed")
+		}
+	}()
+	var c chunked[string]
+	c.add()
 }

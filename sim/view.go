@@ -314,7 +314,8 @@ func (w *World) messageView(e event, queued bool) MessageView {
 func (m *member) view() MemberView {
 	v := MemberView{MemberInfo: m.info()}
 	// The mirror keeps what the safety checks need; what the entries say
-	// is on the disk.
+	// is on the disk, which holds the same entries (an error would leave
+	// the summaries empty, not wrong).
 	var ents []*pb.Entry
 	if m.log.n > 0 {
 		ents, _ = m.disk.Entries(m.log.first, m.lastIndex()+1, math.MaxUint64)

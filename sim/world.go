@@ -232,8 +232,10 @@ func (w *World) RunUntil(t Time) error {
 			panic(fmt.Sprintf("sim: an event at %s came due at %s (seed=%d)", e.at, w.now, w.cfg.Seed))
 		}
 		w.now = e.at
-		// NB: events scheduled meanwhile may move the slots, but e stays
-		// valid until it is released.
+		// NB: events scheduled meanwhile may move the slots. e still reads
+		// what it did (the old array stays alive), and what is written
+		// through it is only read through it: the slot is not read again
+		// before it is released.
 		w.dispatch(e)
 		w.sched.release(slot)
 	}
