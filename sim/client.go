@@ -304,7 +304,9 @@ func sameKVs(a, b []KeyValue) bool {
 	return true
 }
 
-// Ops returns every client operation in the order they started.
+// Ops returns every client operation in the order they started. NB: they
+// are the world's own; the history works out what a request and its answer
+// said from them, so a caller must not change them.
 func (w *World) Ops() []*Op { return w.ops }
 
 // Op returns the operation with the label, if any.
