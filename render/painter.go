@@ -82,12 +82,6 @@ func textOn(fill color.RGBA) color.RGBA {
 	return ui.Ink
 }
 
-// panel draws a panel's background, edge and title.
-func (p *painter) panelShapes(r ui.Rect) {
-	p.b.rect(p.dst, r, ui.Panel)
-	p.b.frame(p.dst, r, 1, ui.PanelEdge)
-}
-
 // wrap breaks s into at most n lines of at most w, at spaces where it can
 // and anywhere in text without spaces (Chinese); the last line ends in an
 // ellipsis if s does not fit.

@@ -53,14 +53,3 @@ func (r Rect) Right() float64 { return r.X + r.W }
 
 // Bottom returns the y of r's bottom edge.
 func (r Rect) Bottom() float64 { return r.Y + r.H }
-
-// distToSegment returns the distance from p to the segment a-b.
-func distToSegment(p, a, b Point) float64 {
-	ab, ap := b.Sub(a), p.Sub(a)
-	l2 := ab.X*ab.X + ab.Y*ab.Y
-	if l2 == 0 {
-		return ap.Len()
-	}
-	t := math.Max(0, math.Min(1, (ap.X*ab.X+ap.Y*ab.Y)/l2))
-	return p.Sub(a.Lerp(b, t)).Len()
-}

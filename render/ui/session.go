@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	pb "go.etcd.io/raft/v3/raftpb"
-
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -375,6 +373,3 @@ func (s *Session) OpRoute(id uint64) (leader string, forwarded bool) {
 	r, ok := s.scan.route[id]
 	return r, ok
 }
-
-// isVote reports whether t is a vote or pre-vote request.
-func isVote(t pb.MessageType) bool { return t == pb.MsgVote || t == pb.MsgPreVote }
