@@ -2,7 +2,9 @@
 # runs every test (the GUI ones under xvfb-run when there is no display).
 GO      ?= go
 BIN     := bin
-XVFB    := $(shell command -v xvfb-run 2>/dev/null)
+# NB: whether xvfb-run is there is asked when a recipe runs, not when make
+# starts: on a fresh machine `deps` installs it during the same make.
+NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
 .PHONY: all build run test test-short test-gui bench bench-ratio bench-gui deps fmt vet clean
 
@@ -20,7 +22,7 @@ run: deps build
 # instead of skipping.
 test: deps build
 	$(GO) vet ./...
-	@if [ -z "$$DISPLAY" ] && [ -n "$(XVFB)" ]; then \
+	@if $(NEED_XVFB); then \
 		echo "xvfb-run go test ./..."; \
 		xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -count=1 ./...; \
 	else \
@@ -29,7 +31,7 @@ test: deps build
 
 # test-gui runs only the window's tests (part of make test too).
 test-gui: build
-	@if [ -z "$$DISPLAY" ] && [ -n "$(XVFB)" ]; then \
+	@if $(NEED_XVFB); then \
 		xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -count=1 -v ./render/... ./cmd/raftsim/; \
 	else \
 		$(GO) test -count=1 -v ./render/... ./cmd/raftsim/; \
@@ -37,7 +39,7 @@ test-gui: build
 
 # bench-gui measures the window's frame time: 7 members, 300+ messages in flight.
 bench-gui: build
-	@if [ -z "$$DISPLAY" ] && [ -n "$(XVFB)" ]; then X="xvfb-run -a -s '-screen 0 1920x1080x24'"; fi; \
+	@if $(NEED_XVFB); then X="xvfb-run -a -s '-screen 0 1920x1080x24'"; fi; \
 	eval $$X $(BIN)/raftsim-gui --bench-frames 300 --bench-baseline; \
 	eval $$X $(BIN)/raftsim-gui --bench-frames 300
 

@@ -174,6 +174,10 @@ func (k StepKind) String() string {
 	return fmt.Sprintf("StepKind(%d)", k)
 }
 
+// Narrative reports whether the step is part of the story a presenter
+// tells: a say, a pause or a chapter.
+func (k StepKind) Narrative() bool { return k == StepSay || k == StepPause || k == StepChapter }
+
 // IsOp reports whether the step is a client operation (put, delete, get,
 // watch), the kinds that may carry a label.
 func (k StepKind) IsOp() bool {

@@ -25,6 +25,11 @@ type RunOptions struct {
 	// PauseStops makes a pause step stop Advance (state Paused) until
 	// Resume is called, for a presenter. Headless runs go on.
 	PauseStops bool
+	// NarrativeStops makes every say, pause and chapter step stop Advance
+	// (state Paused) just after it has run, until Resume is called, so
+	// that a presenter can show each one before time runs on. It implies
+	// PauseStops. Narrated tells how many have run.
+	NarrativeStops bool
 }
 
 // RunState is where a Runner stands.
@@ -71,6 +76,7 @@ type Runner struct {
 	sentMark int // history length at the end of the previous expect
 	vars     map[string][]string
 	paused   bool
+	narrated int // narrative steps (say, pause, chapter) that have run
 	caption  string
 	err      error
 	printed  int // history events already written to the transcript
@@ -102,6 +108,30 @@ func (r *Runner) Scenario() *Scenario { return r.s }
 
 // Caption returns the latest say or pause text.
 func (r *Runner) Caption() string { return r.caption }
+
+// NarrativeStep is a say, pause or chapter step, as a presenter shows it.
+type NarrativeStep struct {
+	Kind StepKind // StepSay, StepPause or StepChapter
+	Text string   // in the run's language
+	Pos  Pos
+}
+
+// Narrative returns the scenario's narrative steps (say, pause, chapter)
+// in the order they run, their texts in the run's language. Steps run in
+// file order, each once, so the k-th narrative step to run is always
+// Narrative()[k]; a run that fails never reaches the rest.
+func (r *Runner) Narrative() []NarrativeStep {
+	var out []NarrativeStep
+	for _, s := range r.s.Steps {
+		if s.Kind.Narrative() {
+			out = append(out, NarrativeStep{Kind: s.Kind, Text: s.Text.In(r.opts.Lang), Pos: s.Pos})
+		}
+	}
+	return out
+}
+
+// Narrated returns how many narrative steps have run.
+func (r *Runner) Narrated() int { return r.narrated }
 
 // Err returns why the run failed: an *ExpectError, an *Error (bad input
 // found at run time) or a *sim.Violation.
@@ -163,8 +193,11 @@ func (r *Runner) advance(until sim.Time) RunState {
 		r.started = false
 		r.prevEnd = r.w.Now()
 		r.step++
-		if s.Kind == StepPause && r.opts.PauseStops {
-			r.paused = true
+		if s.Kind.Narrative() {
+			r.narrated++
+			if r.opts.NarrativeStops || s.Kind == StepPause && r.opts.PauseStops {
+				r.paused = true
+			}
 		}
 	}
 	return Done

@@ -8,11 +8,6 @@ import (
 	"github.com/raftsim/raftsim/sim"
 )
 
-// atFlagHelp documents --at.
-const atFlagHelp = `schedule an action at a virtual time, e.g. 2s:crash:etcd-2 (repeatable). Actions:
-crash:N restart:N stall:N:DUR campaign:N isolate:N transfer:N heal cut:A:B cut1:A:B (one way) restore:A:B
-partition:A,B/C,D,E put:VIA:KEY:VALUE get:VIA:KEY get-serializable:VIA:KEY say:TEXT`
-
 // parseAt turns one --at value into a command stamped with its time.
 func parseAt(s string) (sim.Command, error) {
 	parts := strings.Split(s, ":")

@@ -17,7 +17,11 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 	"github.com/raftsim/raftsim/cmd/raftsim-gui/internal/guiconsole"
+	// early prints --help, or says there is no display, before ebiten's
+	// init can panic.
+	_ "github.com/raftsim/raftsim/cmd/raftsim-gui/internal/early"
 	"github.com/raftsim/raftsim/render"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
@@ -35,83 +39,47 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `raftsim-gui: the raftsim window.
-
-Usage:
-  raftsim-gui [flags]                 the default sandbox: etcd-1..5 and a stacked control plane
-  raftsim-gui play FILE|NAME [flags]  a scenario file or a built-in lesson
-
-Flags:
-`
-
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("raftsim-gui", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	seed := fs.Uint64("seed", 0, "the seed (default: the scenario's, or 1 for the sandbox)")
-	lang := fs.String("lang", "en", "caption language: en or zh")
-	scale := fs.Float64("scale", 1, "scale of text and shapes (1.5 or 2 for a projector)")
-	size := fs.String("size", "1280x800", "window size WxH")
-	shotAt := fs.Duration("screenshot-at", 0, "play to this virtual time, save --out as PNG and exit")
-	out := fs.String("out", "", "the PNG written by --screenshot-at")
-	benchBase := fs.Bool("bench-baseline", false, "with --bench-frames: draw only the background, to measure what an empty frame costs")
-	bench := fs.Int("bench-frames", 0, "draw N frames of a 7-member cluster with 300+ messages in flight and report the frame time")
-	monkey := fs.Int("monkey", 0, "feed N random input events and exit (a test)")
-	monkeySeed := fs.Uint64("monkey-seed", 1, "seed of --monkey's events")
-	caption := fs.String("caption", "", "a caption to show from time 0 (recorded as a say step)")
-	latinFont := fs.Bool("latin-font", false, "use only the embedded Latin font (to see what a missing CJK font looks like)")
-	speed := fs.Float64("speed", ui.Speeds[ui.DefaultSpeed], "speed factor, virtual time per real time (0.001 to 100)")
-	paused := fs.Bool("paused", false, "start paused")
-	saveDir := fs.String("save-dir", ".", "where s (save session) and F12 (screenshot) write")
-	ats := fs.StringArray("at", nil, atFlagHelp)
-	inputs := fs.StringArray("input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member or client, type:TEXT types text (into the command box: key:: opens it, key:enter runs the line) (repeatable)")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (for --bench-frames)")
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	fs, fl := guiflags.New(stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
 		return exitBadInput
 	}
-	w, h, err := parseSize(*size)
+	w, h, err := parseSize(fl.Size)
 	if err != nil {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)
 		return exitBadInput
 	}
-	if *lang != "en" && *lang != "zh" {
-		fmt.Fprintf(stderr, "raftsim-gui: --lang must be en or zh, not %q\n", *lang)
+	if fl.Lang != "en" && fl.Lang != "zh" {
+		fmt.Fprintf(stderr, "raftsim-gui: --lang must be en or zh, not %q\n", fl.Lang)
 		return exitBadInput
 	}
-	if (*shotAt != 0 || fs.Changed("screenshot-at")) != (*out != "") {
+	if (fl.ShotAt != 0 || fs.Changed("screenshot-at")) != (fl.Out != "") {
 		fmt.Fprintln(stderr, "raftsim-gui: --screenshot-at and --out go together")
 		return exitBadInput
 	}
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" && isLinux() {
-		// Unreachable in practice (ebiten's init has already panicked), but
-		// says the right thing if a future ebiten stops panicking.
-		fmt.Fprintln(stderr, "raftsim-gui: the window needs a display (DISPLAY is not set); try 'raftsim run NAME'")
-		return exitFailed
-	}
-
 	var sess *ui.Session
 	title := "sandbox"
 	rest := fs.Args()
 	switch {
 	case len(rest) == 0:
 		cfg := sim.SandboxConfig()
-		if *seed != 0 {
-			cfg.Seed = *seed
+		if fl.Seed != 0 {
+			cfg.Seed = fl.Seed
 		}
-		if *bench > 0 {
+		if fl.Bench > 0 {
 			sess, err = benchSession()
 			title = "benchmark"
 		} else {
 			sess, err = ui.NewSession(cfg)
 		}
-		if err == nil && *caption != "" {
-			_, err = sess.Do(sim.Command{Kind: sim.CmdCaption, Caption: "say", Text: *caption})
+		if err == nil && fl.Caption != "" {
+			_, err = sess.Do(sim.Command{Kind: sim.CmdCaption, Caption: "say", Text: fl.Caption})
 		}
 		var cmds []sim.Command
-		for _, a := range *ats {
+		for _, a := range fl.Ats {
 			c, perr := parseAt(a)
 			if perr != nil {
 				fmt.Fprintln(stderr, "raftsim-gui:", perr)
@@ -123,7 +91,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			err = sess.Schedule(cmds)
 		}
 	case rest[0] == "play" && len(rest) == 2:
-		sess, title, err = playSession(rest[1], *seed, *lang)
+		sess, title, err = playSession(rest[1], fl.Seed, fl.Lang)
 	default:
 		fmt.Fprintf(stderr, "raftsim-gui: unexpected arguments %q\n\n", strings.Join(rest, " "))
 		fs.Usage()
@@ -134,27 +102,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 
-	fonts, err := render.LoadFonts(*scale, *latinFont)
+	fonts, err := render.LoadFonts(fl.Scale, fl.LatinFont)
 	if err != nil {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)
 		return exitFailed
 	}
-	app := ui.NewApp(sess, w, h, *scale)
-	app.SetSpeed(*speed)
-	app.Playing = !*paused && *bench == 0
-	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, *saveDir) }
-	app.NewConsole = guiconsole.Factory(*saveDir)
+	app := ui.NewApp(sess, w, h, fl.Scale)
+	app.SetSpeed(fl.Speed)
+	app.Playing = !fl.Paused && fl.Bench == 0
+	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, fl.SaveDir) }
+	app.NewConsole = guiconsole.Factory(fl.SaveDir)
 	opt := render.Options{
-		Width: w, Height: h, Scale: *scale, Title: title,
-		ScreenshotAt: *shotAt, ScreenshotOut: *out, ShotDir: *saveDir, ShotInput: *inputs,
-		BenchFrames: *bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
-		Monkey: *monkey, MonkeySeed: *monkeySeed, MonkeyOut: func(s string) { fmt.Fprintln(stdout, s) },
+		Width: w, Height: h, Scale: fl.Scale, Title: title,
+		ScreenshotAt: fl.ShotAt, ScreenshotOut: fl.Out, ShotDir: fl.SaveDir, ShotInput: fl.Inputs,
+		BenchFrames: fl.Bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
+		Monkey: fl.Monkey, MonkeySeed: fl.MonkeySeed, MonkeyOut: func(s string) { fmt.Fprintln(stdout, s) },
 	}
 	rd := render.NewRenderer(fonts, title)
-	rd.Baseline = *benchBase
+	rd.Baseline = fl.BenchBase
 	g := render.NewGame(app, rd, opt)
-	if *cpuProfile != "" {
-		pf, err := os.Create(*cpuProfile)
+	if fl.CPUProfile != "" {
+		pf, err := os.Create(fl.CPUProfile)
 		if err != nil {
 			fmt.Fprintln(stderr, "raftsim-gui:", err)
 			return exitBadInput
@@ -174,8 +142,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitFailed
 	}
-	if *out != "" {
-		fmt.Fprintf(stdout, "wrote %s at virtual time %s (font: %s)\n", *out, sess.Now(), fonts.Name)
+	if fl.Out != "" {
+		fmt.Fprintf(stdout, "wrote %s at virtual time %s (font: %s)\n", fl.Out, sess.Now(), fonts.Name)
 	}
 	return exitOK
 }

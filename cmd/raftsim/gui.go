@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+
+	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 )
 
 // guiBinary is the window's binary. It links ebiten, whose init panics
@@ -26,7 +28,13 @@ func sandboxCmd(args []string, stdout, stderr io.Writer) error {
 // playCmd opens the window playing a scenario or a lesson. Its flags
 // (--seed, --lang, --scale, --screenshot-at, --out, ...) are the GUI's.
 func playCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "" || args[0][0] == '-' && args[0] != "-h" && args[0] != "--help" {
+	if guiflags.WantsHelp(args) {
+		// Printed here, so that it works without a display.
+		fs, _ := guiflags.New(stdout)
+		guiflags.PrintUsage(stdout, fs)
+		return nil
+	}
+	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
 		return badInput("usage: raftsim play FILE|NAME [--seed N] [--lang en|zh] [--scale F] [--screenshot-at DUR --out FILE.png]")
 	}
 	return startGUI(append([]string{"play"}, args...), stdin, stdout, stderr)

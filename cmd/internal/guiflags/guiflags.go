@@ -1,0 +1,102 @@
+// Package guiflags defines the window's command line: the flags of
+// raftsim-gui (and of `raftsim play` and `raftsim` with flags, which pass
+// them on) and its usage text. It links no ebiten, so that `raftsim play
+// --help` prints the window's help on a machine without a display, and so
+// that raftsim-gui can print it before ebiten's init runs (see
+// cmd/raftsim-gui/internal/early).
+package guiflags
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// Flags are the window's flags, as parsed.
+type Flags struct {
+	Seed       uint64
+	Lang       string
+	Scale      float64
+	Size       string
+	ShotAt     time.Duration
+	Out        string
+	BenchBase  bool
+	Bench      int
+	Monkey     int
+	MonkeySeed uint64
+	Caption    string
+	LatinFont  bool
+	Speed      float64
+	Paused     bool
+	SaveDir    string
+	Ats        []string
+	Inputs     []string
+	CPUProfile string
+}
+
+// Usage is the text above the flags in --help.
+const Usage = `raftsim-gui: the raftsim window.
+
+Usage:
+  raftsim-gui [flags]                 the default sandbox: etcd-1..5 and a stacked control plane
+  raftsim-gui play FILE|NAME [flags]  a scenario file or a built-in lesson, in presenter mode
+
+raftsim starts it for 'raftsim' and 'raftsim play', passing these flags on.
+
+Flags:
+`
+
+// AtHelp documents --at.
+const AtHelp = `schedule an action at a virtual time, e.g. 2s:crash:etcd-2 (repeatable). Actions:
+crash:N restart:N stall:N:DUR campaign:N isolate:N transfer:N heal cut:A:B cut1:A:B (one way) restore:A:B
+partition:A,B/C,D,E put:VIA:KEY:VALUE get:VIA:KEY get-serializable:VIA:KEY say:TEXT`
+
+// DefaultSpeed is --speed's default as shown in the help; without --speed
+// the window paces itself (see render/ui's pacing), and --speed fixes the
+// rate.
+const DefaultSpeed = 0.1
+
+// New returns the window's flag set, writing its errors and usage to
+// stderr, and where the parsed values go.
+func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
+	f := &Flags{}
+	fs := pflag.NewFlagSet("raftsim-gui", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Uint64Var(&f.Seed, "seed", 0, "the seed (default: the scenario's, or 1 for the sandbox)")
+	fs.StringVar(&f.Lang, "lang", "en", "caption language: en or zh")
+	fs.Float64Var(&f.Scale, "scale", 1, "scale of text and shapes (1.5 or 2 for a projector)")
+	fs.StringVar(&f.Size, "size", "1280x800", "window size WxH")
+	fs.DurationVar(&f.ShotAt, "screenshot-at", 0, "play to this virtual time, save --out as PNG and exit")
+	fs.StringVar(&f.Out, "out", "", "the PNG written by --screenshot-at")
+	fs.BoolVar(&f.BenchBase, "bench-baseline", false, "with --bench-frames: draw only the background, to measure what an empty frame costs")
+	fs.IntVar(&f.Bench, "bench-frames", 0, "draw N frames of a 7-member cluster with 300+ messages in flight and report the frame time")
+	fs.IntVar(&f.Monkey, "monkey", 0, "feed N random input events and exit (a test)")
+	fs.Uint64Var(&f.MonkeySeed, "monkey-seed", 1, "seed of --monkey's events")
+	fs.StringVar(&f.Caption, "caption", "", "a caption to show from time 0 (recorded as a say step)")
+	fs.BoolVar(&f.LatinFont, "latin-font", false, "use only the embedded Latin font (to see what a missing CJK font looks like)")
+	fs.Float64Var(&f.Speed, "speed", DefaultSpeed, "a fixed rate, virtual time per real time (0.001 to 100); without it the rate adapts (f toggles)")
+	fs.BoolVar(&f.Paused, "paused", false, "start paused")
+	fs.StringVar(&f.SaveDir, "save-dir", ".", "where s (save session) and F12 (screenshot) write")
+	fs.StringArrayVar(&f.Ats, "at", nil, AtHelp)
+	fs.StringArrayVar(&f.Inputs, "input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member or client, type:TEXT types text (into the command box: key:: opens it, key:enter runs the line) (repeatable)")
+	fs.StringVar(&f.CPUProfile, "cpuprofile", "", "write a CPU profile (for --bench-frames)")
+	fs.Usage = func() { PrintUsage(stderr, fs) }
+	return fs, f
+}
+
+// PrintUsage writes the usage text and the flags of fs.
+func PrintUsage(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprint(w, Usage)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// WantsHelp reports whether args ask for help (-h or --help), as the
+// flag set reads them: "--caption -h" is a caption, not a request.
+func WantsHelp(args []string) bool {
+	fs, _ := New(io.Discard)
+	return errors.Is(fs.Parse(args), pflag.ErrHelp)
+}
