@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -91,11 +92,11 @@ func (r *Renderer) drawStatic(dst *ebiten.Image, l ui.Layout) {
 	op.GeoM.Translate(l.Legend.X, l.Legend.Y)
 	dst.DrawImage(r.legend, op)
 	title := func(rect ui.Rect, s string) {
-		p.text(s, r.Fonts.Normal, rect.X+8*l.Scale, rect.Y+4*l.Scale, ui.Muted, text.AlignStart)
+		p.text(l.Lang.T(s), r.Fonts.Normal, rect.X+8*l.Scale, rect.Y+4*l.Scale, ui.Muted, text.AlignStart)
 	}
-	title(l.Logs, "Logs  (one cell per entry; colour = term)")
-	title(l.State, "State machines  (key = value; differs from the leader's = highlighted)")
-	title(l.Clients, "Client requests  (newest first)")
+	title(l.Logs, i18n.N("Logs  (one cell per entry; colour = term)"))
+	title(l.State, i18n.N("State machines  (key = value; differs from the leader's = highlighted)"))
+	title(l.Clients, i18n.N("Client requests  (newest first)"))
 }
 
 // legendPanel draws the legend panel into its cached image.
@@ -123,17 +124,18 @@ func (r *Renderer) toolbar(p *painter, a *ui.App, f *ui.Frame) []func() {
 		p.b.rect(p.dst, b.Rect, ui.Panel)
 		p.b.frame(p.dst, b.Rect, 1, ui.PanelEdge)
 	}
-	state := "|| paused"
+	lang := l.Lang
+	state := lang.T("|| paused")
 	if a.Playing {
-		state = "▶ playing"
+		state = lang.T("▶ playing")
 	}
 	if a.Paused != "" {
-		state = "|| scenario pause"
+		state = lang.T("|| scenario pause")
 	}
 	w := a.S.World()
-	left := fmt.Sprintf("raftsim · %s    t = %s    speed %s    %s", r.Title, w.Now(), a.SpeedLabel(), state)
+	left := lang.F("raftsim · %s    t = %s    speed %s    %s", r.Title, w.Now(), a.SpeedLabel(), state)
 	if a.S.Now() < a.S.Head() {
-		left += fmt.Sprintf("    ◀ viewing the past (head %s)", a.S.Head())
+		left += lang.F("    ◀ viewing the past (head %s)", a.S.Head())
 	}
 	return []func(){func() {
 		y := l.Toolbar.Y + (l.Toolbar.H-l.LineH())/2
@@ -143,7 +145,7 @@ func (r *Renderer) toolbar(p *painter, a *ui.App, f *ui.Frame) []func() {
 		}
 		p.text(fit(left, r.Fonts.Normal, maxW), r.Fonts.Normal, 10*s, y, ui.Ink, text.AlignStart)
 		for _, b := range l.Buttons {
-			p.text(b.Label, r.Fonts.Normal, b.Rect.X+b.Rect.W/2, b.Rect.Y+(b.Rect.H-l.LineH())/2, ui.Ink, text.AlignCenter)
+			p.text(lang.T(b.Label), r.Fonts.Normal, b.Rect.X+b.Rect.W/2, b.Rect.Y+(b.Rect.H-l.LineH())/2, ui.Ink, text.AlignCenter)
 		}
 	}}
 }
@@ -155,15 +157,15 @@ func (r *Renderer) caption(p *painter, a *ui.App, f *ui.Frame) []func() {
 	rect := l.Caption
 	capText, col := latestCaption(a), ui.Ink
 	if a.Paused != "" {
-		capText = "|| " + a.Paused + "   — press space to continue"
+		capText = "|| " + a.Paused + l.Lang.T("   — press space to continue")
 		p.b.rect(p.dst, rect.Inset(1), ui.Yellow)
 	}
 	if v := a.S.World().Violation(); v != nil {
-		capText, col = "SAFETY VIOLATION: "+v.Error(), white
+		capText, col = l.Lang.T("SAFETY VIOLATION: ")+v.Error(), white
 		p.b.rect(p.dst, rect.Inset(1), ui.Vermillion)
 	}
 	if capText == "" {
-		capText, col = "Click a member for its menu · drag from one member to another to cut the link · press ? for help", ui.Muted
+		capText, col = l.Lang.T("Click a member for its menu · drag from one member to another to cut the link · press ? for help"), ui.Muted
 	}
 	status := a.Status
 	return []func(){func() {

@@ -2,7 +2,6 @@ package render
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
@@ -26,19 +25,20 @@ func (r *Renderer) commandBox(p *painter, a *ui.App, f *ui.Frame) []func() {
 	lines, scroll := a.Box.Visible(l.BoxLines)
 	line, cursor := a.Box.Line()
 	prompt := a.Prompt()
-	hint := "Enter runs · ↑ ↓ history · PgUp PgDn scroll · Esc closes"
+	lang := f.L.Lang
+	hint := lang.T("Enter runs · ↑ ↓ history · PgUp PgDn scroll · Esc closes")
 	if !a.Playing {
-		hint = "paused: answers come as virtual time passes — type wait 100ms, or Esc then space to play · Esc closes"
+		hint = lang.T("paused: answers come as virtual time passes — type wait 100ms, or Esc then space to play · Esc closes")
 	}
 	return []func(){func() {
 		mono, small := r.Fonts.Mono, r.Fonts.Small
 		lh := l.BoxLineH()
 		x := box.X + 8*s
 		y := box.Y + 3*s
-		p.text("Command box · etcdctl on the cluster on screen", small, x, y, ui.Blue, text.AlignStart)
+		p.text(lang.T("Command box · etcdctl on the cluster on screen"), small, x, y, ui.Blue, text.AlignStart)
 		right := hint
 		if scroll > 0 {
-			right = "scrolled back " + strconv.Itoa(scroll) + " lines (PgDn) · " + hint
+			right = lang.F("scrolled back %d lines (PgDn)", scroll) + " · " + hint
 		}
 		p.text(fit(right, small, box.W*0.6), small, box.Right()-8*s, y, ui.Muted, text.AlignEnd)
 		y += lh + math.Round(6*s) - 3*s

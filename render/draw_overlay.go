@@ -1,11 +1,12 @@
 package render
 
 import (
-	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -31,6 +32,7 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 	var texts []func()
 	heading := func(t string) {
 		yy := y
+		t = l.Lang.T(t)
 		texts = append(texts, func() { p.text(t, r.Fonts.Normal, x, yy, ui.Muted, text.AlignStart) })
 		y += lh + 2*s
 	}
@@ -44,11 +46,11 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 		e.draw(c)
 		yy := y
 		texts = append(texts, func() {
-			p.text(fit(e.label, r.Fonts.Small, rect.W-34*s), r.Fonts.Small, x+24*s, yy+(lh-l.LineH()*0.85)/2, ui.Ink, text.AlignStart)
+			p.text(fit(l.Lang.T(e.label), r.Fonts.Small, rect.W-34*s), r.Fonts.Small, x+24*s, yy+(lh-l.LineH()*0.85)/2, ui.Ink, text.AlignStart)
 		})
 		y += lh
 	}
-	heading("Members (colour + shape)")
+	heading(i18n.N("Members (colour + shape)"))
 	for _, role := range ui.Roles {
 		st := ui.StyleOfRole(role)
 		item(entry{func(c ui.Point) {
@@ -81,16 +83,16 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 	item(entry{func(c ui.Point) {
 		p.b.ring(p.dst, c, 6*s, 2.5*s, ui.LightGrey)
 		p.b.arc(p.dst, c, 6*s, 2.5*s, -math.Pi/2, math.Pi*0.8, ui.Orange)
-	}, "election timer"})
+	}, i18n.N("election timer")})
 	item(entry{func(c ui.Point) {
 		p.b.rect(p.dst, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, hostFill)
 		p.b.frame(p.dst, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, 1, ui.PanelEdge)
-	}, "host: a machine and all on it"})
+	}, i18n.N("host: a machine and all on it")})
 	item(entry{func(c ui.Point) {
 		dashedFrame(p, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, 1.5*s, 3*s, ui.Grey)
-	}, "host down: all on it is down"})
+	}, i18n.N("host down: all on it is down")})
 	y += gapY
-	heading("Messages (hollow = reply)")
+	heading(i18n.N("Messages (hollow = reply)"))
 	for _, t := range ui.LegendMessages {
 		st := ui.StyleOfMessage(t)
 		mt := t
@@ -100,40 +102,40 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 	}
 	item(entry{func(c ui.Point) {
 		p.b.cross(p.dst, c, 5*s, 2.5*s, ui.Vermillion)
-	}, "dropped (with its reason)"})
+	}, i18n.N("dropped (with its reason)")})
 	y += gapY
-	heading("Links")
+	heading(i18n.N("Links"))
 	item(entry{func(c ui.Point) {
 		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 9*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
 		p.b.circle(p.dst, c, 6*s, ui.Vermillion)
 		p.b.cross(p.dst, c, 3*s, 1.5*s, white)
-	}, "cut both ways"})
+	}, i18n.N("cut both ways")})
 	item(entry{func(c ui.Point) {
 		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 4*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
 		p.b.arrowHead(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y}, ui.Point{X: 1}, 7*s, ui.Vermillion)
 		p.b.line(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y - 6*s}, ui.Point{X: c.X + 6*s, Y: c.Y + 6*s}, 2.5*s, ui.Vermillion)
-	}, "cut one way"})
+	}, i18n.N("cut one way")})
 	y += gapY
-	heading("Log cells")
+	heading(i18n.N("Log cells"))
 	item(entry{func(c ui.Point) {
 		p.b.rect(p.dst, ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}, ui.TermColor(2))
 		p.b.rect(p.dst, ui.Rect{X: c.X - 7*s, Y: c.Y + 5*s, W: 14 * s, H: 2.5 * s}, ui.Ink)
-	}, "committed; bar = applied"})
+	}, i18n.N("committed; bar = applied")})
 	item(entry{func(c ui.Point) {
 		r := ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}
 		p.b.rect(p.dst, r, pale(ui.TermColor(2), 0.7))
 		p.b.frame(p.dst, r, 1, ui.TermColor(2))
-	}, "not yet committed"})
+	}, i18n.N("not yet committed")})
 	item(entry{func(c ui.Point) {
 		r := ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}
 		p.b.rect(p.dst, r, ui.TermColor(3))
 		p.b.frame(p.dst, r, 2*s, ui.Vermillion)
-	}, "conflicts with the leader"})
+	}, i18n.N("conflicts with the leader")})
 	item(entry{func(c ui.Point) {
 		p.b.poly(p.dst, []ui.Point{{X: c.X, Y: c.Y - 4*s}, {X: c.X - 5*s, Y: c.Y + 4*s}, {X: c.X + 5*s, Y: c.Y + 4*s}}, ui.Vermillion)
-	}, "leader's Match for it"})
+	}, i18n.N("leader's Match for it")})
 	y += gapY
-	heading("Timeline")
+	heading(i18n.N("Timeline"))
 	for _, k := range ui.MarkKinds {
 		kc := ui.MarkColor(k.Kind)
 		item(entry{func(c ui.Point) {
@@ -143,7 +145,7 @@ func (r *Renderer) legendItems(p *painter, l ui.Layout) {
 	if more {
 		yy := rect.Bottom() - lh - 2*s
 		texts = append(texts, func() {
-			p.text("… (a larger window shows the rest)", r.Fonts.Small, x, yy, ui.Muted, text.AlignStart)
+			p.text(l.Lang.T("… (a larger window shows the rest)"), r.Fonts.Small, x, yy, ui.Muted, text.AlignStart)
 		})
 	}
 	p.flush()
@@ -165,33 +167,34 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 	s := f.L.Scale
 	small := r.Fonts.Small
 	lh := f.L.LineH()
+	lang := f.L.Lang
 	if m := a.Message; m != nil {
 		lines := []string{
-			sim.DescribeMessage(m.MsgSummary),
-			fmt.Sprintf("%s → %s · message %d", m.From, m.To, m.ID),
-			fmt.Sprintf("sent %s · arrives %s", m.SentAt, m.ArriveAt),
-			fmt.Sprintf("term %d · log %d/%d · commit %d · entries %d", m.Term, m.LogTerm, m.Index, m.Commit, m.Entries),
+			sim.DescribeMessageIn(lang, m.MsgSummary),
+			lang.F("%s → %s · message %d", m.From, m.To, m.ID),
+			lang.F("sent %s · arrives %s", m.SentAt, m.ArriveAt),
+			lang.F("term %d · log %d/%d · commit %d · entries %d", m.Term, m.LogTerm, m.Index, m.Commit, m.Entries),
 		}
-		var flags string
+		var flags []string
 		if m.Lost {
-			flags += "LOST in flight (vanishes at arrival) · "
+			flags = append(flags, lang.T("LOST in flight (vanishes at arrival)"))
 		}
 		if m.Duplicate {
-			flags += "a duplicate · "
+			flags = append(flags, lang.T("a duplicate"))
 		}
 		if m.Queued {
-			flags += "queued at a stalled member · "
+			flags = append(flags, lang.T("queued at a stalled member"))
 		}
 		if m.Reject {
-			flags += "reject · "
+			flags = append(flags, lang.T("reject"))
 		}
 		if m.Forwarded && m.Type.String() == "MsgProp" {
-			flags += "forwarded client write · "
+			flags = append(flags, lang.T("forwarded client write"))
 		}
-		if flags != "" {
-			lines = append(lines, flags[:len(flags)-3])
+		if len(flags) > 0 {
+			lines = append(lines, strings.Join(flags, " · "))
 		}
-		lines = append(lines, "(click elsewhere to close)")
+		lines = append(lines, lang.T("(click elsewhere to close)"))
 		w := 0.0
 		for _, ln := range lines {
 			w = math.Max(w, width(ln, small))
@@ -212,9 +215,9 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 		p.flush()
 		title := md.Target
 		if in, ok := a.S.World().Info(md.Target); ok {
-			title += " · " + in.Role.String()
+			title += " · " + lang.T(ui.StyleOfRole(in.Role).Label)
 		} else if md.Client {
-			title += " · client"
+			title += " · " + lang.T("client")
 		}
 		p.text(title, r.Fonts.Normal, md.R.X+8*s, md.R.Y+4*s, ui.Ink, text.AlignStart)
 		for _, it := range md.Items {
@@ -222,7 +225,7 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 			if !it.Enabled {
 				c = ui.Grey
 			}
-			p.text(it.Label, small, it.R.X+6*s, it.R.Y+(it.R.H-lh*0.85)/2, c, text.AlignStart)
+			p.text(lang.T(it.Label), small, it.R.X+6*s, it.R.Y+(it.R.H-lh*0.85)/2, c, text.AlignStart)
 			p.text(it.Key, small, it.R.Right()-6*s, it.R.Y+(it.R.H-lh*0.85)/2, ui.Muted, text.AlignEnd)
 		}
 	}
@@ -239,24 +242,25 @@ func (r *Renderer) help(p *painter, f *ui.Frame) {
 	lh := l.LineH()
 	p.b.rect(p.dst, ui.Rect{W: l.W, H: l.H}, alpha(ui.Black, 0.55))
 	var left, right [][2]string
-	left = append(left, [2]string{"", "Keyboard"})
+	lang := l.Lang
+	left = append(left, [2]string{"", lang.T("Keyboard")})
 	for _, k := range ui.GlobalKeys {
-		left = append(left, [2]string{k.Key, k.What})
+		left = append(left, [2]string{k.Key, lang.T(k.What)})
 	}
-	left = append(left, [2]string{"", "On the selected member (or in its menu)"})
+	left = append(left, [2]string{"", lang.T("On the selected member (or in its menu)")})
 	for _, k := range ui.MemberActions {
-		left = append(left, [2]string{k.Key, k.Label})
+		left = append(left, [2]string{k.Key, lang.T(k.Label)})
 	}
-	right = append(right, [2]string{"", "Mouse"})
+	right = append(right, [2]string{"", lang.T("Mouse")})
 	for _, m := range ui.MouseHelp {
-		right = append(right, [2]string{"", "  " + m})
+		right = append(right, [2]string{"", "  " + lang.T(m)})
 	}
-	right = append(right, [2]string{"", "Command box (: or `)"})
+	right = append(right, [2]string{"", lang.T("Command box (: or `)")})
 	for _, k := range ui.BoxKeys {
-		right = append(right, [2]string{k.Key, k.What})
+		right = append(right, [2]string{k.Key, lang.T(k.What)})
 	}
-	right = append(right, [2]string{"", "  the other shortcuts wait while it is open (F12 still works)"})
-	right = append(right, [2]string{"", ""}, [2]string{"", "press any key or click to close"})
+	right = append(right, [2]string{"", "  " + lang.T("the other shortcuts wait while it is open (F12 still works)")})
+	right = append(right, [2]string{"", ""}, [2]string{"", lang.T("press any key or click to close")})
 	w := math.Min(l.W-40*s, 1000*s)
 	n := max(len(left), len(right))
 	h := math.Min(l.H-40*s, float64(n)*lh+24*s)

@@ -132,15 +132,16 @@ func (r *Renderer) logs(p *painter, f *ui.Frame) []func() {
 				p.text(strconv.FormatUint(i, 10), small, cellsX+float64(k)*cellW+cellW/2, top, ui.Muted, text.AlignCenter)
 			}
 		}
-		p.text("match · next · state", small, rect.Right()-8*s, top, ui.Muted, text.AlignEnd)
+		lang := l.Lang
+		p.text(lang.T("match · next · state"), small, rect.Right()-8*s, top, ui.Muted, text.AlignEnd)
 		for row, m := range v.Members {
 			y := top + header + float64(row)*rowH
 			p.text(fit(m.Name, small, nameW-4*s), small, rect.X+8*s, y+(rowH-7*s-l.LineH()*0.8)/2, ui.Ink, text.AlignStart)
-			right := fmt.Sprintf("commit %d · applied %d", m.Commit, m.Applied)
+			right := lang.F("commit %d · applied %d", m.Commit, m.Applied)
 			if m.Name == lead.Name && haveLead {
-				right = "leader · " + right
+				right = lang.T("leader") + " · " + right
 			} else if pr, ok := prog[m.Name]; ok {
-				right = fmt.Sprintf("%d · %d · %s", pr.Match, pr.Next, strings.ToLower(strings.TrimPrefix(pr.State, "State")))
+				right = fmt.Sprintf("%d · %d · %s", pr.Match, pr.Next, lang.T(ui.ProgressWord(pr.State)))
 			}
 			p.text(fit(right, small, progW-6*s), small, rect.Right()-8*s, y+(rowH-7*s-l.LineH()*0.8)/2, ui.Ink, text.AlignEnd)
 		}
@@ -182,7 +183,7 @@ func (r *Renderer) state(p *painter, f *ui.Frame) []func() {
 		maxX := rect.Right() - 8*s
 		var items []piece
 		if !m.Up {
-			items = append(items, piece{s: "(down: state machine lost until restart)"})
+			items = append(items, piece{s: l.Lang.T("(down: state machine lost until restart)")})
 		}
 		have := map[string]bool{}
 		for _, kv := range m.KV {
@@ -193,12 +194,12 @@ func (r *Renderer) state(p *painter, f *ui.Frame) []func() {
 		if haveLead && m.Up && m.Name != lead.Name {
 			for _, kv := range lead.KV {
 				if !have[kv.Key] {
-					items = append(items, piece{s: "missing " + kv.Key, bad: true})
+					items = append(items, piece{s: l.Lang.F("missing %s", kv.Key), bad: true})
 				}
 			}
 		}
 		if len(items) == 0 {
-			items = append(items, piece{s: "(empty)"})
+			items = append(items, piece{s: l.Lang.T("(empty)")})
 		}
 		for _, it := range items {
 			w := width(it.s, small)
@@ -244,9 +245,10 @@ func (r *Renderer) clients(p *painter, a *ui.App, f *ui.Frame) []func() {
 		y := top + float64(k)*rowH
 		c := ui.OpStatusColor(op.Status)
 		chip := ui.Rect{X: rect.X + 8*s, Y: y + 1*s, W: chipW, H: rowH - 3*s}
-		status := op.Status.String()
+		lang := l.Lang
+		status := lang.T(ui.StatusWord(op.Status))
 		if op.Stale {
-			status = "STALE"
+			status = lang.T("STALE")
 			c = ui.Vermillion
 		}
 		if op.Status == sim.OpPending {
@@ -259,7 +261,7 @@ func (r *Renderer) clients(p *painter, a *ui.App, f *ui.Frame) []func() {
 		}
 		path := op.Client + " → " + op.Member
 		if lead, fwd := a.S.OpRoute(op.ID); fwd && lead != op.Member {
-			path += " → leader " + lead
+			path += " → " + lang.F("leader %s", lead)
 		}
 		what := op.Kind.String() + " " + op.Key
 		switch op.Kind {
@@ -267,9 +269,9 @@ func (r *Renderer) clients(p *painter, a *ui.App, f *ui.Frame) []func() {
 			what += "=" + op.Value
 		case sim.OpGet:
 			if op.Serializable {
-				what += " (serializable)"
+				what += lang.T(" (serializable)")
 			} else {
-				what += " (linearizable)"
+				what += lang.T(" (linearizable)")
 			}
 		}
 		res := ""
@@ -277,7 +279,7 @@ func (r *Renderer) clients(p *painter, a *ui.App, f *ui.Frame) []func() {
 		case op.Status == sim.OpOK && op.Kind == sim.OpGet && op.Found:
 			res = " = " + strconv.Quote(op.Result)
 		case op.Status == sim.OpOK && op.Kind == sim.OpGet:
-			res = " = (not found)"
+			res = lang.T(" = (not found)")
 		case op.Status == sim.OpError || op.Status == sim.OpTimeout:
 			res = " · " + op.Err
 		}
@@ -289,7 +291,7 @@ func (r *Renderer) clients(p *painter, a *ui.App, f *ui.Frame) []func() {
 	}
 	return []func(){func() {
 		if len(v.Ops) == 0 {
-			p.text("No requests yet: click an apiserver box or a member, then put or get (p, g).", small, rect.X+8*s, top, ui.Muted, text.AlignStart)
+			p.text(l.Lang.T("No requests yet: click an apiserver box or a member, then put or get (p, g)."), small, rect.X+8*s, top, ui.Muted, text.AlignStart)
 		}
 		for _, ln := range lines {
 			ty := ln.y + (rowH-3*s-l.LineH()*0.85)/2

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 	"strconv"
@@ -113,9 +112,9 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 		if i, ok := f.Names[from]; ok {
 			p.b.dashed(p.dst, g.Pos[i], at, 3*s, 6*s, ui.Vermillion)
 			p.b.arrowHead(p.dst, at, at.Sub(g.Pos[i]), 12*s, ui.Vermillion)
-			what := "release on a member: cut both ways"
+			what := f.L.Lang.T("release on a member: cut both ways")
 			if shift {
-				what = "release on a member: cut one way (→)"
+				what = f.L.Lang.T("release on a member: cut one way (→)")
 			}
 			texts = append(texts, func() { p.text(what, r.Fonts.Small, at.X+10*s, at.Y+6*s, ui.Vermillion, text.AlignStart) })
 		}
@@ -133,16 +132,17 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 			name := fit(m.Name, face, 2*g.NodeR+10*s)
 			p.text(name, face, pos.X, pos.Y-f.L.LineH()/2, textOn(fill), text.AlignCenter)
 			lab := f.Labels[i]
-			line1 := st.Label + " · term " + strconv.FormatUint(m.Term, 10)
-			line2 := "no vote"
+			lang := f.L.Lang
+			line1 := lang.T(st.Label) + " · " + lang.F("term %d", m.Term)
+			line2 := lang.T("no vote")
 			if m.Vote != 0 {
-				line2 = "voted " + nameOf(f.View, m.Vote)
+				line2 = lang.F("voted %s", nameOf(f.View, m.Vote))
 			}
 			switch {
 			case m.Stalled && m.QueuedWhileStalled > 0:
-				line2 += fmt.Sprintf(" · %d queued", m.QueuedWhileStalled)
+				line2 += lang.F(" · %d queued", m.QueuedWhileStalled)
 			case m.ClockRate != 1 && m.ClockRate != 0:
-				line2 += fmt.Sprintf(" · clock %g×", m.ClockRate)
+				line2 += lang.F(" · clock %g×", m.ClockRate)
 			}
 			p.text(fit(line1, small, lab.W), small, pos.X, lab.Y, ui.Ink, text.AlignCenter)
 			p.text(fit(line2, small, lab.W), small, pos.X, lab.Y+f.L.LineH()*0.85, ui.Muted, text.AlignCenter)
@@ -157,7 +157,7 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 				lh := f.L.BoxLineH()
 				p.text(fit(c.Name+" → "+c.Member, small, c.R.W-8*s), small, c.R.X+4*s, c.R.Y+2*s, col, text.AlignStart)
 				if len(c.Chips) == 0 {
-					p.text(fit(fmt.Sprintf("%d endpoints", len(c.Endpoints)), small, c.R.W-8*s), small, c.R.X+4*s, c.R.Y+2*s+lh, ui.Muted, text.AlignStart)
+					p.text(fit(f.L.Lang.F("%d endpoints", len(c.Endpoints)), small, c.R.W-8*s), small, c.R.X+4*s, c.R.Y+2*s+lh, ui.Muted, text.AlignStart)
 				}
 				for k, ch := range c.Chips {
 					tc := ui.Ink
@@ -169,7 +169,7 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 			} else {
 				name := c.Name
 				if c.Down {
-					name += " · down"
+					name += " · " + f.L.Lang.T("down")
 				}
 				p.text(fit(name, small, c.R.W-4*s), small, c.R.X+c.R.W/2, c.R.Y+(c.R.H-f.L.LineH()*0.85)/2, col, text.AlignCenter)
 			}
@@ -190,7 +190,7 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 			if n++; n > 12 {
 				break
 			}
-			p.text(d.Reason.String(), small, d.P.X+7*s, d.P.Y-2*s, ui.Vermillion, text.AlignStart)
+			p.text(f.L.Lang.T(ui.DropWord(d.Reason)), small, d.P.X+7*s, d.P.Y-2*s, ui.Vermillion, text.AlignStart)
 		}
 	})
 	return texts

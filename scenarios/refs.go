@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -43,7 +44,7 @@ func (r *Runner) resolve(ref NodeRef) ([]string, error) {
 			return inOrder[:1], nil
 		case RefFollowerN:
 			if ref.N < 1 || ref.N > len(byName) {
-				return nil, fmt.Errorf("@follower%d resolves to nothing: %s", ref.N, count(len(byName), "follower", "followers"))
+				return nil, fmt.Errorf("@follower%d resolves to nothing: %s", ref.N, i18n.En.Count(len(byName), "%d follower", "%d followers"))
 			}
 			return byName[ref.N-1 : ref.N], nil
 		default:

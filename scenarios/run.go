@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -81,6 +82,7 @@ type Runner struct {
 	err      error
 	printed  int // history events already written to the transcript
 	held     int // expectations that held
+	lang     i18n.Lang
 }
 
 // Forever is a time limit later than any run.
@@ -97,6 +99,7 @@ func NewRunner(s *Scenario, opts RunOptions) (*Runner, error) {
 		return nil, &Error{Pos: Pos{File: s.File, Line: 1, Col: 1}, Msg: err.Error()}
 	}
 	r := &Runner{s: s, w: w, opts: opts, vars: map[string][]string{}}
+	r.lang, _ = i18n.Parse(opts.Lang) // "" and anything unknown: English
 	return r, nil
 }
 
@@ -215,9 +218,9 @@ func (r *Runner) fail(err error) RunState {
 	r.err = err
 	var ee *ExpectError
 	if errors.As(err, &ee) {
-		what := "expect failed"
+		what := r.lang.T("expect failed")
 		if ee.Step {
-			what = ee.What + " failed"
+			what = r.lang.F("%s failed", ee.What)
 		}
 		r.note(fmt.Sprintf("✗ %s (%s): %s", what, ee.Pos, ee.Observed))
 	}
@@ -303,7 +306,7 @@ func (r *Runner) expect(s *Step, until sim.Time) (bool, RunState) {
 		if ok {
 			r.held++
 			r.sentMark = r.w.HistoryLen()
-			r.note(fmt.Sprintf("✓ expect held (%s)", s.Pos))
+			r.note("✓ " + r.lang.F("expect held (%s)", s.Pos))
 			return true, Running
 		}
 		next, any := r.w.NextEventAt()
@@ -336,7 +339,7 @@ func (r *Runner) expectAlways(s *Step, until sim.Time) (bool, RunState) {
 		if r.w.Now() >= end {
 			r.held++
 			r.sentMark = r.w.HistoryLen()
-			r.note(fmt.Sprintf("✓ expect_always held for %s (%s)", s.For, s.Pos))
+			r.note("✓ " + r.lang.F("expect_always held for %s (%s)", s.For, s.Pos))
 			return true, Running
 		}
 		next, any := r.w.NextEventAt()
@@ -476,7 +479,7 @@ func (r *Runner) flushTranscript() {
 		if e.IsHeartbeat() && !r.opts.Heartbeats {
 			continue
 		}
-		fmt.Fprintln(out, r.w.Describe(e))
+		fmt.Fprintln(out, r.w.DescribeIn(r.lang, e))
 	}
 }
 
@@ -488,22 +491,16 @@ func (r *Runner) note(line string) {
 	}
 }
 
-// count writes n with the noun's singular or plural.
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // Summary describes the end of a run in a line or two.
 func (r *Runner) Summary(lin *sim.Linearizability) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "seed=%d  virtual time %s  %s  %s held", r.w.Seed(), r.w.Now(),
-		count(r.w.HistoryLen(), "event", "events"), count(r.held, "expectation", "expectations"))
+	l := r.lang
+	b.WriteString(l.F("seed=%d  virtual time %s  %s  %s held", r.w.Seed(), r.w.Now(),
+		l.Count(r.w.HistoryLen(), "%d event", "%d events"), l.Count(r.held, "%d expectation", "%d expectations")))
 	if lin != nil {
-		fmt.Fprintf(&b, "\nclient history: %s (%s checked, %s not checked)",
-			lin.Result, count(lin.Checked, "operation", "operations"), count(lin.Skipped, "serializable read or watch", "serializable reads and watches"))
+		b.WriteString("\n" + l.F("client history: %s (%s checked, %s not checked)",
+			l.T(linResult(lin.Result)), l.Count(lin.Checked, "%d operation", "%d operations"),
+			l.Count(lin.Skipped, "%d serializable read or watch", "%d serializable reads and watches")))
 	}
 	stale := 0
 	for _, op := range r.w.Ops() {
@@ -512,7 +509,17 @@ func (r *Runner) Summary(lin *sim.Linearizability) string {
 		}
 	}
 	if stale > 0 {
-		fmt.Fprintf(&b, "\nstale serializable reads: %d (allowed: serializable reads do not go through consensus)", stale)
+		b.WriteString("\n" + l.F("stale serializable reads: %d (allowed: serializable reads do not go through consensus)", stale))
 	}
 	return b.String()
+}
+
+// linResult marks the linearizability checker's verdicts for the catalog.
+func linResult(r string) string {
+	for _, w := range []string{i18n.N("linearizable"), i18n.N("NOT linearizable"), i18n.N("unknown (the checker timed out)")} {
+		if w == r {
+			return w
+		}
+	}
+	return r
 }

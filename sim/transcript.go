@@ -10,6 +10,8 @@ import (
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/i18n"
 )
 
 // IsHeartbeat reports whether the event is a heartbeat or its reply being
@@ -23,103 +25,104 @@ func (e Event) IsHeartbeat() bool {
 }
 
 // DescribeMessage says what a message is for, in words, with its fields.
-func DescribeMessage(s MsgSummary) string {
-	t := s.Type.String() + " term " + itoa(s.Term) + ": "
+func DescribeMessage(s MsgSummary) string { return DescribeMessageIn(i18n.En, s) }
+
+// DescribeMessageIn is DescribeMessage in a language. The message type's
+// name (MsgApp) is raft's and stays as it is.
+func DescribeMessageIn(l i18n.Lang, s MsgSummary) string {
+	t := l.F("%s term %d: ", s.Type.String(), s.Term)
 	if s.Term == 0 {
 		t = s.Type.String() + ": " // local and forwarded messages carry no term
 	}
 	switch s.Type {
 	case pb.MsgApp:
 		if s.Entries == 0 {
-			return t + fmt.Sprintf("no new entries after %d/%d, commit %d", s.LogTerm, s.Index, s.Commit)
+			return t + l.F("no new entries after %d/%d, commit %d", s.LogTerm, s.Index, s.Commit)
 		}
-		return t + fmt.Sprintf("append %s after %d/%d, commit %d", plural(s.Entries, "entry", "entries"), s.LogTerm, s.Index, s.Commit)
+		return t + l.F("append %s after %d/%d, commit %d", l.Count(s.Entries, "%d entry", "%d entries"), s.LogTerm, s.Index, s.Commit)
 	case pb.MsgAppResp:
 		if s.Reject {
-			return t + fmt.Sprintf("append rejected at %d (hint: my log ends at %d)", s.Index, s.LogTerm)
+			return t + l.F("append rejected at %d (hint: my log ends at %d)", s.Index, s.LogTerm)
 		}
-		return t + "append ok, log matches up to " + itoa(s.Index)
-	case pb.MsgVote, pb.MsgPreVote:
-		what := "vote"
-		if s.Type == pb.MsgPreVote {
-			what = "pre-vote"
-		}
-		return t + fmt.Sprintf("%s request (my log ends at %d/%d)", what, s.LogTerm, s.Index)
-	case pb.MsgVoteResp, pb.MsgPreVoteResp:
-		what := "vote"
-		if s.Type == pb.MsgPreVoteResp {
-			what = "pre-vote"
-		}
+		return t + l.F("append ok, log matches up to %d", s.Index)
+	case pb.MsgVote:
+		return t + l.F("vote request (my log ends at %d/%d)", s.LogTerm, s.Index)
+	case pb.MsgPreVote:
+		return t + l.F("pre-vote request (my log ends at %d/%d)", s.LogTerm, s.Index)
+	case pb.MsgVoteResp:
 		if s.Reject {
-			return t + what + " rejected"
+			return t + l.T("vote rejected")
 		}
-		return t + what + " granted"
+		return t + l.T("vote granted")
+	case pb.MsgPreVoteResp:
+		if s.Reject {
+			return t + l.T("pre-vote rejected")
+		}
+		return t + l.T("pre-vote granted")
 	case pb.MsgHeartbeat:
-		return t + "heartbeat, commit " + itoa(s.Commit)
+		return t + l.F("heartbeat, commit %d", s.Commit)
 	case pb.MsgHeartbeatResp:
-		return t + "heartbeat reply"
+		return t + l.T("heartbeat reply")
 	case pb.MsgProp:
-		return t + "forwarded proposal, " + plural(s.Entries, "entry", "entries")
+		return t + l.F("forwarded proposal, %s", l.Count(s.Entries, "%d entry", "%d entries"))
 	case pb.MsgReadIndex:
-		return t + "read-index request (forwarded linearizable read)"
+		return t + l.T("read-index request (forwarded linearizable read)")
 	case pb.MsgReadIndexResp:
-		return t + "read-index reply: read at index " + itoa(s.Index)
+		return t + l.F("read-index reply: read at index %d", s.Index)
 	case pb.MsgSnap:
-		return t + fmt.Sprintf("snapshot up to %d/%d", s.LogTerm, s.Index)
+		return t + l.F("snapshot up to %d/%d", s.LogTerm, s.Index)
 	case pb.MsgTimeoutNow:
-		return t + "timeout-now: campaign at once (leadership transfer)"
+		return t + l.T("timeout-now: campaign at once (leadership transfer)")
 	case pb.MsgTransferLeader:
-		return t + "transfer-leader request"
+		return t + l.T("transfer-leader request")
 	}
 	return strings.TrimSuffix(t, ": ")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
+// roleWords are raft's states as the transcript names them.
 var roleWords = map[raft.StateType]string{
-	raft.StateFollower: "follower", raft.StatePreCandidate: "pre-candidate",
-	raft.StateCandidate: "candidate", raft.StateLeader: "leader",
+	raft.StateFollower: i18n.N("follower"), raft.StatePreCandidate: i18n.N("pre-candidate"),
+	raft.StateCandidate: i18n.N("candidate"), raft.StateLeader: i18n.N("leader"),
 }
 
 // Describe formats one event as a transcript line: virtual time first,
 // then member names and what happened, for people.
-func (w *World) Describe(e Event) string {
+func (w *World) Describe(e Event) string { return w.DescribeIn(i18n.En, e) }
+
+// DescribeIn is Describe in a language. Names, keys, values and etcd's
+// own error messages stay as they are; the words around them follow l.
+func (w *World) DescribeIn(l i18n.Lang, e Event) string {
 	node, peer := w.fmtNode(e.Node), w.fmtNode(e.Peer)
 	var what string
 	switch e.Kind {
 	case EvSend:
-		what = fmt.Sprintf("%s → %s  %s", node, peer, DescribeMessage(e.Msg))
+		what = fmt.Sprintf("%s → %s  %s", node, peer, DescribeMessageIn(l, e.Msg))
 	case EvDeliver:
-		what = fmt.Sprintf("%s ← %s  %s", node, peer, DescribeMessage(e.Msg))
+		what = fmt.Sprintf("%s ← %s  %s", node, peer, DescribeMessageIn(l, e.Msg))
 	case EvDrop:
-		what = fmt.Sprintf("%s → %s  %s  DROPPED: %s", node, peer, DescribeMessage(e.Msg), e.Reason)
+		what = fmt.Sprintf("%s → %s  %s  ", node, peer, DescribeMessageIn(l, e.Msg)) + l.F("DROPPED: %s", l.T(dropWord(e.Reason.String())))
 	case EvRole:
-		what = fmt.Sprintf("%s is %s in term %d", node, roleWords[e.Role], e.Term)
+		what = l.F("%s is %s in term %d", node, l.T(roleWords[e.Role]), e.Term)
 		if e.Role != raft.StateLeader {
 			if e.Lead != 0 {
-				what += ", leader " + w.fmtNode(e.Lead)
+				what += l.F(", leader %s", w.fmtNode(e.Lead))
 			} else {
-				what += ", no leader known"
+				what += l.T(", no leader known")
 			}
 		}
 		if e.Peer != 0 {
-			what += ", voted for " + peer
+			what += l.F(", voted for %s", peer)
 		}
 	case EvPersist:
-		what = fmt.Sprintf("%s persisted %s; log ends at %d/%d", node, plural(e.N, "entry", "entries"), e.Term, e.Index)
+		what = l.F("%s persisted %s; log ends at %d/%d", node, l.Count(e.N, "%d entry", "%d entries"), e.Term, e.Index)
 	case EvCommit:
-		what = fmt.Sprintf("%s commit index → %d", node, e.Index)
+		what = l.F("%s commit index → %d", node, e.Index)
 	case EvApply:
-		what = fmt.Sprintf("%s applied up to %d", node, e.Index)
+		what = l.F("%s applied up to %d", node, e.Index)
 	case EvSnapshot:
-		what = fmt.Sprintf("%s snapshot (%s) at %d/%d", node, e.Text, e.Term, e.Index)
+		what = l.F("%s snapshot (%s) at %d/%d", node, l.T(snapshotWord(e.Text)), e.Term, e.Index)
 	case EvConf:
-		what = fmt.Sprintf("%s applied conf change at %d: %s", node, e.Index, e.Text)
+		what = l.F("%s applied conf change at %d: %s", node, e.Index, e.Text)
 	case EvRequest, EvReply, EvWatch:
 		op := w.ops[e.Op-1]
 		arrow := "→"
@@ -128,24 +131,24 @@ func (w *World) Describe(e Event) string {
 		}
 		who := op.Client
 		if _, isMember := w.byName[op.Client]; isMember {
-			who += " (local client)"
+			who += l.T(" (local client)")
 		}
-		what = fmt.Sprintf("%s %s %s  %s  [%s]", who, arrow, node, e.Text, opName(op))
+		what = fmt.Sprintf("%s %s %s  %s  [%s]", who, arrow, node, opText(l, e.Text), opName(op))
 		if e.Kind == EvReply {
 			// NB: from the event alone, never from the op's state now, so
 			// that a line reads the same live and after the run.
-			what += fmt.Sprintf(" after %s", time.Duration(e.At-op.Start))
+			what += l.F(" after %s", time.Duration(e.At-op.Start))
 		}
 	case EvFault:
 		if e.Node == 0 {
-			what = e.Text
+			what = faultText(l, e.Text)
 		} else {
-			what = node + " " + e.Text
+			what = node + " " + faultText(l, e.Text)
 		}
 	case EvCaption:
 		what = "── " + e.Text
 	case EvViolation:
-		what = "SAFETY VIOLATION: " + e.Text
+		what = l.T("SAFETY VIOLATION: ") + e.Text
 	}
 	return e.At.Micros() + "  " + what
 }

@@ -22,6 +22,7 @@ import (
 	// early prints --help, or says there is no display, before ebiten's
 	// init can panic.
 	_ "github.com/raftsim/raftsim/cmd/raftsim-gui/internal/early"
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
@@ -52,8 +53,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)
 		return exitBadInput
 	}
-	if fl.Lang != "en" && fl.Lang != "zh" {
-		fmt.Fprintf(stderr, "raftsim-gui: --lang must be en or zh, not %q\n", fl.Lang)
+	lang, err := i18n.Choose(fl.Lang, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "raftsim-gui:", err)
 		return exitBadInput
 	}
 	if (fl.ShotAt != 0 || fs.Changed("screenshot-at")) != (fl.Out != "") {
@@ -61,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	var sess *ui.Session
-	title := "sandbox"
+	title := lang.T("sandbox")
 	rest := fs.Args()
 	switch {
 	case len(rest) == 0:
@@ -91,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			err = sess.Schedule(cmds)
 		}
 	case rest[0] == "play" && len(rest) == 2:
-		sess, title, err = playSession(rest[1], fl.Seed, fl.Lang)
+		sess, title, err = playSession(rest[1], fl.Seed, lang.String())
 	default:
 		fmt.Fprintf(stderr, "raftsim-gui: unexpected arguments %q\n\n", strings.Join(rest, " "))
 		fs.Usage()
@@ -108,6 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	app := ui.NewApp(sess, w, h, fl.Scale)
+	app.SetLang(lang)
 	app.SetSpeed(fl.Speed)
 	app.Playing = !fl.Paused && fl.Bench == 0
 	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, fl.SaveDir) }

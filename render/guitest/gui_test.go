@@ -332,7 +332,7 @@ func TestCommandBoxTypesACommand(t *testing.T) {
 	waited := append(slices.Clone(open), "--input", "type:wait 100ms", "--input", "key:enter")
 	with := shot(t, "3s", typed...)
 	without := shot(t, "3s", waited...)
-	l := ui.ComputeLayoutWithBox(1280, 800, 1, true)
+	l := ui.Lay(ui.Screen{W: 1280, H: 800, Scale: 1, Box: true})
 	if n := differing(with, without, l.State); n < 100 {
 		t.Errorf("the state panel shows no foo=bar: %d pixels differ", n)
 	}

@@ -1,5 +1,7 @@
 package ui
 
+import "github.com/raftsim/raftsim/i18n"
+
 // Action is something the user asks for, by button, menu, or key.
 type Action uint8
 
@@ -42,55 +44,55 @@ var MemberActions = []struct {
 	Label  string
 	Key    string
 }{
-	{ActCrash, "crash", "x"},
-	{ActRestart, "restart", "r"},
-	{ActStall, "stall for 2s", "t"},
-	{ActCampaign, "campaign now", "c"},
-	{ActTransfer, "transfer leadership here", "l"},
-	{ActIsolate, "isolate", "i"},
-	{ActRemove, "remove from cluster", "d"},
-	{ActPromote, "promote learner", "o"},
-	{ActSnapshot, "snapshot and compact", "k"},
-	{ActPut, "put via its client", "p"},
-	{ActGetLinear, "get, linearizable", "g"},
-	{ActGetSerial, "get, serializable", "shift+g"},
-	{ActAddMember, "add a member", "a"},
-	{ActAddLearner, "add a learner", "shift+a"},
+	{ActCrash, i18n.N("crash"), "x"},
+	{ActRestart, i18n.N("restart"), "r"},
+	{ActStall, i18n.N("stall for 2s"), "t"},
+	{ActCampaign, i18n.N("campaign now"), "c"},
+	{ActTransfer, i18n.N("transfer leadership here"), "l"},
+	{ActIsolate, i18n.N("isolate"), "i"},
+	{ActRemove, i18n.N("remove from cluster"), "d"},
+	{ActPromote, i18n.N("promote learner"), "o"},
+	{ActSnapshot, i18n.N("snapshot and compact"), "k"},
+	{ActPut, i18n.N("put via its client"), "p"},
+	{ActGetLinear, i18n.N("get, linearizable"), "g"},
+	{ActGetSerial, i18n.N("get, serializable"), "shift+g"},
+	{ActAddMember, i18n.N("add a member"), "a"},
+	{ActAddLearner, i18n.N("add a learner"), "shift+a"},
 }
 
 // GlobalKeys are the shortcuts that need no member, for the help overlay.
 var GlobalKeys = []struct{ Key, What string }{
-	{"space", "play / pause (and continue past a scenario's pause)"},
-	{"n", "step to the next event"},
-	{"m", "step to the next message delivery"},
-	{"+ / -", "faster / slower (1/1000× … 100×)"},
-	{"← / →", "seek back / forward 100ms"},
-	{"h", "heal all links"},
-	{"z", "undo the last action (a fork too)"},
-	{"s", "save the session as a scenario YAML"},
-	{"F12", "save a screenshot PNG"},
-	{"1 … 9", "select a member"},
-	{"escape", "close the menu / deselect"},
-	{": or `", "the command box: etcdctl on this cluster"},
-	{"?", "this help"},
+	{"space", i18n.N("play / pause (and continue past a scenario's pause)")},
+	{"n", i18n.N("step to the next event")},
+	{"m", i18n.N("step to the next message delivery")},
+	{"+ / -", i18n.N("faster / slower (1/1000× … 100×)")},
+	{"← / →", i18n.N("seek back / forward 100ms")},
+	{"h", i18n.N("heal all links")},
+	{"z", i18n.N("undo the last action (a fork too)")},
+	{"s", i18n.N("save the session as a scenario YAML")},
+	{"F12", i18n.N("save a screenshot PNG")},
+	{"1 … 9", i18n.N("select a member")},
+	{"escape", i18n.N("close the menu / deselect")},
+	{": or `", i18n.N("the command box: etcdctl on this cluster")},
+	{"?", i18n.N("this help")},
 }
 
 // BoxKeys are the command box's keys, for the help overlay.
 var BoxKeys = []struct{ Key, What string }{
-	{"Enter", "run the line: put foo bar · endpoint status -w table · help"},
-	{"↑ / ↓", "earlier / later lines (history)"},
-	{"PgUp / PgDn", "scroll the output back / forward (or the mouse wheel)"},
-	{"Esc", "close the box; the other shortcuts work again"},
+	{"Enter", i18n.N("run the line: put foo bar · endpoint status -w table · help")},
+	{"↑ / ↓", i18n.N("earlier / later lines (history)")},
+	{"PgUp / PgDn", i18n.N("scroll the output back / forward (or the mouse wheel)")},
+	{"Esc", i18n.N("close the box; the other shortcuts work again")},
 }
 
 // MouseHelp explains the mouse, for the help overlay.
 var MouseHelp = []string{
-	"click a member: its menu (crash, restart, stall, campaign, …)",
-	"drag member → member: cut the link both ways",
-	"shift-drag: cut it one way only",
-	"click a cut (the red × on a link) to restore it",
-	"click a message: show its fields",
-	"click an apiserver box: put / get through it",
-	"click or drag the timeline: go back in time;",
-	"   acting in the past forks the future (undo brings it back)",
+	i18n.N("click a member: its menu (crash, restart, stall, campaign, …)"),
+	i18n.N("drag member → member: cut the link both ways"),
+	i18n.N("shift-drag: cut it one way only"),
+	i18n.N("click a cut (the red × on a link) to restore it"),
+	i18n.N("click a message: show its fields"),
+	i18n.N("click an apiserver box: put / get through it"),
+	i18n.N("click or drag the timeline: go back in time;"),
+	i18n.N("   acting in the past forks the future (undo brings it back)"),
 }

@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -29,6 +29,9 @@ const TPS = 60
 type App struct {
 	S *Session
 	L Layout
+	// Lang is the language of the window's words (not of etcd's errors
+	// or a console's output, which are etcd's own).
+	Lang i18n.Lang
 
 	speed    int
 	Playing  bool
@@ -86,8 +89,19 @@ func NewApp(s *Session, w, h int, scale float64) *App {
 // Resize lays the App out again for a new window size.
 func (a *App) Resize(w, h int) {
 	if float64(w) != a.L.W || float64(h) != a.L.H {
-		a.L = ComputeLayoutWithBox(w, h, a.L.Scale, a.Box.Open)
+		a.L = Lay(a.screen(w, h))
 	}
+}
+
+// screen is what the App's layout is made for, at a window size.
+func (a *App) screen(w, h int) Screen {
+	return Screen{W: w, H: h, Scale: a.L.Scale, Lang: a.Lang, Box: a.Box.Open}
+}
+
+// SetLang sets the language of the window's words, and lays it out again.
+func (a *App) SetLang(l i18n.Lang) {
+	a.Lang = l
+	a.L = Lay(a.screen(int(a.L.W), int(a.L.H)))
 }
 
 // Speed returns the speed factor.
@@ -358,28 +372,28 @@ func (a *App) act(act Action, target string) {
 		if err := a.S.Undo(); err != nil {
 			a.Status = err.Error()
 		} else {
-			a.Status = "undone; " + strconv.Itoa(a.S.UndoDepth()) + " more in the undo list"
+			a.Status = a.Lang.F("undone; %d more in the undo list", a.S.UndoDepth())
 		}
 		return
 	case ActSave:
 		if a.Save == nil {
-			a.Status = "saving is not available"
+			a.Status = a.Lang.T("saving is not available")
 			return
 		}
 		where, err := a.Save(a.S)
 		if err != nil {
-			a.Status = "save failed: " + err.Error()
+			a.Status = a.Lang.T("save failed: ") + err.Error()
 		} else {
-			a.Status = "saved the session to " + where
+			a.Status = a.Lang.T("saved the session to ") + where
 		}
 		return
 	case ActScreenshot:
 		if a.Screenshot != nil {
 			where, err := a.Screenshot()
 			if err != nil {
-				a.Status = "screenshot failed: " + err.Error()
+				a.Status = a.Lang.T("screenshot failed: ") + err.Error()
 			} else {
-				a.Status = "screenshot saved to " + where
+				a.Status = a.Lang.T("screenshot saved to ") + where
 			}
 		}
 		return
@@ -391,7 +405,7 @@ func (a *App) act(act Action, target string) {
 		return
 	}
 	if target == "" {
-		a.Status = "select a member first: click it, or press 1…9"
+		a.Status = a.Lang.T("select a member first: click it, or press 1…9")
 		return
 	}
 	via := target
@@ -462,35 +476,35 @@ func (a *App) newMemberName() string {
 func (a *App) do(c sim.Command) {
 	forked := a.S.Now() < a.S.Head()
 	if _, err := a.S.Do(c); err != nil {
-		a.Status = string(c.Kind) + ": " + err.Error()
+		a.Status = a.Lang.T(CommandWord(c.Kind)) + ": " + err.Error()
 		return
 	}
-	a.Status = fmt.Sprintf("%s at %s", describeCommand(c), a.S.Now())
+	a.Status = a.Lang.F("%s at %s", a.describeCommand(c), a.S.Now())
 	if forked {
-		a.Status += " — the future was forked off (z brings it back)"
+		a.Status += a.Lang.T(" — the future was forked off (z brings it back)")
 	}
 }
 
-func describeCommand(c sim.Command) string {
+func (a *App) describeCommand(c sim.Command) string {
+	l := a.Lang
 	switch c.Kind {
 	case sim.CmdCut, sim.CmdRestore:
 		dir := " ↔ "
 		if c.OneWay {
 			dir = " → "
 		}
-		return string(c.Kind) + " " + c.From + dir + c.To
+		return l.T(CommandWord(c.Kind)) + " " + c.From + dir + c.To
 	case sim.CmdPut:
-		return "put " + c.Key + "=" + c.Value + " via " + c.Via
+		return l.F("put %s=%s via %s", c.Key, c.Value, c.Via)
 	case sim.CmdGet:
-		kind := "linearizable"
 		if c.Serializable {
-			kind = "serializable"
+			return l.F("get %s (serializable) via %s", c.Key, c.Via)
 		}
-		return "get " + c.Key + " (" + kind + ") via " + c.Via
+		return l.F("get %s (linearizable) via %s", c.Key, c.Via)
 	case sim.CmdHeal:
-		return "heal all"
+		return l.T("heal all")
 	}
-	return string(c.Kind) + " " + c.Node
+	return l.T(CommandWord(c.Kind)) + " " + c.Node
 }
 
 // buildMenu places the open menu beside its target.

@@ -29,10 +29,10 @@ func (a *App) OpenBox() {
 	a.menu, a.Help = nil, false
 	if len(a.Box.Lines()) == 0 {
 		if a.NewConsole == nil {
-			a.Box.Note("# this window has no console")
+			a.Box.Note(a.Lang.T("# this window has no console"))
 		} else {
-			a.Box.Note("# etcdctl on the cluster on screen: put foo bar · get \"\" --prefix · endpoint status -w table · crash etcd-2 · help")
-			a.Box.Note("# Enter runs a line · ↑ ↓ history · PgUp PgDn scroll · Esc closes (the other shortcuts wait until then)")
+			a.Box.Note(a.Lang.T("# etcdctl on the cluster on screen: put foo bar · get \"\" --prefix · endpoint status -w table · crash etcd-2 · help"))
+			a.Box.Note(a.Lang.T("# Enter runs a line · ↑ ↓ history · PgUp PgDn scroll · Esc closes (the other shortcuts wait until then)"))
 		}
 	}
 	a.relayout()
@@ -48,7 +48,7 @@ func (a *App) CloseBox() {
 }
 
 func (a *App) relayout() {
-	a.L = ComputeLayoutWithBox(int(a.L.W), int(a.L.H), a.L.Scale, a.Box.Open)
+	a.L = Lay(a.screen(int(a.L.W), int(a.L.H)))
 }
 
 // boxInput feeds the open command box one event; it reports whether the
@@ -89,7 +89,7 @@ func (a *App) boxInput(in Input) bool {
 func (a *App) RunLine(line string) {
 	a.Box.echo(a.Prompt() + line)
 	if a.NewConsole == nil {
-		a.Box.Note("# this window has no console")
+		a.Box.Note(a.Lang.T("# this window has no console"))
 		return
 	}
 	a.syncConsole()
@@ -103,15 +103,15 @@ func (a *App) RunLine(line string) {
 		return
 	case errors.As(err, &v):
 		a.Playing = false
-		a.Status = "safety violation: " + v.Error()
+		a.Status = a.Lang.T("safety violation: ") + v.Error()
 	case err != nil:
 		a.Box.Note("# " + err.Error())
 	}
 	if applied {
-		a.Status = fmt.Sprintf("%s at %s (command box)", line, a.S.Now())
+		a.Status = a.Lang.F("%s at %s (command box)", line, a.S.Now())
 		if inPast {
-			a.Box.Note("# acting in the past forked the future off; z (after Esc) brings it back")
-			a.Status += " — the future was forked off (z brings it back)"
+			a.Box.Note(a.Lang.T("# acting in the past forked the future off; z (after Esc) brings it back"))
+			a.Status += a.Lang.T(" — the future was forked off (z brings it back)")
 		}
 	}
 	if d := a.advance; d > 0 {
@@ -139,7 +139,7 @@ func (a *App) syncConsole() {
 		return
 	}
 	if a.console != nil && w.Now() != a.consoleW.Now() {
-		a.Box.Note(fmt.Sprintf("# the cluster on screen is now the one at %s (seek or undo): the console follows it; its pending answers and watches ended", w.Now()))
+		a.Box.Note(a.Lang.F("# the cluster on screen is now the one at %s (seek or undo): the console follows it; its pending answers and watches ended", w.Now()))
 	}
 	a.console = a.NewConsole(ConsoleHost{World: w, Out: &a.Box, Advance: func(d time.Duration) error {
 		a.advance += d

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"math"
+
+	"github.com/raftsim/raftsim/i18n"
 )
 
 // Layout is where each part of the window goes. It depends only on the
@@ -10,6 +12,7 @@ import (
 type Layout struct {
 	W, H  float64
 	Scale float64
+	Lang  i18n.Lang // the language of the words laid out
 
 	Toolbar  Rect // time, speed, play state and buttons
 	Legend   Rect // what each colour and glyph means
@@ -61,21 +64,32 @@ func (l Layout) Em() float64 { return 13 * l.Scale }
 // LineH is the height of one line of text.
 func (l Layout) LineH() float64 { return math.Round(18 * l.Scale) }
 
-// ComputeLayout lays out a w×h window at a scale (1 = normal; 1.5 or 2 for
-// a projector). Panels never overlap, and all lie inside the window.
-func ComputeLayout(w, h int, scale float64) Layout { return ComputeLayoutWithBox(w, h, scale, false) }
+// Screen is what a layout is made for: the window, the scale, the
+// language, and which parts are shown.
+type Screen struct {
+	W, H  int
+	Scale float64 // 1 = normal; 1.5 or 2 for a projector
+	Lang  i18n.Lang
+	Box   bool // the command box is open
+}
 
-// ComputeLayoutWithBox is ComputeLayout with the command box open or not.
-// The open box takes a strip under the ring and the panels, above the
-// caption, so that it hides nothing; they shrink to make room.
-func ComputeLayoutWithBox(w, h int, scale float64, box bool) Layout {
+// ComputeLayout lays out a w×h window at a scale (1 = normal; 1.5 or 2 for
+// a projector), in English. Panels never overlap, and all lie inside the
+// window.
+func ComputeLayout(w, h int, scale float64) Layout { return Lay(Screen{W: w, H: h, Scale: scale}) }
+
+// Lay lays out a screen. The open command box takes a strip under the
+// ring and the panels, above the caption, so that it hides nothing; they
+// shrink to make room.
+func Lay(sc Screen) Layout {
+	scale, box := sc.Scale, sc.Box
 	if scale <= 0 {
 		scale = 1
 	}
-	W, H := float64(w), float64(h)
+	W, H := float64(sc.W), float64(sc.H)
 	s := scale
 	gap := math.Round(6 * s)
-	l := Layout{W: W, H: H, Scale: s}
+	l := Layout{W: W, H: H, Scale: s, Lang: sc.Lang}
 	toolbarH := math.Round(34 * s)
 	timelineH := math.Round(64 * s)
 	captionH := math.Round(44 * s)
@@ -122,7 +136,7 @@ func toolbarButtons(l Layout) []Button {
 	var out []Button
 	for i := len(toolbar) - 1; i >= 0; i-- {
 		b := toolbar[i]
-		w := math.Round((float64(textWidthEstimate(b.Label))*7.2 + 16) * s)
+		w := math.Round((float64(textWidthEstimate(l.Lang.T(b.Label)))*7.2 + 16) * s)
 		x -= w
 		b.Rect = Rect{x, y, w, h}
 		x -= math.Round(4 * s)
@@ -151,15 +165,15 @@ func textWidthEstimate(s string) int {
 
 // toolbar lists the toolbar's buttons in order.
 var toolbar = []Button{
-	{Action: ActPlayPause, Label: "play/pause", Key: "space"},
-	{Action: ActStepEvent, Label: "next event", Key: "n"},
-	{Action: ActStepDelivery, Label: "next delivery", Key: "m"},
-	{Action: ActSlower, Label: "slower", Key: "-"},
-	{Action: ActFaster, Label: "faster", Key: "+"},
-	{Action: ActHeal, Label: "heal all", Key: "h"},
-	{Action: ActUndo, Label: "undo", Key: "z"},
-	{Action: ActSave, Label: "save", Key: "s"},
-	{Action: ActHelp, Label: "help", Key: "?"},
+	{Action: ActPlayPause, Label: i18n.N("play/pause"), Key: "space"},
+	{Action: ActStepEvent, Label: i18n.N("next event"), Key: "n"},
+	{Action: ActStepDelivery, Label: i18n.N("next delivery"), Key: "m"},
+	{Action: ActSlower, Label: i18n.N("slower"), Key: "-"},
+	{Action: ActFaster, Label: i18n.N("faster"), Key: "+"},
+	{Action: ActHeal, Label: i18n.N("heal all"), Key: "h"},
+	{Action: ActUndo, Label: i18n.N("undo"), Key: "z"},
+	{Action: ActSave, Label: i18n.N("save"), Key: "s"},
+	{Action: ActHelp, Label: i18n.N("help"), Key: "?"},
 }
 
 // Ring is the geometry of the cluster view: where each member sits.

@@ -5,6 +5,7 @@ import (
 
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -59,24 +60,24 @@ type RoleStyle struct {
 func StyleOfRole(r sim.Role) RoleStyle {
 	switch r {
 	case sim.RoleFollower:
-		return RoleStyle{Fill: Blue, Shape: ShapeCircle, Label: "follower", Dark: true}
+		return RoleStyle{Fill: Blue, Shape: ShapeCircle, Label: i18n.N("follower"), Dark: true}
 	case sim.RolePreCandidate:
-		return RoleStyle{Fill: Yellow, Shape: ShapeDiamond, Hollow: true, Label: "pre-candidate"}
+		return RoleStyle{Fill: Yellow, Shape: ShapeDiamond, Hollow: true, Label: i18n.N("pre-candidate")}
 	case sim.RoleCandidate:
-		return RoleStyle{Fill: Orange, Shape: ShapeDiamond, Label: "candidate"}
+		return RoleStyle{Fill: Orange, Shape: ShapeDiamond, Label: i18n.N("candidate")}
 	case sim.RoleLeader:
-		return RoleStyle{Fill: BluishGreen, Shape: ShapeCircle, Crown: true, Label: "leader", Dark: true}
+		return RoleStyle{Fill: BluishGreen, Shape: ShapeCircle, Crown: true, Label: i18n.N("leader"), Dark: true}
 	case sim.RoleLearner:
-		return RoleStyle{Fill: SkyBlue, Shape: ShapeRing, Hollow: true, Label: "learner"}
+		return RoleStyle{Fill: SkyBlue, Shape: ShapeRing, Hollow: true, Label: i18n.N("learner")}
 	case sim.RoleDown:
-		return RoleStyle{Fill: Grey, Shape: ShapeSquare, Cross: true, Label: "down"}
+		return RoleStyle{Fill: Grey, Shape: ShapeSquare, Cross: true, Label: i18n.N("down")}
 	case sim.RoleStalled:
-		return RoleStyle{Fill: ReddishPurple, Shape: ShapeSquare, Pause: true, Label: "stalled"}
+		return RoleStyle{Fill: ReddishPurple, Shape: ShapeSquare, Pause: true, Label: i18n.N("stalled")}
 	case sim.RoleJoining:
 		// Drawn as the learner it is about to become, and labelled.
-		return RoleStyle{Fill: SkyBlue, Shape: ShapeRing, Hollow: true, Label: "joining"}
+		return RoleStyle{Fill: SkyBlue, Shape: ShapeRing, Hollow: true, Label: i18n.N("joining")}
 	}
-	return RoleStyle{Fill: LightGrey, Shape: ShapeDashedRing, Hollow: true, Label: "removed"}
+	return RoleStyle{Fill: LightGrey, Shape: ShapeDashedRing, Hollow: true, Label: i18n.N("removed")}
 }
 
 // Roles lists the roles in legend order.
@@ -110,33 +111,33 @@ type MsgStyle struct {
 func StyleOfMessage(t pb.MessageType) MsgStyle {
 	switch t {
 	case pb.MsgApp:
-		return MsgStyle{Fill: Blue, Glyph: GlyphSquare, Size: 6, Label: "append (entries)"}
+		return MsgStyle{Fill: Blue, Glyph: GlyphSquare, Size: 6, Label: i18n.N("append (entries)")}
 	case pb.MsgAppResp:
-		return MsgStyle{Fill: Blue, Glyph: GlyphSquare, Size: 5, Hollow: true, Label: "append reply"}
+		return MsgStyle{Fill: Blue, Glyph: GlyphSquare, Size: 5, Hollow: true, Label: i18n.N("append reply")}
 	case pb.MsgHeartbeat:
-		return MsgStyle{Fill: Grey, Glyph: GlyphDot, Size: 4, Label: "heartbeat"}
+		return MsgStyle{Fill: Grey, Glyph: GlyphDot, Size: 4, Label: i18n.N("heartbeat")}
 	case pb.MsgHeartbeatResp:
-		return MsgStyle{Fill: Grey, Glyph: GlyphDot, Size: 4, Hollow: true, Label: "heartbeat reply"}
+		return MsgStyle{Fill: Grey, Glyph: GlyphDot, Size: 4, Hollow: true, Label: i18n.N("heartbeat reply")}
 	case pb.MsgVote:
-		return MsgStyle{Fill: Orange, Glyph: GlyphDiamond, Size: 7, Label: "vote request"}
+		return MsgStyle{Fill: Orange, Glyph: GlyphDiamond, Size: 7, Label: i18n.N("vote request")}
 	case pb.MsgVoteResp:
-		return MsgStyle{Fill: Orange, Glyph: GlyphDiamond, Size: 7, Hollow: true, Label: "vote reply (✓ granted)"}
+		return MsgStyle{Fill: Orange, Glyph: GlyphDiamond, Size: 7, Hollow: true, Label: i18n.N("vote reply (✓ granted)")}
 	case pb.MsgPreVote:
-		return MsgStyle{Fill: Yellow, Glyph: GlyphDiamond, Size: 7, Label: "pre-vote request"}
+		return MsgStyle{Fill: Yellow, Glyph: GlyphDiamond, Size: 7, Label: i18n.N("pre-vote request")}
 	case pb.MsgPreVoteResp:
-		return MsgStyle{Fill: Yellow, Glyph: GlyphDiamond, Size: 7, Hollow: true, Label: "pre-vote reply (✓ granted)"}
+		return MsgStyle{Fill: Yellow, Glyph: GlyphDiamond, Size: 7, Hollow: true, Label: i18n.N("pre-vote reply (✓ granted)")}
 	case pb.MsgProp:
-		return MsgStyle{Fill: ReddishPurple, Glyph: GlyphStar, Size: 9, Label: "forwarded proposal"}
+		return MsgStyle{Fill: ReddishPurple, Glyph: GlyphStar, Size: 9, Label: i18n.N("forwarded proposal")}
 	case pb.MsgReadIndex:
-		return MsgStyle{Fill: BluishGreen, Glyph: GlyphTriangle, Size: 7, Label: "read index"}
+		return MsgStyle{Fill: BluishGreen, Glyph: GlyphTriangle, Size: 7, Label: i18n.N("read index")}
 	case pb.MsgReadIndexResp:
-		return MsgStyle{Fill: BluishGreen, Glyph: GlyphTriangle, Size: 7, Hollow: true, Label: "read index reply"}
+		return MsgStyle{Fill: BluishGreen, Glyph: GlyphTriangle, Size: 7, Hollow: true, Label: i18n.N("read index reply")}
 	case pb.MsgSnap:
-		return MsgStyle{Fill: Black, Glyph: GlyphSquare, Size: 9, Label: "snapshot"}
+		return MsgStyle{Fill: Black, Glyph: GlyphSquare, Size: 9, Label: i18n.N("snapshot")}
 	case pb.MsgTimeoutNow:
-		return MsgStyle{Fill: Vermillion, Glyph: GlyphBolt, Size: 8, Label: "timeout-now"}
+		return MsgStyle{Fill: Vermillion, Glyph: GlyphBolt, Size: 8, Label: i18n.N("timeout-now")}
 	case pb.MsgTransferLeader:
-		return MsgStyle{Fill: Vermillion, Glyph: GlyphBolt, Size: 7, Hollow: true, Label: "transfer leader"}
+		return MsgStyle{Fill: Vermillion, Glyph: GlyphBolt, Size: 7, Hollow: true, Label: i18n.N("transfer leader")}
 	}
 	return MsgStyle{Fill: Muted, Glyph: GlyphDot, Size: 3, Label: t.String()}
 }

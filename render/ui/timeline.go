@@ -7,6 +7,7 @@ import (
 
 	"go.etcd.io/raft/v3"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -52,7 +53,8 @@ func MarkColor(k MarkKind) color.RGBA {
 var MarkKinds = []struct {
 	Kind MarkKind
 	Name string
-}{{MarkLeader, "leader"}, {MarkElection, "election"}, {MarkCommit, "commit"}, {MarkFault, "fault/action"}, {MarkCaption, "caption"}}
+}{{MarkLeader, i18n.N("leader")}, {MarkElection, i18n.N("election")}, {MarkCommit, i18n.N("commit")},
+	{MarkFault, i18n.N("fault/action")}, {MarkCaption, i18n.N("caption")}}
 
 // markScanner turns history events into timeline marks. It follows each
 // member's role so that commits are marked only at the leader, and notes

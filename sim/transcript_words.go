@@ -1,0 +1,109 @@
+package sim
+
+import (
+	"strings"
+
+	"github.com/raftsim/raftsim/i18n"
+)
+
+// The transcript's words for texts the history keeps in English: fault
+// and action texts, drop reasons, and the outcome of client requests.
+// Each is translated by the catalog; a text not listed here (a new one,
+// or a key or a value) stays as it is.
+
+// dropWord is a drop reason's name (netmodel's), marked for the catalog.
+func dropWord(reason string) string {
+	for _, w := range []string{i18n.N("partition"), i18n.N("loss"), i18n.N("destination-down"),
+		i18n.N("queue-full"), i18n.N("unknown-destination")} {
+		if w == reason {
+			return w
+		}
+	}
+	return reason
+}
+
+// faultTexts are the fault and action texts that have no parameter.
+var faultTexts = []string{
+	i18n.N("heal: every link restored"),
+	i18n.N("crashes (volatile state lost, disk kept)"),
+	i18n.N("restarts from its disk"),
+	i18n.N("isolated from every other member"),
+	i18n.N("election timer fires (campaign)"),
+	i18n.N("removed from the cluster; it shuts down"),
+	i18n.N("resumes after its stall"),
+}
+
+// faultPrefixes are the fault and action texts that end in a parameter
+// (a duration, a name, a list of groups).
+var faultPrefixes = []string{
+	i18n.N("stalls for "),
+	i18n.N("clock runs at "),
+	i18n.N("asked to transfer leadership to "),
+	i18n.N("proposes: "),
+	i18n.N("partition "),
+	i18n.N("cut "),
+	i18n.N("restore "),
+	i18n.N("link "),
+}
+
+// faultText translates a fault or action text.
+func faultText(l i18n.Lang, text string) string {
+	if l == i18n.En {
+		return text
+	}
+	for _, t := range faultTexts {
+		if t == text {
+			return l.T(t)
+		}
+	}
+	for _, p := range faultPrefixes {
+		if rest, ok := strings.CutPrefix(text, p); ok {
+			rest = strings.ReplaceAll(rest, i18n.N("(both ways)"), l.T("(both ways)"))
+			rest = strings.ReplaceAll(rest, i18n.N("(one way)"), l.T("(one way)"))
+			return l.T(p) + rest
+		}
+	}
+	return text
+}
+
+// opPhrases are the fixed phrases of a request's and an answer's text,
+// in the order they are replaced: at the start (the outcome), or
+// anywhere after it.
+var (
+	opStarts = []string{i18n.N("ok at revision "), i18n.N("ok: deleted "), i18n.N("ok: watching"),
+		i18n.N("ok: not found"), i18n.N("ok: "), i18n.N("timeout: "), i18n.N("error: "), i18n.N("failover: "),
+		i18n.N("watch cancelled: "), i18n.N("canceled by the client")}
+	opInner = []string{i18n.N(" keys at revision "), i18n.N(" at revision "), i18n.N(" (serializable)"),
+		i18n.N(" (linearizable)"), i18n.N(" (STALE: ")}
+)
+
+// opText translates the fixed words of a request's or an answer's text;
+// keys, values and etcd's errors stay as they are.
+func opText(l i18n.Lang, text string) string {
+	if l == i18n.En {
+		return text
+	}
+	for _, p := range opStarts {
+		if rest, ok := strings.CutPrefix(text, p); ok {
+			text = l.T(p) + rest
+			break
+		}
+	}
+	for _, p := range opInner {
+		if i := strings.LastIndex(text, p); i >= 0 {
+			text = text[:i] + l.T(p) + text[i+len(p):]
+		}
+	}
+	return text
+}
+
+// snapshotWord is why a snapshot was taken (or that it was installed),
+// marked for the catalog.
+func snapshotWord(why string) string {
+	for _, w := range []string{i18n.N("manual"), i18n.N("automatic"), i18n.N("installed")} {
+		if w == why {
+			return w
+		}
+	}
+	return why
+}
