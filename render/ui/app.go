@@ -54,6 +54,7 @@ type App struct {
 	consoleW   *sim.World    // the world console acts on
 	advance    time.Duration // virtual time the console asked for (wait, tick)
 
+	clock playClock // virtual time per tick of play, without rounding noise
 	menu  *menuState
 	drag  *dragState
 	scrub *scrubState
@@ -135,11 +136,6 @@ func (a *App) Dragging() (from string, at Point, shift, ok bool) {
 	return a.drag.from, a.drag.at, a.drag.shift, true
 }
 
-// TickDuration is how much virtual time one Update advances while playing.
-func (a *App) TickDuration() time.Duration {
-	return time.Duration(float64(time.Second) / TPS * a.Speed())
-}
-
 // Update advances the App by one tick.
 func (a *App) Update() {
 	a.ticks++
@@ -160,7 +156,7 @@ func (a *App) Update() {
 		a.Playing = false
 		return
 	}
-	paused, err := a.S.AdvanceTo(a.S.Now().Add(a.TickDuration()))
+	paused, err := a.S.AdvanceTo(a.clock.next(a.S.Now(), a.Speed()))
 	a.report(err)
 	if paused {
 		a.Playing = false
