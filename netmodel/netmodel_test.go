@@ -1,6 +1,7 @@
 package netmodel
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -291,4 +292,30 @@ func TestDropReasonNames(t *testing.T) {
 			t.Errorf("%d.String() = %q, want %q", r, r.String(), want)
 		}
 	}
+}
+
+// TestSendSaturates: a latency near the largest duration arrives at the end
+// of time, never before it was sent (issue 13: the sum wrapped, and the
+// simulator panicked with "an event at ... came due at ...").
+func TestSendSaturates(t *testing.T) {
+	huge := Fixed(time.Duration(math.MaxInt64))
+	n := New(LinkProps{Latency: huge, Duplicate: mustRatio(t, "100%")}, rand.New(rand.NewPCG(1, 2)))
+	now := time.Hour
+	p := n.Send(1, 2, now)
+	if p.ArriveAt < now || p.DupAt < now {
+		t.Fatalf("sent at %v, arrives at %v (duplicate at %v): before it was sent", now, p.ArriveAt, p.DupAt)
+	}
+	n = New(LinkProps{Latency: huge, Loss: mustRatio(t, "100%")}, rand.New(rand.NewPCG(1, 2)))
+	if p := n.Send(1, 2, now); p.ArriveAt < now {
+		t.Fatalf("a lost message vanishes at %v, before it was sent at %v", p.ArriveAt, now)
+	}
+}
+
+func mustRatio(t *testing.T, s string) Ratio {
+	t.Helper()
+	r, err := ParseRatio(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

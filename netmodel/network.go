@@ -1,6 +1,7 @@
 package netmodel
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 )
@@ -175,15 +176,25 @@ func (n *Network) Send(from, to NodeID, now time.Duration) Plan {
 		p = l.props
 	}
 	if p.Loss.Hit(n.rng) {
-		return Plan{Dropped: DropLoss, ArriveAt: now + p.Latency.Draw(n.rng)/2}
+		return Plan{Dropped: DropLoss, ArriveAt: later(now, p.Latency.Draw(n.rng)/2)}
 	}
-	arrive := max(now+p.Latency.Draw(n.rng), l.lastArrive)
+	arrive := max(later(now, p.Latency.Draw(n.rng)), l.lastArrive)
 	l.lastArrive = arrive
 	plan := Plan{ArriveAt: arrive}
 	if p.Duplicate.Hit(n.rng) {
 		plan.Duplicate = true
-		plan.DupAt = max(now+p.Latency.Draw(n.rng), arrive)
+		plan.DupAt = max(later(now, p.Latency.Draw(n.rng)), arrive)
 		l.lastArrive = plan.DupAt
 	}
 	return plan
+}
+
+// later returns now + d, saturating at the largest time rather than
+// wrapping into the past: an absurd latency means a message that never
+// arrives, not one that arrived before it was sent.
+func later(now, d time.Duration) time.Duration {
+	if d > 0 && now > math.MaxInt64-d {
+		return math.MaxInt64
+	}
+	return now + d
 }

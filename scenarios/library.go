@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -71,7 +72,7 @@ func LoadLesson(name string) (*Scenario, error) {
 // name exists. A name with a path separator or a .yaml/.yml suffix is
 // always a file.
 func Load(arg string) (*Scenario, error) {
-	data, err := os.ReadFile(arg)
+	data, err := ReadFileLimited(arg, arg, MaxFileBytes, "a scenario file")
 	if err == nil {
 		return Parse(arg, data)
 	}
@@ -80,4 +81,60 @@ func Load(arg string) (*Scenario, error) {
 		return nil, err
 	}
 	return LoadLesson(arg)
+}
+
+// ReadFileLimited reads the file at path, refusing a directory and a file
+// of more than limit bytes. Errors call it name (the name the user gave)
+// and what it should be ("a scenario file"). It reads at most limit+1
+// bytes, so an endless file such as /dev/zero costs no more than a file at
+// the limit.
+func ReadFileLimited(path, name string, limit int64, what string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = name
+		}
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not %s", name, what)
+	}
+	if info.Mode().IsRegular() && info.Size() > limit {
+		size := FormatBytes(info.Size())
+		if size == FormatBytes(limit) {
+			size = fmt.Sprintf("%d bytes", info.Size())
+		}
+		return nil, fmt.Errorf("%s is %s; %s may be at most %s", name, size, what, FormatBytes(limit))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s holds more than %s; %s may be at most %s", name, FormatBytes(limit), what, FormatBytes(limit))
+	}
+	return data, nil
+}
+
+// FormatBytes formats a size in bytes with a binary unit: "512 B",
+// "1 MiB", "19.2 MiB".
+func FormatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, u := float64(n), "B"
+	for _, next := range []string{"KiB", "MiB", "GiB", "TiB"} {
+		if v < unit {
+			break
+		}
+		v, u = v/unit, next
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") + " " + u
 }

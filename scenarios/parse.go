@@ -32,6 +32,8 @@ type parser struct {
 	// membersOK is false when cluster.members could not be read, so that
 	// every later reference is not also reported as an unknown member.
 	membersOK bool
+	// memberPos is where each name of a members: list is.
+	memberPos []Pos
 }
 
 var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps"}

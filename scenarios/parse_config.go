@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -44,7 +45,11 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 	}
 	if v := f.get("tick"); v != nil {
 		if d, ok := p.positive(v, "tick"); ok {
-			c.Tick = d
+			if d < MinTick {
+				p.errorf(p.pos(v), "tick: %s is shorter than 1us, the shortest tick (the network keeps time in microseconds)", v.Value)
+			} else {
+				c.Tick = d
+			}
 		}
 	}
 	if v := f.get("election_ticks"); v != nil {
@@ -65,6 +70,18 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 			at = k
 		}
 		p.errorf(p.pos(at), "election_ticks (%d) must be more than heartbeat_ticks (%d); etcd wants the election timeout to be several heartbeats", c.ElectionTicks, c.HeartbeatTicks)
+	}
+	if et := time.Duration(c.ElectionTicks); c.Tick > 0 && et > MaxDuration/c.Tick {
+		at := n
+		if k := f.keyNode("election_ticks"); k != nil {
+			at = k
+		} else if k := f.keyNode("tick"); k != nil {
+			at = k
+		}
+		p.errorf(p.pos(at), "the election timeout, election_ticks (%d) × tick (%s), is more than 1000h, the longest duration raftsim accepts", c.ElectionTicks, c.Tick)
+	}
+	if v := f.get("learners"); v != nil && p.membersOK && !hasVoter(c) {
+		p.errorf(p.pos(v), "learners: every member is a learner; raft needs at least one voter to start a cluster")
 	}
 	if v := f.get("pre_vote"); v != nil {
 		c.PreVote, _ = p.boolean(v, "pre_vote")
@@ -155,7 +172,9 @@ func (p *parser) members(n *yaml.Node, c *sim.Config) bool {
 	}
 	ok := true
 	names := []string{}
+	p.memberPos = nil
 	for _, it := range n.Content {
+		p.memberPos = append(p.memberPos, p.pos(it))
 		m, good := p.name(it, "members")
 		switch {
 		case !good:
@@ -284,6 +303,10 @@ func (p *parser) clients(n *yaml.Node, s *Scenario) {
 		return
 	}
 	c := &s.Config
+	if len(items) > MaxClients {
+		p.errorf(p.pos(items[MaxClients]), "clients: more than %d clients; a scenario may list at most %d", MaxClients, MaxClients)
+		items = items[:MaxClients]
+	}
 	for _, it := range items {
 		f := p.mapping(it, "a client", clientKeys)
 		if f == nil {
@@ -325,6 +348,16 @@ func (p *parser) clients(n *yaml.Node, s *Scenario) {
 func clientNamed(cs []sim.ClientConfig, name string) bool {
 	for _, c := range cs {
 		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// hasVoter reports whether some bootstrap member is not a learner.
+func hasVoter(c *sim.Config) bool {
+	for _, m := range c.Members {
+		if !contains(c.Learners, m) {
 			return true
 		}
 	}

@@ -27,6 +27,10 @@ func (p *parser) steps(n *yaml.Node) []Step {
 	if !ok {
 		return nil
 	}
+	if len(items) > MaxSteps {
+		p.errorf(p.pos(items[MaxSteps]), "steps: more than %d steps; a scenario may have at most %d", MaxSteps, MaxSteps)
+		items = items[:MaxSteps]
+	}
 	out := []Step{}
 	for _, it := range items {
 		if st, ok := p.step(it); ok {

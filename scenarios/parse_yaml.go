@@ -201,32 +201,19 @@ func (p *parser) uint(n *yaml.Node, what string) (uint64, bool) {
 	return 0, false
 }
 
-// duration reads a non-negative time.ParseDuration duration.
+// duration reads a non-negative duration of at most MaxDuration.
 func (p *parser) duration(n *yaml.Node, what string) (time.Duration, bool) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
 		p.wrong(n, what, "a duration like 500ms or 2s")
 		return 0, false
 	}
-	d, err := time.ParseDuration(strings.TrimSpace(n.Value))
+	d, err := ParseDuration(n.Value, what)
 	if err != nil {
-		p.errorf(p.pos(n), "%s: bad duration %q: want a number with a unit, like 500ms, 2s or 1m30s", what, n.Value)
-		return 0, false
-	}
-	if d < 0 {
-		p.errorf(p.pos(n), "%s: negative duration %s: time only goes forward", what, n.Value)
-		return 0, false
-	}
-	if d > maxDuration {
-		p.errorf(p.pos(n), "%s: %s is longer than a scenario can wait (at most %s)", what, n.Value, maxDuration)
+		p.errorf(p.pos(n), "%v", err)
 		return 0, false
 	}
 	return d, true
 }
-
-// maxDuration bounds every duration in a file: a scenario is minutes or
-// hours of virtual time, and a bound keeps sums of durations far from
-// overflow.
-const maxDuration = 1000 * time.Hour
 
 // positive reads a duration that must be more than zero.
 func (p *parser) positive(n *yaml.Node, what string) (time.Duration, bool) {
@@ -256,9 +243,9 @@ func (p *parser) latency(n *yaml.Node, what string) (netmodel.Latency, bool) {
 		p.wrong(n, what, "a latency like 10ms or 5ms-15ms")
 		return netmodel.Latency{}, false
 	}
-	l, err := netmodel.ParseLatency(n.Value)
+	l, err := ParseLatency(n.Value, what)
 	if err != nil {
-		p.errorf(p.pos(n), "%s: %v", what, err)
+		p.errorf(p.pos(n), "%v", err)
 		return netmodel.Latency{}, false
 	}
 	return l, true

@@ -67,6 +67,11 @@ func (p *parser) validate(s *Scenario) {
 			}
 			v.clients["apiserver-"+strconv.Itoa(i+1)] = true
 		}
+		for i, m := range s.Config.Members {
+			if v.clients[m] && i < len(p.memberPos) {
+				p.errorf(p.memberPos[i], "member %q has the name of a kube-apiserver that topology: %s builds; via: %s would be ambiguous, choose another name", m, s.Config.Topology, m)
+			}
+		}
 	}
 	for _, st := range s.Steps {
 		switch {
@@ -89,8 +94,12 @@ func (p *parser) validate(s *Scenario) {
 // timing checks that no at: is earlier than the time the steps before it
 // take at least. Only wait:, after: and expect_always's for: take a definite
 // time; an expect with within: may finish at once.
+//
+// It also checks that the scenario cannot run past MaxRunTime: the latest a
+// step can end is the sum of every wait, after, within and for before it,
+// or an at.
 func (v *validator) timing() {
-	var t time.Duration
+	var t, latest time.Duration
 	for _, st := range v.s.Steps {
 		if st.At != nil {
 			if *st.At < t {
@@ -99,13 +108,23 @@ func (v *validator) timing() {
 			// After an error keep the lower bound, so that one early
 			// at: does not hide the next.
 			t = max(t, *st.At)
+			latest = max(latest, *st.At)
 		}
-		t += st.After
+		t = addDurations(t, st.After)
+		latest = addDurations(latest, st.After)
 		switch st.Kind {
 		case StepWait:
-			t += st.Wait
+			t = addDurations(t, st.Wait)
+			latest = addDurations(latest, st.Wait)
 		case StepExpectAlways:
-			t += st.For
+			t = addDurations(t, st.For)
+			latest = addDurations(latest, st.For)
+		case StepExpect:
+			latest = addDurations(latest, st.Within)
+		}
+		if latest > MaxRunTime {
+			v.p.errorf(st.Pos, "%v", PastRunTime(st.Kind.String(), latest))
+			return
 		}
 	}
 }

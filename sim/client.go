@@ -152,6 +152,10 @@ func (w *World) submit(op *Op) {
 	}
 	op.timeout = timeout
 	w.recordOp(EvRequest, op, w.endpointOf(op))
+	if msg, ok := tooLargeToSend(op); ok {
+		w.complete(op, w.endpointOf(op), &reply{status: OpError, err: msg})
+		return
+	}
 	if op.Kind != OpWatch {
 		e := w.sched.after(w.now, Time(timeout))
 		e.kind, e.node, e.op = evClientTimeout, w.endpointOf(op), op
@@ -184,6 +188,10 @@ func (w *World) requestArrive(m *member, op *Op) {
 	if !m.up {
 		w.reply(m, op, reply{status: OpError, refused: true,
 			err: "rpc error: code = Unavailable desc = connection refused: " + m.name + " is down"})
+		return
+	}
+	if tooLargeToPropose(op) {
+		w.reply(m, op, reply{status: OpError, err: "etcdserver: request is too large"})
 		return
 	}
 	m.serve(op)

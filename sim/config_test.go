@@ -17,6 +17,11 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		{"no members", func(c *sim.Config) { c.Members = nil }, "at least one member"},
 		{"duplicate member", func(c *sim.Config) { c.Members = []string{"a", "a"} }, "listed twice"},
 		{"learner not a member", func(c *sim.Config) { c.Learners = []string{"x"} }, "learner"},
+		// raft panicked with "removed all voters" (issue 13).
+		{"every member a learner", func(c *sim.Config) { c.Learners = c.Members }, "at least one voter"},
+		{"member named like an apiserver", func(c *sim.Config) {
+			c.Members[1], c.Topology = "apiserver-1", "stacked"
+		}, "kube-apiserver"},
 		{"no tick", func(c *sim.Config) { c.Tick = 0 }, "tick"},
 		{"heartbeat >= election", func(c *sim.Config) { c.HeartbeatTicks = c.ElectionTicks }, "heartbeat"},
 		{"client named as member", func(c *sim.Config) {

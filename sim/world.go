@@ -103,6 +103,9 @@ func (c *Config) check() error {
 			return fmt.Errorf("learner %q is not a member", n)
 		}
 	}
+	if len(c.Learners) > 0 && !slices.ContainsFunc(c.Members, func(n string) bool { return !slices.Contains(c.Learners, n) }) {
+		return fmt.Errorf("every member is a learner; raft needs at least one voter")
+	}
 	if c.Tick < time.Microsecond || c.ElectionTicks <= 0 || c.HeartbeatTicks <= 0 || c.HeartbeatTicks >= c.ElectionTicks {
 		return fmt.Errorf("need tick >= 1µs and 0 < heartbeat_ticks < election_ticks")
 	}
@@ -130,6 +133,16 @@ func (c *Config) check() error {
 	case "", "stacked", "external":
 	default:
 		return fmt.Errorf("unknown topology %q (want stacked or external)", c.Topology)
+	}
+	if c.Topology != "" {
+		for i := range c.Members {
+			if c.Apiservers > 0 && i >= c.Apiservers {
+				break
+			}
+			if name := "apiserver-" + strconv.Itoa(i+1); seen[name] {
+				return fmt.Errorf("member %q has the name of a kube-apiserver that the %s topology builds", name, c.Topology)
+			}
+		}
 	}
 	return nil
 }

@@ -84,6 +84,9 @@ func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	if f, ok := file(stdout); ok {
+		cmd.Stdout = f // the window writes to the terminal itself
+	}
 	err = cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

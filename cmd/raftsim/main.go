@@ -60,6 +60,11 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := &outputWriter{w: stdout}
+	return checkOutput(runCommand(args, stdin, out, stderr), out, stderr)
+}
+
+func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return exitCode(sandboxCmd(nil, stdout, stderr), stderr)
 	}

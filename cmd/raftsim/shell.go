@@ -80,7 +80,7 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var term *console.Terminal
 	inFile, isFile := stdin.(*os.File)
 	interactive := isFile && console.IsTerminal(inFile)
-	if outFile, ok := stdout.(*os.File); !ok || !console.IsTerminal(outFile) {
+	if outFile, ok := file(stdout); !ok || !console.IsTerminal(outFile) {
 		interactive = false
 	}
 	out := bufio.NewWriter(stdout)

@@ -185,9 +185,12 @@ func (c *Console) Poll() {
 	}
 }
 
-// letPass lets d of virtual time pass: in Async mode with a host that owns
-// the clock, by asking it to.
-func (c *Console) letPass(d time.Duration) error {
+// letPass lets d of virtual time pass for the command what: in Async mode
+// with a host that owns the clock, by asking it to.
+func (c *Console) letPass(what string, d time.Duration) error {
+	if err := c.checkRunTime(what, d); err != nil {
+		return err
+	}
 	if c.opts.Mode == Async && c.opts.Advance != nil {
 		return c.opts.Advance(d)
 	}
@@ -260,7 +263,8 @@ func (c *Console) wait(j *job) error {
 	}
 }
 
-// advance lets d of virtual time pass, printing as it goes.
+// advance lets d of virtual time pass, printing as it goes. At a terminal,
+// Ctrl-C stops it early.
 func (c *Console) advance(d time.Duration) error {
 	end := c.w.Now().Add(d)
 	for {
@@ -273,6 +277,10 @@ func (c *Console) advance(d time.Duration) error {
 		}
 		c.Poll()
 		if c.w.Now() >= end {
+			return nil
+		}
+		if c.opts.Interrupted != nil && c.opts.Interrupted() {
+			c.printf("interrupted at %s\n", c.w.Now())
 			return nil
 		}
 	}
@@ -318,5 +326,3 @@ func (c *Console) path(name string) string {
 func (c *Console) writeFile(name string, data []byte) error {
 	return os.WriteFile(c.path(name), data, 0o644)
 }
-
-func (c *Console) readFile(name string) ([]byte, error) { return os.ReadFile(c.path(name)) }

@@ -182,7 +182,7 @@ func (c *Console) watch(args []string, bg bool) error {
 	f := newFlags("watch")
 	via := f.String("via", "", "watch from this client (a kube-apiserver) or member")
 	prefix := f.Bool("prefix", false, "watch every key with the prefix KEY")
-	dur := f.Duration("for", 0, "stop watching after this much virtual time")
+	forFlag := f.String("for", "", "stop watching after this much virtual time")
 	rest, err := f.parse(args, 1, 1, "watch KEY [--prefix] [--for DUR] [&]")
 	if err != nil {
 		return err
@@ -195,9 +195,16 @@ func (c *Console) watch(args []string, bg bool) error {
 		// numbered job, which unwatch N can stop.
 		bg = true
 	}
-	if *dur < 0 {
-		return fmt.Errorf("--for: want a positive duration, not %s", *dur)
+	var d time.Duration
+	if f.Changed("for") {
+		if d, err = duration(*forFlag, "--for"); err != nil {
+			return err
+		}
+		if err := c.checkRunTime("watch --for", d); err != nil {
+			return err
+		}
 	}
+	dur := &d
 	if !bg && *dur == 0 && c.opts.Mode == Blocking && !c.opts.Interactive {
 		return fmt.Errorf("a watch never ends by itself, and a script cannot press Ctrl-C: add --for DUR to watch for that long, or & to watch in the background")
 	}

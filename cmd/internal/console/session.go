@@ -2,12 +2,14 @@ package console
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -60,27 +62,79 @@ func (c *Console) Start(what string) error {
 	return c.wait(j)
 }
 
+// MaxLineBytes bounds a command line the shell reads. etcd takes requests
+// of up to 1.5 MiB (--max-request-bytes) and etcdctl sends messages of up
+// to 2 MiB, so a line a little longer still reaches the check that gives
+// etcd's own error; a longer one is refused, and the session goes on.
+const MaxLineBytes = 3 << 20
+
 // RunScript reads commands from r, one a line, and runs each, echoing it
 // after the prompt so that the output reads like the session it was. It
 // stops at the end of input, at exit, or at a safety violation (returned).
+// A line longer than MaxLineBytes is an error that ends only that line.
 func (c *Console) RunScript(r io.Reader) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		c.printf("%s%s\n", c.Prompt(), line)
-		err := c.Exec(line)
-		if errors.Is(err, ErrQuit) {
+	br := bufio.NewReaderSize(r, 64*1024)
+	for {
+		line, n, err := readLine(br, MaxLineBytes)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("reading commands: %w", err)
+		}
+		if errors.Is(err, io.EOF) && n == 0 {
 			break
 		}
-		if err != nil {
-			return err
+		if n > MaxLineBytes {
+			c.printf("%s%s...\n", c.Prompt(), line[:40])
+			c.errorf("the line is %s long; the shell reads lines of at most %s (etcd takes requests of up to 1.5 MiB)",
+				scenarios.FormatBytes(int64(n)), scenarios.FormatBytes(MaxLineBytes))
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			continue
+		}
+		c.printf("%s%s\n", c.Prompt(), line)
+		execErr := c.Exec(line)
+		if errors.Is(execErr, ErrQuit) {
+			break
+		}
+		if execErr != nil {
+			return execErr
+		}
+		if errors.Is(err, io.EOF) {
+			break
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading commands: %w", err)
-	}
 	return c.Close()
+}
+
+// readLine reads one line and returns it without its end (\n or \r\n), and
+// its length. A line longer than max is read to its end but only its first
+// max bytes are kept. At the end of input it returns io.EOF, with the last
+// line if it had no newline.
+func readLine(r *bufio.Reader, max int) (string, int, error) {
+	var buf []byte
+	n := 0
+	for {
+		frag, err := r.ReadSlice('\n')
+		n += len(frag)
+		if len(buf) < max+2 {
+			buf = append(buf, frag[:min(len(frag), max+2-len(buf))]...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && n == 0 {
+			return "", 0, err
+		}
+		eol := 0
+		switch {
+		case bytes.HasSuffix(buf, []byte("\r\n")):
+			eol = 2
+		case bytes.HasSuffix(buf, []byte("\n")):
+			eol = 1
+		}
+		length := n - eol
+		return string(buf[:min(length, max)]), length, err
+	}
 }
 
 // Violation is the safety violation that stopped the world, if any.

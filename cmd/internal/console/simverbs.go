@@ -24,7 +24,11 @@ func (c *Console) tick(args []string, _ bool) error {
 			return fmt.Errorf("tick: want a count of ticks from 1 to 100000, not %q", rest[0])
 		}
 	}
-	return c.letPass(time.Duration(n) * c.w.Config().Tick)
+	tick := c.w.Config().Tick
+	if tick > scenarios.MaxDuration/time.Duration(n) {
+		return fmt.Errorf("tick: %d ticks of %s are more than 1000h, the longest duration raftsim accepts", n, tick)
+	}
+	return c.letPass("tick", time.Duration(n)*tick)
 }
 
 // wait DUR: let virtual time pass.
@@ -34,25 +38,33 @@ func (c *Console) waitVerb(args []string, _ bool) error {
 	if err != nil {
 		return err
 	}
-	d, err := duration(rest[0])
+	d, err := duration(rest[0], "wait")
 	if err != nil {
 		return err
 	}
-	return c.letPass(d)
+	return c.letPass("wait", d)
 }
 
-// maxWait bounds one wait, so that a typo (wait 1000h) cannot hang a session.
-const maxWait = time.Hour
-
-func duration(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("bad duration %q: want a positive number with a unit, like 500ms or 3s", s)
+// duration reads a positive duration within the limits a scenario has, and
+// refuses what a scenario refuses with the same message.
+func duration(s, what string) (time.Duration, error) {
+	d, err := scenarios.ParseDuration(s, what)
+	if err != nil {
+		return 0, err
 	}
-	if d > maxWait {
-		return 0, fmt.Errorf("duration %s is longer than %s; wait in smaller steps", d, maxWait)
+	if d == 0 {
+		return 0, fmt.Errorf("%s: want a duration above zero, found %s", what, s)
 	}
 	return d, nil
+}
+
+// checkRunTime refuses to let a session run past scenarios.MaxRunTime, as
+// a scenario may not: what names the command, d is how long it may take.
+func (c *Console) checkRunTime(what string, d time.Duration) error {
+	if end := c.w.Now().Add(d); end > sim.Time(scenarios.MaxRunTime) {
+		return scenarios.PastRunTime(what, end.Duration())
+	}
+	return nil
 }
 
 // perMember applies a command to each member named in args.
@@ -111,7 +123,7 @@ func (c *Console) stall(args []string, _ bool) error {
 	if err != nil {
 		return err
 	}
-	d, err := duration(rest[1])
+	d, err := duration(rest[1], "stall for")
 	if err != nil {
 		return err
 	}
@@ -242,7 +254,7 @@ func (c *Console) linkCmd(verb string, kind sim.CommandKind, args []string) erro
 	cmd := sim.Command{Kind: kind, From: from, To: to, OneWay: *oneWay}
 	if kind == sim.CmdLink {
 		if *latency != "" {
-			l, err := netmodel.ParseLatency(*latency)
+			l, err := scenarios.ParseLatency(*latency, "latency")
 			if err != nil {
 				return err
 			}

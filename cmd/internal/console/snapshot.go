@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"math"
 	"strings"
+
+	"github.com/raftsim/raftsim/scenarios"
 )
 
 // snapshotFile is what `snapshot save` writes: one member's state machine
@@ -31,6 +33,10 @@ type snapshotItem struct {
 }
 
 const snapshotFormat = "raftsim-snapshot-v1"
+
+// maxSnapshotBytes bounds a snapshot file that snapshot status reads: far
+// more than any simulated cluster's keys take.
+const maxSnapshotBytes = 64 << 20
 
 // snapshot save FILE | snapshot status FILE
 func (c *Console) snapshot(args []string, _ bool) error {
@@ -86,7 +92,7 @@ func (c *Console) snapshotSave(f *flags, file string) error {
 // snapshotStatus reads a snapshot file and prints etcd's columns: hash,
 // revision, total keys, total size.
 func (c *Console) snapshotStatus(file, format string) error {
-	data, err := c.readFile(file)
+	data, err := scenarios.ReadFileLimited(c.path(file), file, maxSnapshotBytes, "a snapshot file")
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s %s: %v", pe.Op, file, pe.Err) // the name as given, not as resolved

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 )
@@ -78,6 +79,12 @@ func (t *Terminal) Run(c *Console) error {
 			return err
 		}
 		t.drain()
+		if utf8.RuneCountInString(line) >= maxTerminalLine {
+			// x/term stops taking keys at this length: the line was cut.
+			c.errorf("a line typed at a terminal holds at most %d characters, and this one was cut there; "+
+				"for a longer request, pipe the commands in (raftsim shell < commands.txt)", maxTerminalLine)
+			continue
+		}
 		err = c.Exec(line)
 		if errors.Is(err, ErrQuit) {
 			return c.Close()
@@ -87,6 +94,10 @@ func (t *Terminal) Run(c *Console) error {
 		}
 	}
 }
+
+// maxTerminalLine is the longest line golang.org/x/term lets a user type
+// (its maxLineLength); keys typed beyond it are dropped.
+const maxTerminalLine = 4096
 
 // drain forgets a Ctrl-C pressed before a command started.
 func (t *Terminal) drain() {

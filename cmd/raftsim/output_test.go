@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// failingWriter fails every write after the first n bytes, like a disk that
+// fills up or a pipe whose reader left.
+type failingWriter struct{ n int }
+
+var errFull = errors.New("no space left on device")
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if len(p) <= f.n {
+		f.n -= len(p)
+		return len(p), nil
+	}
+	n := f.n
+	f.n = 0
+	return n, errFull
+}
+
+// A failed write to standard output is an error with exit code 2 in every
+// command and format (issue 13: `raftsim run first-election > /dev/full`
+// exited 0). Each command is cut off at its first byte and in the middle.
+func TestOutputWriteErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "first-election"},
+		{"run", "first-election", "-q"},
+		{"run", "first-election", "--format", "json"},
+		{"validate", "../../scenarios/library/first-election.yaml"},
+		{"lessons"},
+		{"shell"},
+		{"--help"},
+	} {
+		for _, after := range []int{0, 20} {
+			var stderr bytes.Buffer
+			code := run(args, strings.NewReader("put a b\nget a\n"), &failingWriter{n: after}, &stderr)
+			if code != exitBadInput || !strings.Contains(stderr.String(), "no space left on device") {
+				t.Errorf("raftsim %s, output failing after %d bytes: exit %d, stderr %q; want exit 2 and the write error",
+					strings.Join(args, " "), after, code, stderr.String())
+			}
+		}
+	}
+}
+
+// An output file that cannot be written is an error too.
+func TestOutputFileErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "first-election", "-q", "--trace", "/dev/full"},
+		{"run", "first-election", "-q", "--linearizability-html", "/dev/full"},
+		{"shell", "--trace", "/dev/full"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, strings.NewReader("put a b\n"), &stdout, &stderr)
+		if code < exitBadInput || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("raftsim %s: exit %d, stderr %q; want exit 2 or more and the write error", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+}
