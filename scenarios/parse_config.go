@@ -18,6 +18,7 @@ var clusterKeys = []string{
 	"members", "learners", "tick", "election_ticks", "heartbeat_ticks", "pre_vote",
 	"check_quorum", "read_only", "proposal_forwarding", "max_inflight_msgs",
 	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency", "apiservers",
+	"initial_election_tick_advance",
 }
 
 // cluster applies cluster: to s.Config.
@@ -88,6 +89,9 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 	}
 	if v := f.get("check_quorum"); v != nil {
 		c.CheckQuorum, _ = p.boolean(v, "check_quorum")
+	}
+	if v := f.get("initial_election_tick_advance"); v != nil {
+		c.InitialElectionTickAdvance, _ = p.boolean(v, "initial_election_tick_advance")
 	}
 	if v := f.get("read_only"); v != nil {
 		if s, ok := p.str(v, "read_only"); ok {

@@ -70,6 +70,7 @@ func configFields(c sim.Config) []string {
 		fmt.Sprintf("heartbeat_ticks=%d", c.HeartbeatTicks),
 		fmt.Sprintf("pre_vote=%t", c.PreVote),
 		fmt.Sprintf("check_quorum=%t", c.CheckQuorum),
+		fmt.Sprintf("tick_advance=%t", c.InitialElectionTickAdvance),
 		fmt.Sprintf("read_only_lease=%t", c.ReadOnlyLease),
 		fmt.Sprintf("disable_forwarding=%t", c.DisableProposalForwarding),
 		fmt.Sprintf("max_inflight=%d", c.MaxInflightMsgs),

@@ -106,6 +106,9 @@ func clusterNode(c sim.Config) *yaml.Node {
 	yadd(m, "heartbeat_ticks", yplain(strconv.Itoa(c.HeartbeatTicks)))
 	yadd(m, "pre_vote", ybool(c.PreVote))
 	yadd(m, "check_quorum", ybool(c.CheckQuorum))
+	if !c.InitialElectionTickAdvance {
+		yadd(m, "initial_election_tick_advance", ybool(false))
+	}
 	ro := "safe"
 	if c.ReadOnlyLease {
 		ro = "lease"

@@ -190,6 +190,16 @@ func (w *World) requestArrive(m *member, op *Op) {
 			err: "rpc error: code = Unavailable desc = connection refused: " + m.name + " is down"})
 		return
 	}
+	if !m.ready {
+		// etcd serves clients only once it has published itself.
+		m.unready = append(m.unready, op)
+		return
+	}
+	w.accept(m, op)
+}
+
+// accept takes a request a member ready to serve clients has received.
+func (w *World) accept(m *member, op *Op) {
 	if tooLargeToPropose(op) {
 		w.reply(m, op, reply{status: OpError, err: "etcdserver: request is too large"})
 		return

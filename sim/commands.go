@@ -243,8 +243,8 @@ func (w *World) do(c *Command) (*Op, error) {
 		if m.up {
 			return nil, fmt.Errorf("%s is not down", m.name)
 		}
-		m.start()
 		w.fault(m.id, "restarts from its disk")
+		m.start()
 	case CmdStall:
 		if !m.up || c.For <= 0 {
 			return nil, fmt.Errorf("cannot stall %s (down, or no duration)", m.name)

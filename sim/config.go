@@ -21,6 +21,13 @@ type Config struct {
 	HeartbeatTicks int
 	PreVote        bool
 	CheckQuorum    bool
+	// InitialElectionTickAdvance is etcd's --initial-election-tick-advance
+	// (default true): a starting member fast-forwards its election timer
+	// by election ticks - 2 once more than one peer is connected.
+	InitialElectionTickAdvance bool
+	// ClusterToken is etcd's --initial-cluster-token; member and cluster
+	// IDs are computed from it. "" is etcd's default, "etcd-cluster".
+	ClusterToken string
 	// ReadOnlyLease selects raft.ReadOnlyLeaseBased instead of ReadOnlySafe.
 	ReadOnlyLease             bool
 	DisableProposalForwarding bool
@@ -77,17 +84,18 @@ const DefaultClientTimeout = 7 * time.Second
 // with 5-15ms one-way latency.
 func DefaultConfig() Config {
 	return Config{
-		Seed:            1,
-		Members:         []string{"n1", "n2", "n3", "n4", "n5"},
-		Tick:            100 * time.Millisecond,
-		ElectionTicks:   10,
-		HeartbeatTicks:  1,
-		PreVote:         true,
-		CheckQuorum:     true,
-		MaxInflightMsgs: 256,
-		MaxSizePerMsg:   1 << 20,
-		Network:         netmodel.LinkProps{Latency: netmodel.Latency{Min: 5 * time.Millisecond, Max: 15 * time.Millisecond}},
-		ClientLatency:   time.Millisecond,
+		Seed:                       1,
+		Members:                    []string{"n1", "n2", "n3", "n4", "n5"},
+		Tick:                       100 * time.Millisecond,
+		ElectionTicks:              10,
+		HeartbeatTicks:             1,
+		PreVote:                    true,
+		CheckQuorum:                true,
+		MaxInflightMsgs:            512, // etcd's default (maxInflightMsgs = 4096 / 8)
+		InitialElectionTickAdvance: true,
+		MaxSizePerMsg:              1 << 20,
+		Network:                    netmodel.LinkProps{Latency: netmodel.Latency{Min: 5 * time.Millisecond, Max: 15 * time.Millisecond}},
+		ClientLatency:              time.Millisecond,
 	}
 }
 

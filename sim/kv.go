@@ -24,7 +24,9 @@ type KeyValue struct {
 	Version        int64
 }
 
-func newKV() *KV { return &KV{items: map[string]*KeyValue{}} }
+// newKV returns an empty store. etcd's store starts at revision 1, so the
+// first write is revision 2.
+func newKV() *KV { return &KV{Revision: 1, items: map[string]*KeyValue{}} }
 
 // Get returns the key, if present.
 func (kv *KV) Get(key string) (KeyValue, bool) {

@@ -18,9 +18,10 @@ import (
 // survives crashes), and its KV state machine (volatile, rebuilt from the
 // snapshot on restart).
 type member struct {
-	w    *World
-	id   uint64
-	name string
+	w        *World
+	id       uint64 // raft ID: 1, 2, 3... in the order members joined
+	memberID uint64 // etcd's member ID, as etcdctl shows it
+	name     string
 
 	inc     uint32 // incarnation: bumped by a crash, so stale events are ignored
 	up      bool
@@ -37,8 +38,15 @@ type member struct {
 	rn      *raft.RawNode
 	disk    *raft.MemoryStorage
 	conf    *pb.ConfState
+	cluster clusterState // the membership it has applied (etcd's RaftCluster)
 	kv      *KV
 	applied uint64
+
+	// What etcd's server does beside raft (boot.go).
+	ready        bool // it has applied its own publication: it serves clients
+	publishing   bool // its publication is proposed and not yet applied
+	wantVersion  bool // it applied its first entry as leader: check the cluster version
+	advancePolls int  // peer-connection polls so far (election tick advance)
 
 	// What the member has persisted, mirrored for checks and display.
 	hard pb.HardState
@@ -54,6 +62,7 @@ type member struct {
 	checkLeader bool   // Leader Completeness still to check for leaderTerm
 
 	writes  map[uint64]*Op // proposals this member made, by op ID
+	unready []*Op          // requests that arrived before it was ready to serve
 	held    []*Op          // requests waiting for a leader to be known
 	reads   []*Op          // linearizable reads waiting for their ReadIndex and apply
 	watches []*Op
@@ -138,13 +147,11 @@ func (m *member) start() {
 	m.up, m.stalled, m.diskBusy = true, false, false
 	m.queue = nil
 	m.writes = map[uint64]*Op{}
-	m.held, m.reads, m.watches = nil, nil, nil
+	m.unready, m.held, m.reads, m.watches = nil, nil, nil, nil
 	snap, _ := m.disk.Snapshot()
-	kv, err := decodeKV(snap.GetData())
-	if err != nil {
+	if err := m.restoreData(snap.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
 	}
-	m.kv = kv
 	m.applied = m.snap.Index
 	hs, cs, _ := m.disk.InitialState()
 	m.conf = cs
@@ -163,6 +170,10 @@ func (m *member) start() {
 	phase := Time(m.clockRand.Int64N(max(int64(m.tickEvery)/int64(time.Microsecond), 1))+1) * Time(time.Microsecond)
 	e := m.w.sched.push(m.w.now.plus(phase))
 	e.kind, e.node, e.inc = evTick, m.id, m.inc
+	m.boot()
+	// raft hands back the committed entries after the snapshot (at a
+	// fresh start, the bootstrap configuration changes) at once.
+	m.flush()
 }
 
 // crash loses everything volatile: the RawNode, the KV, pending requests and
@@ -190,10 +201,10 @@ func (m *member) crash() {
 	for _, op := range m.watches {
 		m.w.reply(m, op, reply{status: OpError, err: eof})
 	}
-	for _, op := range append(m.reads, m.held...) {
+	for _, op := range append(append(m.unready, m.reads...), m.held...) {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
-	m.writes, m.held, m.reads, m.watches = nil, nil, nil, nil
+	m.writes, m.unready, m.held, m.reads, m.watches = nil, nil, nil, nil, nil
 	m.soft = raft.SoftState{}
 }
 
@@ -314,15 +325,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 	m.rn.Advance(*rd)
 	m.leave()
 	m.serveReads()
-	// NB: held proposals are released only after Advance: proposing flushes,
-	// and a second Ready before Advance panics.
-	if m.soft.Lead != 0 && len(m.held) > 0 {
-		held := m.held
-		m.held = nil
-		for _, op := range held {
-			m.serve(op)
-		}
-	}
+	m.afterAdvance()
 }
 
 func (m *member) recordRole() {
@@ -372,11 +375,9 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 		panic("sim: apply snapshot: " + err.Error())
 	}
 	md := s.GetMetadata()
-	kv, err := decodeKV(s.GetData())
-	if err != nil {
+	if err := m.restoreData(s.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
 	}
-	m.kv = kv
 	m.applied = md.GetIndex()
 	m.conf = md.GetConfState()
 	// The changes the snapshot jumps over cannot be delivered: as etcd
@@ -395,7 +396,7 @@ func (m *member) snapshot(why string) {
 	if m.applied <= m.snap.Index {
 		return
 	}
-	s, err := m.disk.CreateSnapshot(m.applied, m.conf, m.kv.encode())
+	s, err := m.disk.CreateSnapshot(m.applied, m.conf, m.snapshotData())
 	if err != nil {
 		panic("sim: snapshot: " + err.Error())
 	}
@@ -422,8 +423,15 @@ func (m *member) apply(ents []*pb.Entry) {
 		m.applied = idx
 		switch e.GetType() {
 		case pb.EntryNormal:
-			if len(e.GetData()) > 0 {
-				m.applyRequest(e.GetData())
+			switch data := e.GetData(); {
+			case len(data) == 0:
+				// A new leader's first entry: once it is applied, etcd's
+				// leader checks the cluster version (firstCommitInTerm).
+				m.wantVersion = m.soft.RaftState == raft.StateLeader
+			case isClusterRequest(data):
+				m.applyCluster(data)
+			default:
+				m.applyRequest(data)
 			}
 		case pb.EntryConfChange, pb.EntryConfChangeV2:
 			m.applyConfChange(e)
@@ -482,12 +490,16 @@ func (m *member) applyConfChange(e *pb.Entry) {
 			panic("sim: conf change: " + err.Error())
 		}
 		cc = &v1
+		m.cluster.applyConfChange(v1.GetType(), v1.GetNodeId(), v1.GetContext())
 	} else {
 		var v2 pb.ConfChangeV2
 		if err := proto.Unmarshal(e.GetData(), &v2); err != nil {
 			panic("sim: conf change: " + err.Error())
 		}
 		cc = &v2
+		for _, ch := range v2.GetChanges() {
+			m.cluster.applyConfChange(ch.GetType(), ch.GetNodeId(), v2.GetContext())
+		}
 	}
 	m.enter()
 	m.conf = m.rn.ApplyConfChange(cc)
@@ -497,17 +509,26 @@ func (m *member) applyConfChange(e *pb.Entry) {
 	// NB: CreateSnapshot fails with ErrSnapOutOfDate when a newer snapshot
 	// exists (one installed from the leader); that one already lists the
 	// configuration, so the error is expected and ignored.
-	if _, err := m.disk.CreateSnapshot(e.GetIndex(), m.conf, m.kv.encode()); err == nil {
+	if _, err := m.disk.CreateSnapshot(e.GetIndex(), m.conf, m.snapshotData()); err == nil {
 		m.snap, _ = m.entryAt(e.GetIndex())
 	}
 	m.w.record(Event{Kind: EvConf, Node: m.id, Index: e.GetIndex(), Text: m.w.describeConf(m.conf)})
-	if !slices.Contains(m.conf.GetVoters(), m.id) && !slices.Contains(m.conf.GetLearners(), m.id) &&
-		!slices.Contains(m.conf.GetVotersOutgoing(), m.id) && len(m.conf.GetVoters()) > 0 {
+	if m.cluster.find(m.id) == nil && removes(cc, m.id) {
 		// etcd stops a member once it applies its own removal.
 		m.removed = true
 		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "removed from the cluster; it shuts down"})
 		m.crash()
 	}
+}
+
+// removes reports whether a configuration change removes the member id.
+func removes(cc pb.ConfChangeI, id uint64) bool {
+	for _, ch := range cc.AsV2().GetChanges() {
+		if ch.GetType() == pb.ConfChangeRemoveNode && ch.GetNodeId() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // lostLeader cancels the watches that asked to require a leader.

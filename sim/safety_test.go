@@ -9,8 +9,8 @@ import (
 )
 
 // These tests feed the safety checker histories by hand: a fresh world
-// (never run), whose members' mirrors are written directly, as handleReady
-// would write them. Each invariant gets a broken history it must report
+// (never run; its members have applied the bootstrap entries 1..3), whose
+// members' mirrors are written directly, as handleReady would write them. Each invariant gets a broken history it must report
 // and a healthy one it must not.
 
 func safetyWorld(t *testing.T) *World {
@@ -87,17 +87,17 @@ func TestSafetyLeaderAppendOnly(t *testing.T) {
 	t.Run("broken", func(t *testing.T) {
 		w := safetyWorld(t)
 		m := w.members[0]
-		persistAs(m, raft.StateLeader, 2, ent(2, 2, ""), ent(3, 2, "a"))
-		persistAs(m, raft.StateLeader, 2, ent(3, 2, "b")) // overwrites its own index 3
+		persistAs(m, raft.StateLeader, 2, ent(4, 2, ""), ent(5, 2, "a"))
+		persistAs(m, raft.StateLeader, 2, ent(5, 2, "b")) // overwrites its own index 5
 		wantViolation(t, w, "Leader Append-Only")
 	})
 	t.Run("healthy", func(t *testing.T) {
 		w := safetyWorld(t)
 		m := w.members[0]
-		persistAs(m, raft.StateLeader, 2, ent(2, 2, ""), ent(3, 2, "a"))
-		persistAs(m, raft.StateLeader, 2, ent(4, 2, "b"))
+		persistAs(m, raft.StateLeader, 2, ent(4, 2, ""), ent(5, 2, "a"))
+		persistAs(m, raft.StateLeader, 2, ent(6, 2, "b"))
 		// As a follower in a later term it may lose its uncommitted tail.
-		persistAs(m, raft.StateFollower, 3, ent(3, 3, ""))
+		persistAs(m, raft.StateFollower, 3, ent(5, 3, ""))
 		wantNoViolation(t, w)
 	})
 }
@@ -106,26 +106,26 @@ func TestSafetyLogMatching(t *testing.T) {
 	t.Run("broken", func(t *testing.T) {
 		w := safetyWorld(t)
 		n1, n2 := w.members[0], w.members[1]
-		persistAs(n1, raft.StateFollower, 4, ent(2, 2, ""), ent(3, 4, "a"))
-		// Same index and term at 3, but a different log behind it: the
-		// entries at 2 differ in term, so only the chain can tell.
-		persistAs(n2, raft.StateFollower, 4, ent(2, 3, ""), ent(3, 4, "a"))
+		persistAs(n1, raft.StateFollower, 4, ent(4, 2, ""), ent(5, 4, "a"))
+		// Same index and term at 5, but a different log behind it: the
+		// entries at 4 differ in term, so only the chain can tell.
+		persistAs(n2, raft.StateFollower, 4, ent(4, 3, ""), ent(5, 4, "a"))
 		wantViolation(t, w, "Log Matching")
 	})
 	t.Run("broken at the entry itself", func(t *testing.T) {
 		w := safetyWorld(t)
 		n1, n2 := w.members[0], w.members[1]
-		persistAs(n1, raft.StateFollower, 2, ent(2, 2, "a"))
-		persistAs(n2, raft.StateFollower, 2, ent(2, 2, "b"))
+		persistAs(n1, raft.StateFollower, 2, ent(4, 2, "a"))
+		persistAs(n2, raft.StateFollower, 2, ent(4, 2, "b"))
 		wantViolation(t, w, "Log Matching")
 	})
 	t.Run("healthy", func(t *testing.T) {
 		w := safetyWorld(t)
 		n1, n2, n3 := w.members[0], w.members[1], w.members[2]
-		persistAs(n1, raft.StateFollower, 2, ent(2, 2, ""), ent(3, 2, "a"))
-		persistAs(n2, raft.StateFollower, 2, ent(2, 2, ""), ent(3, 2, "a"))
-		// A different entry at index 3 in another term is fine.
-		persistAs(n3, raft.StateFollower, 3, ent(2, 2, ""), ent(3, 3, "z"))
+		persistAs(n1, raft.StateFollower, 2, ent(4, 2, ""), ent(5, 2, "a"))
+		persistAs(n2, raft.StateFollower, 2, ent(4, 2, ""), ent(5, 2, "a"))
+		// A different entry at index 5 in another term is fine.
+		persistAs(n3, raft.StateFollower, 3, ent(4, 2, ""), ent(5, 3, "z"))
 		wantNoViolation(t, w)
 	})
 }
@@ -134,19 +134,19 @@ func TestSafetyLeaderCompleteness(t *testing.T) {
 	t.Run("broken", func(t *testing.T) {
 		w := safetyWorld(t)
 		n1, n2 := w.members[0], w.members[1]
-		persistAs(n1, raft.StateLeader, 2, ent(2, 2, ""), ent(3, 2, "a"))
-		commitTo(n1, 3)
-		// n2 never got index 3 and yet leads term 3.
-		persistAs(n2, raft.StateLeader, 3, ent(2, 2, ""), ent(3, 3, ""))
+		persistAs(n1, raft.StateLeader, 2, ent(4, 2, ""), ent(5, 2, "a"))
+		commitTo(n1, 5)
+		// n2 never got index 5 and yet leads term 3.
+		persistAs(n2, raft.StateLeader, 3, ent(4, 2, ""), ent(5, 3, ""))
 		w.safety.completeness(n2)
 		wantViolation(t, w, "Leader Completeness")
 	})
 	t.Run("healthy", func(t *testing.T) {
 		w := safetyWorld(t)
 		n1, n2 := w.members[0], w.members[1]
-		persistAs(n1, raft.StateLeader, 2, ent(2, 2, ""), ent(3, 2, "a"))
-		commitTo(n1, 3)
-		persistAs(n2, raft.StateLeader, 3, ent(2, 2, ""), ent(3, 2, "a"), ent(4, 3, ""))
+		persistAs(n1, raft.StateLeader, 2, ent(4, 2, ""), ent(5, 2, "a"))
+		commitTo(n1, 5)
+		persistAs(n2, raft.StateLeader, 3, ent(4, 2, ""), ent(5, 2, "a"), ent(6, 3, ""))
 		w.safety.completeness(n2)
 		wantNoViolation(t, w)
 	})
@@ -158,10 +158,10 @@ func TestSafetyStateMachineSafety(t *testing.T) {
 		n1, n2 := w.members[0], w.members[1]
 		// Log Matching cannot see this one: the two entries have different
 		// terms. Only the applies disagree.
-		persistAs(n1, raft.StateFollower, 2, ent(2, 2, "a"))
-		persistAs(n2, raft.StateFollower, 3, ent(2, 3, "b"))
-		id1, _ := n1.entryAt(2)
-		id2, _ := n2.entryAt(2)
+		persistAs(n1, raft.StateFollower, 2, ent(4, 2, "a"))
+		persistAs(n2, raft.StateFollower, 3, ent(4, 3, "b"))
+		id1, _ := n1.entryAt(4)
+		id2, _ := n2.entryAt(4)
 		w.safety.apply(n1, id1)
 		w.safety.apply(n2, id2)
 		wantViolation(t, w, "State Machine Safety")
@@ -169,21 +169,21 @@ func TestSafetyStateMachineSafety(t *testing.T) {
 	t.Run("broken commit", func(t *testing.T) {
 		w := safetyWorld(t)
 		n1, n2 := w.members[0], w.members[1]
-		persistAs(n1, raft.StateFollower, 2, ent(2, 2, "a"))
-		persistAs(n2, raft.StateFollower, 3, ent(2, 3, "b"))
-		commitTo(n1, 2)
-		commitTo(n2, 2)
+		persistAs(n1, raft.StateFollower, 2, ent(4, 2, "a"))
+		persistAs(n2, raft.StateFollower, 3, ent(4, 3, "b"))
+		commitTo(n1, 4)
+		commitTo(n2, 4)
 		wantViolation(t, w, "State Machine Safety")
 	})
 	t.Run("healthy", func(t *testing.T) {
 		w := safetyWorld(t)
 		n1, n2 := w.members[0], w.members[1]
-		persistAs(n1, raft.StateFollower, 2, ent(2, 2, "a"))
-		persistAs(n2, raft.StateFollower, 2, ent(2, 2, "a"))
-		commitTo(n1, 2)
-		commitTo(n2, 2)
-		id1, _ := n1.entryAt(2)
-		id2, _ := n2.entryAt(2)
+		persistAs(n1, raft.StateFollower, 2, ent(4, 2, "a"))
+		persistAs(n2, raft.StateFollower, 2, ent(4, 2, "a"))
+		commitTo(n1, 4)
+		commitTo(n2, 4)
+		id1, _ := n1.entryAt(4)
+		id2, _ := n2.entryAt(4)
 		w.safety.apply(n1, id1)
 		w.safety.apply(n2, id2)
 		w.safety.apply(n1, id1) // applied again after a restart

@@ -19,6 +19,9 @@ const (
 	evReportSnapshot                  // tell a leader how a MsgSnap it sent fared
 	evReportUnreachable               // tell a member a peer could not be reached
 	evWatchArrive                     // a watch event reaches its client
+	evTickAdvance                     // a starting member polls its peer connections (election tick advance)
+	evPublishRetry                    // a member's publication has not applied within the request timeout
+	evVersionCheck                    // the leader checks the cluster version again
 )
 
 // event is one entry of the schedule.

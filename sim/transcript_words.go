@@ -31,7 +31,21 @@ var faultTexts = []string{
 	i18n.N("election timer fires (campaign)"),
 	i18n.N("removed from the cluster; it shuts down"),
 	i18n.N("resumes after its stall"),
+	publishedText,
+	cannotPublishText,
 }
+
+// What a starting member does (boot.go).
+var (
+	publishedText        = i18n.N("has published its name and client URLs through raft; it serves clients now")
+	cannotPublishText    = i18n.N("cannot publish itself (proposal forwarding is off); it serves clients without it")
+	clusterVersionPrefix = i18n.N("proposes cluster version ")
+	tickAdvancePrefix    = i18n.N("fast-forwards its election timer by ")
+	tickAdvanceSuffix    = i18n.N(" ticks (etcd's initial election tick advance)")
+)
+
+// faultAffixes are the fault texts with a parameter in the middle.
+var faultAffixes = [][2]string{{tickAdvancePrefix, tickAdvanceSuffix}}
 
 // faultPrefixes are the fault and action texts that end in a parameter
 // (a duration, a name, a list of groups).
@@ -44,6 +58,7 @@ var faultPrefixes = []string{
 	i18n.N("cut "),
 	i18n.N("restore "),
 	i18n.N("link "),
+	clusterVersionPrefix,
 }
 
 // faultText translates a fault or action text.
@@ -54,6 +69,13 @@ func faultText(l i18n.Lang, text string) string {
 	for _, t := range faultTexts {
 		if t == text {
 			return l.T(t)
+		}
+	}
+	for _, a := range faultAffixes {
+		if mid, ok := strings.CutPrefix(text, a[0]); ok {
+			if mid, ok := strings.CutSuffix(mid, a[1]); ok {
+				return l.T(a[0]) + mid + l.T(a[1])
+			}
 		}
 	}
 	for _, p := range faultPrefixes {

@@ -52,6 +52,11 @@ type MemberInfo struct {
 	Removed bool
 	Learner bool
 	Voter   bool // in the configuration it has applied, as a voter
+	// Ready: it has published itself through raft since it started, and
+	// serves clients (etcd's ReadyNotify).
+	Ready bool
+	// MemberID is etcd's member ID (ID is the raft ID inside the simulator).
+	MemberID uint64
 
 	Term, Vote, Lead      uint64
 	Commit, Applied       uint64
@@ -90,7 +95,7 @@ func (m *member) info() MemberInfo {
 		Term:    m.hard.GetTerm(), Vote: m.hard.GetVote(), Commit: m.hard.GetCommit(),
 		LastIndex: m.lastIndex(), FirstIndex: m.log.first, SnapshotIndex: m.snap.Index,
 		ClockRate: m.rate, DiskBusy: m.diskBusy, QueuedWhileStalled: len(m.queue),
-		Applied: m.applied,
+		Applied: m.applied, Ready: m.ready && m.up, MemberID: m.memberID,
 	}
 	switch {
 	case m.removed:
@@ -235,7 +240,7 @@ type MemberView struct {
 type LogEntryView struct {
 	Index, Term uint64
 	Type        pb.EntryType
-	Summary     string // "put /k = v", "conf change", "" for the leader's empty entry
+	Summary     string // "put /k = v", "conf change", "publish etcd-1", "" for the leader's empty entry
 }
 
 // ProgressView is the leader's replication state for one peer.
@@ -355,6 +360,9 @@ func summarizeEntry(typ pb.EntryType, data []byte) string {
 	}
 	if len(data) == 0 {
 		return ""
+	}
+	if isClusterRequest(data) {
+		return summarizeClusterRequest(data)
 	}
 	r, err := decodeRequest(data)
 	if err != nil {

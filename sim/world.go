@@ -30,6 +30,7 @@ type World struct {
 	clients []*client
 	net     *netmodel.Network
 
+	clusterID   uint64 // etcd's cluster ID, from the bootstrap members' IDs
 	history     history
 	lastCaption string
 	ops         []*Op
@@ -37,9 +38,10 @@ type World struct {
 	safety      *safety
 }
 
-// New builds a world from cfg: every bootstrap member starts from a snapshot
-// at index 1 that lists the voters and learners, with HardState{Term: 1,
-// Commit: 1} as etcd bootstraps, so the first leader is elected in term 2.
+// New builds a world from cfg. Every member bootstraps as etcd does
+// (raft.StartNode, that is RawNode.Bootstrap): its log starts with one
+// configuration change per initial member at indexes 1..n, in term 1,
+// committed, so the first leader is elected in term 2.
 func New(cfg Config) (*World, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -50,30 +52,41 @@ func New(cfg Config) (*World, error) {
 		net:    netmodel.New(cfg.Network, stream(cfg.Seed, "network")),
 	}
 	w.safety = newSafety(w)
-	cs := &pb.ConfState{}
-	for _, name := range cfg.Members {
-		id := uint64(len(w.members) + 1)
-		if slices.Contains(cfg.Learners, name) {
-			cs.Learners = append(cs.Learners, id)
-		} else {
-			cs.Voters = append(cs.Voters, id)
-		}
+	var boot []*pb.Entry
+	for i, name := range cfg.Members {
 		w.addMember(name)
+		// etcd's bootstrap entries are ConfChange (v1) AddNode entries whose
+		// context is the member; here it is the member's name. A learner
+		// at bootstrap (which etcd's --initial-cluster cannot express) is
+		// an AddLearnerNode entry.
+		typ := pb.ConfChangeAddNode
+		if slices.Contains(cfg.Learners, name) {
+			typ = pb.ConfChangeAddLearnerNode
+		}
+		data, err := proto.Marshal(&pb.ConfChange{Type: typ.Enum(), NodeId: new(uint64(i + 1)), Context: []byte(name)})
+		if err != nil {
+			return nil, err
+		}
+		boot = append(boot, &pb.Entry{Type: pb.EntryConfChange.Enum(), Term: new(uint64(1)), Index: new(uint64(i + 1)), Data: data})
 	}
 	for _, l := range cfg.Links {
 		w.overrideLink(l)
 	}
-	for _, m := range w.members {
-		snap := &pb.Snapshot{Metadata: &pb.SnapshotMetadata{Index: new(uint64(1)), Term: new(uint64(1)), ConfState: cs}}
-		if err := m.disk.ApplySnapshot(snap); err != nil {
+	ids := make([]uint64, len(w.members))
+	for i, m := range w.members {
+		ids[i] = m.memberID
+		// What RawNode.Bootstrap leaves in a member's first Ready, made
+		// durable: the entries and HardState{Term: 1, Commit: n}.
+		if err := m.disk.Append(boot); err != nil {
 			return nil, err
 		}
-		if err := m.disk.SetHardState(&pb.HardState{Term: new(uint64(1)), Commit: new(uint64(1))}); err != nil {
+		if err := m.disk.SetHardState(&pb.HardState{Term: new(uint64(1)), Commit: new(uint64(len(boot)))}); err != nil {
 			return nil, err
 		}
-		m.snap = w.safety.snapshotID(1, 1)
-		m.log.reset(2)
+		m.log.reset(1)
+		m.persist(boot, nil)
 	}
+	w.clusterID = ClusterID(ids)
 	for _, cc := range w.clientConfigs() {
 		c := &client{cfg: cc}
 		for _, ep := range cc.Endpoints {
@@ -180,8 +193,13 @@ func (w *World) clientConfigs() []ClientConfig {
 
 func (w *World) addMember(name string) *member {
 	id := uint64(len(w.members) + 1)
+	var addedAt *Time
+	if w.now > 0 || len(w.members) >= len(w.cfg.Members) {
+		addedAt = &w.now // etcd adds the time to a runtime member's ID
+	}
 	m := &member{
 		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick),
+		memberID:     MemberID([]string{PeerURL(name)}, w.token(addedAt), addedAt),
 		disk:         raft.NewMemoryStorage(),
 		electionRand: stream(w.cfg.Seed, "election/"+name),
 		clockRand:    stream(w.cfg.Seed, "clock/"+name),
@@ -190,6 +208,22 @@ func (w *World) addMember(name string) *member {
 	w.byName[name] = m
 	return m
 }
+
+// token is the cluster token a member's ID is computed with: etcd's
+// --initial-cluster-token for a bootstrap member, and none for a member
+// added at runtime (etcd's MemberAdd passes an empty cluster name).
+func (w *World) token(addedAt *Time) string {
+	if addedAt != nil {
+		return ""
+	}
+	if w.cfg.ClusterToken == "" {
+		return DefaultClusterToken
+	}
+	return w.cfg.ClusterToken
+}
+
+// ClusterID returns etcd's cluster ID.
+func (w *World) ClusterID() uint64 { return w.clusterID }
 
 func (w *World) overrideLink(l LinkOverride) {
 	from, to := w.byName[l.From].id, w.byName[l.To].id
@@ -283,6 +317,9 @@ func (w *World) dispatch(e *event) {
 	if e.inc != m.inc && e.kind != evDeliver && e.kind != evRequestArrive {
 		return // scheduled for an earlier life of the member
 	}
+	if e.kind == evPublishRetry && m.ready {
+		return // it published in time: nothing to retry
+	}
 	if m.stalled && e.kind != evStallEnd && e.kind != evTick {
 		if e.kind == evDeliver {
 			// A message reaches a stalled member's socket, or does not,
@@ -328,6 +365,12 @@ func (w *World) handle(m *member, e *event) {
 		w.requestArrive(m, e.op)
 	case evReadRetry:
 		m.readRetry(e.op)
+	case evTickAdvance:
+		m.tickAdvancePoll()
+	case evPublishRetry:
+		m.publishRetry()
+	case evVersionCheck:
+		m.monitorClusterVersion()
 	case evReportSnapshot:
 		if m.up && m.rn != nil {
 			status := raft.SnapshotFinish

@@ -17,10 +17,10 @@ import (
 const bootLimit = 10 * time.Second
 
 // Start prints the session's banner, seed first, and lets virtual time pass
-// until the cluster has elected its first leader and every member has heard
-// from it (at most 10s), since a cluster that etcdctl talks to is already
-// running. what names the
-// cluster's source, e.g. "sandbox" or a scenario file.
+// until the cluster has started (at most 10s), since a cluster that etcdctl
+// talks to is already running: it has elected its first leader, and every
+// member has heard from it, published itself and applied all the leader
+// has. what names the cluster's source, e.g. "sandbox" or a scenario file.
 func (c *Console) Start(what string) error {
 	cfg := c.w.Config()
 	c.printf("raftsim shell: %s, seed=%d\n", what, c.w.Seed())
@@ -47,11 +47,13 @@ func (c *Console) Start(what string) error {
 		}
 		lead, _ := c.w.Info(l)
 		for _, in := range c.w.Infos() {
-			if in.Up && !in.Removed && in.Lead != lead.ID {
-				return false // not every member has heard from the leader yet
+			if in.Up && !in.Removed && (in.Lead != lead.ID || !in.Ready || in.Applied < lead.LastIndex) {
+				// Not every member has heard from the leader, published
+				// itself and applied everything yet: etcd is still starting.
+				return false
 			}
 		}
-		c.printf("%s leads in term %d; every member knows it at %s. Type help for the verbs.\n", l, lead.Term, c.w.Now())
+		c.printf("%s leads in term %d; every member is ready at %s. Type help for the verbs.\n", l, lead.Term, c.w.Now())
 		return true
 	}
 	j.onDeadline = func() { c.printf("no leader after %s. Type help for the verbs.\n", bootLimit) }

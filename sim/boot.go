@@ -1,0 +1,223 @@
+package sim
+
+import (
+	"strconv"
+	"time"
+
+	"go.etcd.io/raft/v3"
+)
+
+// What an etcd server does as it starts and runs, besides raft
+// (etcd's EtcdServer.Start and its monitors):
+//   - it fast-forwards its election timer once its peers are connected
+//     (adjustTicks, --initial-election-tick-advance);
+//   - it publishes its name and client URLs through raft (publishV3) and
+//     serves clients only once it has applied that (ReadyNotify);
+//   - as leader, once its first entry of a term is applied, it sets the
+//     cluster version (monitorClusterVersions).
+
+const (
+	// etcd polls its peer connections every 50ms for up to 5s
+	// (rafthttp.ConnReadTimeout) before it gives up advancing.
+	tickAdvancePoll  = 50 * time.Millisecond
+	tickAdvancePolls = 100
+	// etcd's leader checks the cluster version every 4s
+	// (rafthttp.ConnWriteTimeout - 1s), and at once on its first commit
+	// in a term.
+	versionCheckEvery = 4 * time.Second
+)
+
+// requestTimeout is etcd's request timeout: 5s plus twice the election
+// timeout (ServerConfig.ReqTimeout). A publication that has not applied by
+// then is proposed again.
+func (w *World) requestTimeout() time.Duration {
+	return 5*time.Second + 2*time.Duration(w.cfg.ElectionTicks)*w.cfg.Tick
+}
+
+// boot starts what a starting etcd server does beside raft. It is part of
+// start.
+func (m *member) boot() {
+	m.ready, m.publishing, m.wantVersion = false, false, false
+	m.advancePolls = 0
+	if m.w.clusterSize() == 1 {
+		// etcd: "started as single-node; fast-forwarding election ticks".
+		m.advanceTicks(m.w.cfg.ElectionTicks - 1)
+		return
+	}
+	if m.w.cfg.InitialElectionTickAdvance {
+		e := m.w.sched.after(m.w.now, Time(tickAdvancePoll))
+		e.kind, e.node, e.inc = evTickAdvance, m.id, m.inc
+	}
+}
+
+// clusterSize is how many members the cluster has (etcd counts the members
+// it knows at start).
+func (w *World) clusterSize() int {
+	n := 0
+	for _, o := range w.members {
+		if !o.removed {
+			n++
+		}
+	}
+	return n
+}
+
+// tickAdvancePoll is etcd's adjustTicks loop: once more than one peer is
+// connected, it advances the election timer by election ticks - 2, so that
+// a fresh cluster elects its first leader sooner.
+func (m *member) tickAdvancePoll() {
+	if m.activePeers() > 1 {
+		m.advanceTicks(m.w.cfg.ElectionTicks - 2)
+		return
+	}
+	m.advancePolls++
+	if m.advancePolls < tickAdvancePolls {
+		e := m.w.sched.after(m.w.now, Time(tickAdvancePoll))
+		e.kind, e.node, e.inc = evTickAdvance, m.id, m.inc
+	}
+}
+
+// activePeers counts the peers a member's transport has a working stream
+// with: up, not frozen, and neither direction of the link cut.
+func (m *member) activePeers() int {
+	n := 0
+	for _, o := range m.w.members {
+		if o != m && m.w.reachable(m, o) {
+			n++
+		}
+	}
+	return n
+}
+
+// reachable says whether a's transport can talk to b now.
+func (w *World) reachable(a, b *member) bool {
+	return b.up && !b.stalled && !b.removed && !w.net.IsCut(a.id, b.id) && !w.net.IsCut(b.id, a.id)
+}
+
+// advanceTicks fast-forwards the election timer by n ticks. (etcd logs why;
+// the transcript says only how far, so that it reads the same in every
+// language.)
+func (m *member) advanceTicks(n int) {
+	if n <= 0 || m.rn == nil {
+		return
+	}
+	m.enter()
+	for range n {
+		m.rn.Tick()
+	}
+	m.leave()
+	m.w.fault(m.id, tickAdvancePrefix+strconv.Itoa(n)+tickAdvanceSuffix)
+	m.flush()
+}
+
+// afterAdvance does what waits for a leader, or for the Ready to be over:
+// proposing flushes, and a second Ready before Advance panics.
+func (m *member) afterAdvance() {
+	if m.soft.Lead != 0 {
+		m.publish()
+	}
+	if m.wantVersion {
+		m.wantVersion = false
+		m.monitorClusterVersion()
+	}
+	if m.ready && len(m.unready) > 0 {
+		waiting := m.unready
+		m.unready = nil
+		for _, op := range waiting {
+			m.w.accept(m, op)
+		}
+	}
+	// Writes held while no leader was known.
+	if m.soft.Lead != 0 && len(m.held) > 0 {
+		held := m.held
+		m.held = nil
+		for _, op := range held {
+			m.serve(op)
+		}
+	}
+}
+
+// publish proposes the member's attributes, as etcd's publishV3 does at
+// every start. Like a client write it waits for a leader; if it has not
+// applied within the request timeout it is proposed again.
+func (m *member) publish() {
+	if m.ready || m.publishing || !m.up || m.removed {
+		return
+	}
+	m.enter()
+	err := m.rn.Propose(encodeMemberAttr(m.id, m.inc, m.name))
+	m.leave()
+	if err != nil {
+		if m.w.cfg.DisableProposalForwarding && m.soft.RaftState != raft.StateLeader {
+			// etcd never turns proposal forwarding off. A follower that
+			// cannot forward cannot publish itself, so here it serves
+			// without publishing, and the knob still shows what it is
+			// for: a follower refusing writes.
+			m.ready = true
+			m.w.fault(m.id, cannotPublishText)
+		}
+		return // dropped (a leadership transfer): tried again at the next Ready
+	}
+	m.publishing = true
+	e := m.w.sched.after(m.w.now, Time(m.w.requestTimeout()))
+	e.kind, e.node, e.inc = evPublishRetry, m.id, m.inc
+	m.flush()
+}
+
+func (m *member) publishRetry() {
+	if !m.ready {
+		m.publishing = false
+		if m.soft.Lead != 0 {
+			m.publish()
+		}
+	}
+}
+
+// monitorClusterVersion is the leader's cluster version monitor: with every
+// member reachable it sets the version they all run; while the version is
+// unset and some member cannot be asked, it sets the minimum, and checks
+// again every 4s.
+func (m *member) monitorClusterVersion() {
+	if m.soft.RaftState != raft.StateLeader || !m.up || m.stalled {
+		return
+	}
+	all := true
+	for _, cm := range m.cluster.members {
+		if o := m.w.members[cm.id-1]; o != m && !m.w.reachable(m, o) {
+			all = false
+		}
+	}
+	want := ""
+	switch cur := m.cluster.version; {
+	case all && cur != clusterVersion:
+		want = clusterVersion
+	case !all && cur == "":
+		want = minClusterVersion
+	}
+	if want != "" {
+		m.enter()
+		err := m.rn.Propose(encodeClusterVersion(want))
+		m.leave()
+		if err == nil {
+			m.w.fault(m.id, clusterVersionPrefix+want)
+			m.flush()
+		}
+	}
+	if !all {
+		e := m.w.sched.after(m.w.now, Time(versionCheckEvery))
+		e.kind, e.node, e.inc = evVersionCheck, m.id, m.inc
+	}
+}
+
+// applyCluster applies a cluster request. A member that applies its own
+// publication from this life is ready to serve clients.
+func (m *member) applyCluster(data []byte) {
+	id, inc, err := m.cluster.applyClusterRequest(data)
+	if err != nil {
+		panic("sim: " + m.name + ": bad cluster entry: " + err.Error())
+	}
+	if data[0] == reqMemberAttr && id == m.id && inc == m.inc && !m.ready {
+		m.ready = true
+		m.w.fault(m.id, publishedText)
+	}
+}

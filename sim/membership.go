@@ -1,0 +1,238 @@
+package sim
+
+import (
+	"crypto/sha1"
+	"encoding/binary"
+	"slices"
+	"strconv"
+
+	pb "go.etcd.io/raft/v3/raftpb"
+)
+
+// This file is etcd's cluster membership as a member applies it (etcd's
+// membership.RaftCluster): who is in the cluster, with the etcd member IDs,
+// names and URLs that etcdctl shows, which members have published their
+// attributes, and the cluster version. Like etcd it changes only by applying
+// raft entries: configuration changes, each member's attribute publication
+// and the leader's cluster version update.
+
+// ServerVersion is the etcd version the simulated members claim to run.
+const ServerVersion = "3.6.16"
+
+// clusterVersion is what the leader sets once every member runs
+// ServerVersion (etcd keeps major.minor); minClusterVersion is what it sets
+// when some member's version cannot be learnt (etcd's MinClusterVersion).
+const (
+	clusterVersion    = "3.6.0"
+	minClusterVersion = "3.0.0"
+)
+
+// DefaultClusterToken is etcd's default --initial-cluster-token.
+const DefaultClusterToken = "etcd-cluster"
+
+// PeerURL is the URL a member advertises to its peers: its name is its host
+// name.
+func PeerURL(name string) string { return "http://" + name + ":2380" }
+
+// ClientURL is the URL a member advertises to clients.
+func ClientURL(name string) string { return "http://" + name + ":2379" }
+
+// MemberID computes an etcd member ID as etcd does (computeMemberID): the
+// first 8 bytes, big-endian, of the SHA-1 of the sorted peer URLs joined,
+// then the cluster token, then, for a member added at runtime, the Unix
+// seconds of the moment it was added (here: virtual seconds).
+func MemberID(peerURLs []string, token string, addedAt *Time) uint64 {
+	urls := slices.Sorted(slices.Values(peerURLs))
+	b := []byte{}
+	for _, u := range urls {
+		b = append(b, u...)
+	}
+	b = append(b, token...)
+	if addedAt != nil {
+		b = strconv.AppendInt(b, int64(*addedAt)/1e9, 10)
+	}
+	h := sha1.Sum(b)
+	return binary.BigEndian.Uint64(h[:8])
+}
+
+// ClusterID computes the cluster ID from the bootstrap members' IDs as etcd
+// does (RaftCluster.genID): SHA-1 over the sorted IDs, big-endian.
+func ClusterID(memberIDs []uint64) uint64 {
+	ids := slices.Sorted(slices.Values(memberIDs))
+	b := make([]byte, 0, 8*len(ids))
+	for _, id := range ids {
+		b = binary.BigEndian.AppendUint64(b, id)
+	}
+	h := sha1.Sum(b)
+	return binary.BigEndian.Uint64(h[:8])
+}
+
+// clusterState is the membership a member has applied.
+type clusterState struct {
+	members []clusterMember // in raft ID order
+	version string          // the cluster version; "" until the leader sets it
+}
+
+// clusterMember is one member as the cluster knows it.
+type clusterMember struct {
+	id      uint64 // raft ID (the simulator's; see docs/semantics.md)
+	name    string // "" for a member added at runtime that has not published yet
+	learner bool
+	// published: the member has published its attributes (name and client
+	// URLs) through raft since the cluster knew it.
+	published bool
+}
+
+func (cs *clusterState) find(id uint64) *clusterMember {
+	for i := range cs.members {
+		if cs.members[i].id == id {
+			return &cs.members[i]
+		}
+	}
+	return nil
+}
+
+// applyConfChange follows a configuration change. ctx is the change's
+// context: the name of a bootstrap member (etcd puts the whole member in
+// it; a member added at runtime has no name until it publishes).
+func (cs *clusterState) applyConfChange(typ pb.ConfChangeType, id uint64, ctx []byte) {
+	switch typ {
+	case pb.ConfChangeAddNode, pb.ConfChangeAddLearnerNode:
+		learner := typ == pb.ConfChangeAddLearnerNode
+		if cm := cs.find(id); cm != nil {
+			cm.learner = learner // a promotion
+			return
+		}
+		cs.members = append(cs.members, clusterMember{id: id, name: string(ctx), learner: learner})
+		slices.SortFunc(cs.members, func(a, b clusterMember) int { return cmpUint(a.id, b.id) })
+	case pb.ConfChangeRemoveNode:
+		cs.members = slices.DeleteFunc(cs.members, func(cm clusterMember) bool { return cm.id == id })
+	}
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Cluster requests are raft entries the members propose for themselves, not
+// for a client. Their first byte is in 0x20-0x2f, which no client request
+// uses.
+const (
+	reqMemberAttr     byte = 0x20 // a member publishes its name and client URLs (etcd ClusterMemberAttrSetRequest)
+	reqClusterVersion byte = 0x21 // the leader sets the cluster version (etcd ClusterVersionSetRequest)
+)
+
+func isClusterRequest(data []byte) bool { return len(data) > 0 && data[0]&0xf0 == 0x20 }
+
+// encodeMemberAttr: the member's raft ID, its incarnation (so that it knows
+// its own publication when it applies it, and not an earlier life's), and
+// its name.
+func encodeMemberAttr(id uint64, inc uint32, name string) []byte {
+	b := binary.AppendUvarint([]byte{reqMemberAttr}, id)
+	b = binary.AppendUvarint(b, uint64(inc))
+	return appendString(b, name)
+}
+
+func encodeClusterVersion(v string) []byte { return appendString([]byte{reqClusterVersion}, v) }
+
+// applyClusterRequest applies a cluster request and reports, for a member
+// attribute publication, whose and from which incarnation.
+func (cs *clusterState) applyClusterRequest(data []byte) (attrID uint64, attrInc uint32, err error) {
+	d := decoder{b: data[1:]}
+	switch data[0] {
+	case reqMemberAttr:
+		attrID, attrInc = d.uvarint(), uint32(d.uvarint())
+		name := d.string()
+		if cm := cs.find(attrID); cm != nil && d.err == nil {
+			cm.name, cm.published = name, true
+		}
+	case reqClusterVersion:
+		if v := d.string(); d.err == nil {
+			cs.version = v
+		}
+	default:
+		d.err = errCorrupt
+	}
+	return attrID, attrInc, d.err
+}
+
+// summarizeClusterRequest says what a cluster request entry holds, for the
+// log view: "publish etcd-1" or "cluster version 3.6.0".
+func summarizeClusterRequest(data []byte) string {
+	d := decoder{b: data[1:]}
+	switch data[0] {
+	case reqMemberAttr:
+		d.uvarint()
+		d.uvarint()
+		if name := d.string(); d.err == nil {
+			return "publish " + name
+		}
+	case reqClusterVersion:
+		if v := d.string(); d.err == nil {
+			return "cluster version " + v
+		}
+	}
+	return "?"
+}
+
+// encode writes the cluster state for a snapshot.
+func (cs *clusterState) encode(b []byte) []byte {
+	b = appendString(b, cs.version)
+	b = binary.AppendUvarint(b, uint64(len(cs.members)))
+	for _, cm := range cs.members {
+		b = binary.AppendUvarint(b, cm.id)
+		b = appendString(b, cm.name)
+		var flags uint64
+		if cm.learner {
+			flags |= 1
+		}
+		if cm.published {
+			flags |= 2
+		}
+		b = binary.AppendUvarint(b, flags)
+	}
+	return b
+}
+
+func (cs *clusterState) decode(d *decoder) {
+	cs.version = d.string()
+	n := d.uvarint()
+	cs.members = nil
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		cm := clusterMember{id: d.uvarint(), name: d.string()}
+		flags := d.uvarint()
+		cm.learner, cm.published = flags&1 != 0, flags&2 != 0
+		cs.members = append(cs.members, cm)
+	}
+}
+
+// snapshotData is what a member's snapshot holds: its cluster state, then
+// its key-value store.
+func (m *member) snapshotData() []byte {
+	b := m.cluster.encode(nil)
+	return append(b, m.kv.encode()...)
+}
+
+// restoreData rebuilds the cluster state and the store from snapshot data.
+// Empty data (no snapshot yet) gives an empty cluster and an empty store.
+func (m *member) restoreData(b []byte) error {
+	m.cluster = clusterState{}
+	if len(b) == 0 {
+		m.kv = newKV()
+		return nil
+	}
+	d := decoder{b: b}
+	m.cluster.decode(&d)
+	if d.err != nil {
+		return d.err
+	}
+	kv, err := decodeKV(d.b)
+	m.kv = kv
+	return err
+}
