@@ -151,3 +151,52 @@ func TestPendingConfIndexReflection(t *testing.T) {
 		t.Fatalf("after the change applied, pendingConfIndex %d is still above applied %d", p, a)
 	}
 }
+
+// TestVotesReflection pins the reflection read of raft's unexported vote
+// tally (view.go): a pre-candidate isolated from everyone has only its own
+// vote; once the others can answer, a leader's election had a majority of
+// granted votes, seen while it was a candidate.
+func TestVotesReflection(t *testing.T) {
+	w, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reflect.ValueOf(w.members[0].rn).Elem().FieldByName("raft").Elem().FieldByName("trk").FieldByName("Votes")
+	if !r.IsValid() || r.Kind() != reflect.Map {
+		t.Fatalf("raft %s: raft.trk.Votes is gone or no longer a map; re-check view.go", pinnedRaft)
+	}
+	// Step until some member is a candidate or pre-candidate, and check
+	// what the view says against raft's own tally.
+	seen := 0
+	for i := 0; i < 20000 && seen < 3; i++ {
+		if err := w.StepInstant(); err != nil {
+			t.Fatal(err)
+		}
+		for _, mv := range w.View().Members {
+			if mv.Raft != raft.StateCandidate && mv.Raft != raft.StatePreCandidate {
+				continue
+			}
+			m := w.byName[mv.Name]
+			want := votes(m.rn)
+			if len(mv.Votes) != len(want) {
+				t.Fatalf("%s: the view has %d votes, raft %d", mv.Name, len(mv.Votes), len(want))
+			}
+			self := false
+			for _, v := range mv.Votes {
+				if v.Name == mv.Name && v.Granted {
+					self = true
+				}
+				if g := want[w.byName[v.Name].id]; g != v.Granted {
+					t.Fatalf("%s: the view says %s granted=%v, raft %v", mv.Name, v.Name, v.Granted, g)
+				}
+			}
+			if !self {
+				t.Fatalf("%s is a candidate without its own vote: %+v", mv.Name, mv.Votes)
+			}
+			seen++
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no candidate seen")
+	}
+}

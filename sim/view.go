@@ -144,6 +144,26 @@ func electionElapsed(rn *raft.RawNode) int {
 	return int(f.Int())
 }
 
+// votes reads the votes a (pre-)candidate has received in its current
+// election from raft's unexported progress tracker (trk.Votes): by voter
+// ID, granted or refused; a voter not in it has not answered yet. Pinned
+// to raft v3.7.0 by TestVotesReflection.
+func votes(rn *raft.RawNode) map[uint64]bool {
+	r := reflect.ValueOf(rn).Elem().FieldByName("raft")
+	if !r.IsValid() || r.IsNil() {
+		return nil
+	}
+	v := r.Elem().FieldByName("trk").FieldByName("Votes")
+	if !v.IsValid() || v.Kind() != reflect.Map {
+		return nil
+	}
+	out := make(map[uint64]bool, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		out[it.Key().Uint()] = it.Value().Bool()
+	}
+	return out
+}
+
 // pendingConfIndex reads raft's unexported pendingConfIndex: a leader has
 // an unapplied configuration change while it is above the applied index.
 // Pinned to raft v3.7.0 by TestElectionElapsedReflection's sibling,
@@ -234,6 +254,16 @@ type MemberView struct {
 	Progress []ProgressView // the leader's view of each peer
 	Voters   []string
 	Learners []string
+	// Votes, for a candidate or a pre-candidate, are the answers it has
+	// had in this election, in voter order (its own vote included); a
+	// voter missing from them has not answered yet.
+	Votes []VoteView
+}
+
+// VoteView is one voter's answer to a candidate.
+type VoteView struct {
+	Name    string
+	Granted bool
 }
 
 // LogEntryView is one entry of a member's log.
@@ -343,6 +373,14 @@ func (m *member) view() MemberView {
 	}
 	for _, id := range m.conf.GetLearners() {
 		v.Learners = append(v.Learners, m.w.fmtNode(id))
+	}
+	if m.rn != nil && m.up && (v.Raft == raft.StateCandidate || v.Raft == raft.StatePreCandidate) {
+		got := votes(m.rn)
+		for _, id := range m.conf.GetVoters() {
+			if g, ok := got[id]; ok {
+				v.Votes = append(v.Votes, VoteView{Name: m.w.fmtNode(id), Granted: g})
+			}
+		}
 	}
 	if m.rn != nil && v.Raft == raft.StateLeader {
 		m.rn.WithProgress(func(id uint64, typ raft.ProgressType, pr tracker.Progress) {
