@@ -1,0 +1,206 @@
+package mvcc
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+)
+
+// Changes returns the events of every revision from minRev to the current
+// one, in order, as etcd's watchable store reads them from its backend to
+// catch up an unsynced watcher (syncWatchers). It fails with ErrCompacted
+// when minRev is older than the last compaction: those events are gone.
+// Each event carries the key as it was before (PrevKv) when that revision
+// can still be read.
+func (s *Store) Changes(minRev int64) ([]Event, error) {
+	if minRev < s.compactMainRev {
+		return nil, ErrCompacted
+	}
+	i, _ := slices.BinarySearchFunc(s.backend, minRev, func(r record, rev int64) int {
+		switch {
+		case r.rev.Main < rev:
+			return -1
+		case r.rev.Main > rev:
+			return 1
+		}
+		return 0
+	})
+	// NB: BinarySearchFunc finds the first record of minRev, or where it
+	// would be.
+	var evs []Event
+	for ; i < len(s.backend); i++ {
+		r := s.backend[i]
+		kv := r.kv
+		ev := Event{Type: PUT, Kv: &kv}
+		if r.tomb {
+			ev.Type = DELETE
+		}
+		if !ev.IsCreate() {
+			if kvs, _, _, err := s.rangeKeys(kv.Key, "", s.currentRev, kv.ModRevision-1, 0, false); err == nil && len(kvs) > 0 {
+				ev.PrevKv = &kvs[0]
+			}
+		}
+		evs = append(evs, ev)
+	}
+	return evs, nil
+}
+
+// Encode writes the store as a snapshot carries it: the revisions and the
+// backend. The index is rebuilt from the backend on Decode, as etcd
+// rebuilds its tree index from bbolt when it restores a snapshot.
+func (s *Store) Encode() []byte {
+	b := binary.AppendVarint(nil, s.currentRev)
+	b = binary.AppendVarint(b, s.compactMainRev)
+	b = binary.AppendUvarint(b, uint64(len(s.backend)))
+	for _, r := range s.backend {
+		b = binary.AppendVarint(b, r.rev.Main)
+		b = binary.AppendVarint(b, r.rev.Sub)
+		if r.tomb {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		b = appendString(b, r.kv.Key)
+		b = appendString(b, r.kv.Value)
+		b = binary.AppendVarint(b, r.kv.CreateRevision)
+		b = binary.AppendVarint(b, r.kv.ModRevision)
+		b = binary.AppendVarint(b, r.kv.Version)
+		b = binary.AppendVarint(b, r.kv.Lease)
+	}
+	return b
+}
+
+// ErrCorrupt says snapshot data could not be decoded.
+var ErrCorrupt = errors.New("mvcc: corrupt snapshot data")
+
+// Decode rebuilds a store from Encode's bytes; empty data is an empty
+// store. Leases attached to keys are reported to the lessor, if one is set.
+func Decode(data []byte, lessor Lessor) (*Store, error) {
+	s := New()
+	s.lessor = lessor
+	if len(data) == 0 {
+		return s, nil
+	}
+	d := decoder{b: data}
+	s.currentRev = d.varint()
+	s.compactMainRev = d.varint()
+	n := d.uvarint()
+	if d.err == nil && n > uint64(len(d.b)) {
+		return nil, ErrCorrupt
+	}
+	s.backend = make([]record, 0, n)
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		var r record
+		r.rev.Main, r.rev.Sub = d.varint(), d.varint()
+		r.tomb = d.byte() == 1
+		r.kv.Key, r.kv.Value = d.string(), d.string()
+		r.kv.CreateRevision, r.kv.ModRevision = d.varint(), d.varint()
+		r.kv.Version, r.kv.Lease = d.varint(), d.varint()
+		if len(s.backend) > 0 && !r.rev.GreaterThan(s.backend[len(s.backend)-1].rev) {
+			return nil, ErrCorrupt
+		}
+		s.backend = append(s.backend, r)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	s.restoreIndex()
+	return s, nil
+}
+
+// restoreIndex rebuilds the key index from the backend, as etcd's
+// restoreIntoIndex does: the first record of a key (the others were
+// compacted away) restores its generation with the record's own create
+// revision and version.
+func (s *Store) restoreIndex() {
+	leases := map[string]int64{}
+	for _, r := range s.backend {
+		ki := s.index[r.kv.Key]
+		switch {
+		case ki != nil && r.tomb:
+			_ = ki.tombstone(r.rev) // a tombstone of a key already deleted is ignored, as etcd warns and goes on
+		case ki != nil:
+			ki.put(r.rev)
+		case r.tomb:
+			ki = &keyIndex{key: r.kv.Key, modified: r.rev, generations: []generation{
+				{created: r.rev, ver: 1, revs: []Revision{r.rev}}, {}}}
+		default:
+			ki = &keyIndex{key: r.kv.Key, modified: r.rev, generations: []generation{
+				{created: Revision{Main: r.kv.CreateRevision}, ver: r.kv.Version, revs: []Revision{r.rev}}}}
+		}
+		if s.index[r.kv.Key] == nil {
+			s.index[r.kv.Key] = ki
+			s.keys = append(s.keys, r.kv.Key)
+		}
+		if r.tomb || r.kv.Lease == 0 {
+			delete(leases, r.kv.Key)
+		} else {
+			leases[r.kv.Key] = r.kv.Lease
+		}
+	}
+	slices.Sort(s.keys)
+	if s.lessor != nil {
+		for _, k := range s.keys { // in key order, never map order
+			if id, ok := leases[k]; ok {
+				s.lessor.Attach(id, k)
+			}
+		}
+	}
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = ErrCorrupt
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = ErrCorrupt
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) byte() byte {
+	if d.err != nil || len(d.b) == 0 {
+		d.err = ErrCorrupt
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		d.err = ErrCorrupt
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}

@@ -1,0 +1,272 @@
+package mvcc
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+)
+
+// TestStore runs the golden files in testdata: each command acts on one
+// store and prints what etcd's store would answer.
+//
+//	put k v [lease=N] [prev]        del k [end=E|prefix] [prev]
+//	get k [end=E|prefix|from] [rev=N] [limit=N] [count] [keys] [sort=TARGET,ORDER]
+//	txn  (then lines: "cmp k mod|create|version|value|lease =|!=|<|> X", "then ...", "else ...")
+//	compact N    changes N    restore (encode, decode, and go on with the copy)
+func TestStore(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		s := New()
+		leases := fakeLessor{}
+		s.SetLessor(leases)
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			var out strings.Builder
+			switch d.Cmd {
+			case "put":
+				p := putReq(t, d.CmdArgs)
+				resp, evs, err := s.Put(p)
+				if err != nil {
+					return "error: " + GRPCMessage(err) + "\n"
+				}
+				fmt.Fprintf(&out, "rev %d", resp.Header.Revision)
+				if resp.PrevKv != nil {
+					fmt.Fprintf(&out, " prev %s", fmtKV(resp.PrevKv))
+				}
+				out.WriteString("\n" + fmtEvents(evs))
+			case "del":
+				r := &DeleteRangeRequest{Key: d.CmdArgs[0].Key}
+				r.RangeEnd, _ = rangeEnd(d.CmdArgs)
+				r.PrevKv = d.HasArg("prev")
+				resp, evs, _ := s.DeleteRange(r)
+				fmt.Fprintf(&out, "rev %d deleted %d\n", resp.Header.Revision, resp.Deleted)
+				for _, kv := range resp.PrevKvs {
+					fmt.Fprintf(&out, "prev %s\n", fmtKV(kv))
+				}
+				out.WriteString(fmtEvents(evs))
+			case "get":
+				resp, err := s.Range(rangeReq(t, d.CmdArgs))
+				if err != nil {
+					return "error: " + GRPCMessage(err) + "\n"
+				}
+				out.WriteString(fmtRange(resp))
+			case "txn":
+				r := &TxnRequest{}
+				for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
+					parseTxnLine(t, r, line)
+				}
+				if err := ValidateTxn(r); err != nil {
+					return "invalid: " + err.Error() + "\n"
+				}
+				resp, evs, err := s.Txn(r)
+				if err != nil {
+					return "error: " + GRPCMessage(err) + "\n"
+				}
+				fmt.Fprintf(&out, "succeeded %v rev %d\n", resp.Succeeded, resp.Header.Revision)
+				for _, ro := range resp.Responses {
+					switch {
+					case ro.ResponseRange != nil:
+						out.WriteString("range: " + strings.ReplaceAll(fmtRange(ro.ResponseRange), "\n", "; ") + "\n")
+					case ro.ResponsePut != nil:
+						fmt.Fprintf(&out, "put: rev %d\n", ro.ResponsePut.Header.Revision)
+					case ro.ResponseDeleteRange != nil:
+						fmt.Fprintf(&out, "del: deleted %d\n", ro.ResponseDeleteRange.Deleted)
+					}
+				}
+				out.WriteString(fmtEvents(evs))
+			case "compact":
+				rev, _ := strconv.ParseInt(d.CmdArgs[0].Key, 10, 64)
+				resp, err := s.Compact(rev)
+				if err != nil {
+					return "error: " + GRPCMessage(err) + "\n"
+				}
+				fmt.Fprintf(&out, "rev %d compacted at %d; %d records, %d keys indexed\n", resp.Header.Revision, s.CompactRev(), len(s.backend), len(s.keys))
+			case "changes":
+				rev, _ := strconv.ParseInt(d.CmdArgs[0].Key, 10, 64)
+				evs, err := s.Changes(rev)
+				if err != nil {
+					return "error: " + GRPCMessage(err) + "\n"
+				}
+				out.WriteString(fmtEvents(evs))
+			case "restore":
+				b := s.Encode()
+				again := fakeLessor{}
+				c, err := Decode(b, again)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(c.Encode()) != string(b) {
+					t.Fatalf("encode(decode(b)) != b")
+				}
+				s = c
+				fmt.Fprintf(&out, "restored at rev %d (compacted %d); attached %v\n", s.Rev(), s.CompactRev(), again.attached())
+			case "leases":
+				out.WriteString(fmt.Sprintf("%v\n", leases.attached()))
+			default:
+				t.Fatalf("unknown command %q", d.Cmd)
+			}
+			return out.String()
+		})
+	})
+}
+
+type fakeLessor map[string]int64 // key → lease; lease 7 and 8 exist
+
+func (f fakeLessor) Exists(id int64) bool        { return id == 7 || id == 8 }
+func (f fakeLessor) Attach(id int64, key string) { f[key] = id }
+func (f fakeLessor) Detach(id int64, key string) { delete(f, key) }
+func (f fakeLessor) attached() string {
+	var parts []string
+	for _, k := range sortedKeys(f) {
+		parts = append(parts, fmt.Sprintf("%s→%d", k, f[k]))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func sortedKeys(m map[string]int64) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	for i := range ks {
+		for j := i + 1; j < len(ks); j++ {
+			if ks[j] < ks[i] {
+				ks[i], ks[j] = ks[j], ks[i]
+			}
+		}
+	}
+	return ks
+}
+
+func fmtKV(kv *KeyValue) string {
+	s := fmt.Sprintf("%s=%q c%d m%d v%d", kv.Key, kv.Value, kv.CreateRevision, kv.ModRevision, kv.Version)
+	if kv.Lease != 0 {
+		s += fmt.Sprintf(" lease %d", kv.Lease)
+	}
+	return s
+}
+
+func fmtEvents(evs []Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		fmt.Fprintf(&b, "event %s %s", e.Type, fmtKV(e.Kv))
+		if e.PrevKv != nil {
+			fmt.Fprintf(&b, " (prev %s)", fmtKV(e.PrevKv))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func fmtRange(r *RangeResponse) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "header rev %d count %d more %v\n", r.Header.Revision, r.Count, r.More)
+	for _, kv := range r.Kvs {
+		b.WriteString(fmtKV(kv) + "\n")
+	}
+	return b.String()
+}
+
+func rangeEnd(args []datadriven.CmdArg) (string, bool) {
+	for _, a := range args {
+		switch a.Key {
+		case "end":
+			return a.Vals[0], true
+		case "prefix":
+			return PrefixEnd(args[0].Key), true
+		case "from":
+			return GteEnd, true
+		}
+	}
+	return "", false
+}
+
+func intArg(t *testing.T, a datadriven.CmdArg) int64 {
+	v, err := strconv.ParseInt(a.Vals[0], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func putReq(t *testing.T, args []datadriven.CmdArg) *PutRequest {
+	p := &PutRequest{Key: args[0].Key, Value: args[1].Key}
+	for _, a := range args[2:] {
+		switch a.Key {
+		case "lease":
+			p.Lease = intArg(t, a)
+		case "prev":
+			p.PrevKv = true
+		case "ignore_value":
+			p.IgnoreValue, p.Value = true, ""
+		}
+	}
+	return p
+}
+
+func rangeReq(t *testing.T, args []datadriven.CmdArg) *RangeRequest {
+	r := &RangeRequest{Key: args[0].Key}
+	r.RangeEnd, _ = rangeEnd(args)
+	for _, a := range args[1:] {
+		switch a.Key {
+		case "rev":
+			r.Revision = intArg(t, a)
+		case "limit":
+			r.Limit = intArg(t, a)
+		case "count":
+			r.CountOnly = true
+		case "keys":
+			r.KeysOnly = true
+		case "sort":
+			r.SortTarget = map[string]SortTarget{"key": SortByKey, "version": SortByVersion, "create": SortByCreate, "mod": SortByMod, "value": SortByValue}[a.Vals[0]]
+			r.SortOrder = map[string]SortOrder{"none": SortNone, "ascend": SortAscend, "descend": SortDescend}[a.Vals[1]]
+		}
+	}
+	return r
+}
+
+// parseTxnLine reads one line of a txn: "cmp KEY TARGET OP VALUE", or
+// "then|else put K V", "then|else del K", "then|else get K".
+func parseTxnLine(t *testing.T, r *TxnRequest, line string) {
+	f := strings.Fields(line)
+	switch f[0] {
+	case "cmp":
+		c := &Compare{Key: f[1]}
+		c.Result = map[string]CompareResult{"=": CompareEqual, "!=": CompareNotEqual, "<": CompareLess, ">": CompareGreater}[f[3]]
+		n, _ := strconv.ParseInt(f[4], 10, 64)
+		switch f[2] {
+		case "mod":
+			c.Target, c.ModRevision = TargetMod, n
+		case "create":
+			c.Target, c.CreateRevision = TargetCreate, n
+		case "version":
+			c.Target, c.Version = TargetVersion, n
+		case "lease":
+			c.Target, c.Lease = TargetLease, n
+		case "value":
+			c.Target, c.Value = TargetValue, f[4]
+		}
+		r.Compare = append(r.Compare, c)
+	case "then", "else":
+		op := &RequestOp{}
+		switch f[1] {
+		case "put":
+			op.RequestPut = &PutRequest{Key: f[2], Value: f[3]}
+		case "del":
+			op.RequestDeleteRange = &DeleteRangeRequest{Key: f[2]}
+			if len(f) > 3 {
+				op.RequestDeleteRange.RangeEnd = PrefixEnd(f[2])
+			}
+		case "get":
+			op.RequestRange = &RangeRequest{Key: f[2]}
+		}
+		if f[0] == "then" {
+			r.Success = append(r.Success, op)
+		} else {
+			r.Failure = append(r.Failure, op)
+		}
+	default:
+		t.Fatalf("bad txn line %q", line)
+	}
+}

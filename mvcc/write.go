@@ -1,0 +1,207 @@
+package mvcc
+
+import "slices"
+
+// writeTxn is one write transaction, as etcd's storeTxnWrite: every change
+// in it has the main revision beginRev+1 and its own sub revision, and the
+// store's revision moves on once, at end, if anything changed.
+type writeTxn struct {
+	s        *Store
+	beginRev int64
+	changes  []record
+	events   []Event
+}
+
+func (s *Store) write() *writeTxn { return &writeTxn{s: s, beginRev: s.currentRev} }
+
+// rev is the revision reads inside the transaction see: its own changes
+// included.
+func (tw *writeTxn) rev() int64 {
+	if len(tw.changes) > 0 {
+		return tw.beginRev + 1
+	}
+	return tw.beginRev
+}
+
+func (tw *writeTxn) end() []Event {
+	if len(tw.changes) > 0 {
+		tw.s.currentRev++
+	}
+	return tw.events
+}
+
+func (tw *writeTxn) get(key string) (KeyValue, bool) {
+	kvs, _, _, _ := tw.s.rangeKeys(key, "", tw.rev(), 0, 0, false)
+	if len(kvs) == 0 {
+		return KeyValue{}, false
+	}
+	return kvs[0], true
+}
+
+func (tw *writeTxn) put(key, value string, lease int64) {
+	s := tw.s
+	rev := tw.beginRev + 1
+	kv := KeyValue{Key: key, Value: value, CreateRevision: rev, ModRevision: rev, Version: 1, Lease: lease}
+	prev, existed := tw.get(key)
+	if existed {
+		kv.CreateRevision = prev.CreateRevision
+		kv.Version = prev.Version + 1
+	}
+	idx := Revision{Main: rev, Sub: int64(len(tw.changes))}
+	ki := s.index[key]
+	if ki == nil {
+		ki = &keyIndex{key: key}
+		s.index[key] = ki
+		i, _ := slices.BinarySearch(s.keys, key)
+		s.keys = slices.Insert(s.keys, i, key)
+	}
+	ki.put(idx)
+	s.backend = append(s.backend, record{rev: idx, kv: kv})
+	tw.changes = append(tw.changes, record{rev: idx, kv: kv})
+	ev := Event{Type: PUT, Kv: &kv}
+	if existed {
+		ev.PrevKv = &prev
+	}
+	tw.events = append(tw.events, ev)
+	old := prev.Lease
+	if old == lease || s.lessor == nil {
+		return
+	}
+	if old != 0 {
+		s.lessor.Detach(old, key)
+	}
+	if lease != 0 {
+		s.lessor.Attach(lease, key)
+	}
+}
+
+// deleteRange deletes every key in [key, end) that exists, and returns how
+// many.
+func (tw *writeTxn) deleteRange(key, end string) int64 {
+	kvs, _, _, _ := tw.s.rangeKeys(key, end, tw.rev(), 0, 0, false)
+	for i := range kvs {
+		tw.delete(kvs[i])
+	}
+	return int64(len(kvs))
+}
+
+func (tw *writeTxn) delete(prev KeyValue) {
+	s := tw.s
+	idx := Revision{Main: tw.beginRev + 1, Sub: int64(len(tw.changes))}
+	kv := KeyValue{Key: prev.Key, ModRevision: idx.Main}
+	if err := s.index[prev.Key].tombstone(idx); err != nil {
+		panic("mvcc: tombstone of " + prev.Key + ": " + err.Error())
+	}
+	s.backend = append(s.backend, record{rev: idx, kv: kv, tomb: true})
+	tw.changes = append(tw.changes, record{rev: idx, kv: kv, tomb: true})
+	tw.events = append(tw.events, Event{Type: DELETE, Kv: &kv, PrevKv: &prev})
+	if prev.Lease != 0 && s.lessor != nil {
+		s.lessor.Detach(prev.Lease, prev.Key)
+	}
+}
+
+// Put applies a put, as etcd's apply layer does (txn.Put): the lease must
+// exist; ignore_value and ignore_lease need the key to exist.
+func (s *Store) Put(p *PutRequest) (*PutResponse, []Event, error) {
+	if p.Lease != 0 && (s.lessor == nil || !s.lessor.Exists(p.Lease)) {
+		return nil, nil, ErrLeaseNotFound
+	}
+	tw := s.write()
+	resp, err := tw.applyPut(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	evs := tw.end()
+	resp.Header.Revision = s.currentRev
+	return resp, evs, nil
+}
+
+func (tw *writeTxn) applyPut(p *PutRequest) (*PutResponse, error) {
+	resp := &PutResponse{}
+	value, lease := p.Value, p.Lease
+	prev, existed := tw.get(p.Key)
+	if (p.IgnoreValue || p.IgnoreLease) && !existed {
+		return nil, ErrKeyNotFound
+	}
+	if p.IgnoreValue {
+		value = prev.Value
+	}
+	if p.IgnoreLease {
+		lease = prev.Lease
+	}
+	if p.PrevKv && existed {
+		resp.PrevKv = &prev
+	}
+	tw.put(p.Key, value, lease)
+	resp.Header.Revision = tw.rev()
+	return resp, nil
+}
+
+// DeleteRange applies a delete of one key or a range.
+func (s *Store) DeleteRange(r *DeleteRangeRequest) (*DeleteRangeResponse, []Event, error) {
+	tw := s.write()
+	resp := tw.applyDeleteRange(r)
+	evs := tw.end()
+	resp.Header.Revision = s.currentRev
+	return resp, evs, nil
+}
+
+func (tw *writeTxn) applyDeleteRange(r *DeleteRangeRequest) *DeleteRangeResponse {
+	resp := &DeleteRangeResponse{}
+	if r.PrevKv {
+		kvs, _, _, _ := tw.s.rangeKeys(r.Key, r.RangeEnd, tw.rev(), 0, 0, false)
+		for i := range kvs {
+			resp.PrevKvs = append(resp.PrevKvs, &kvs[i])
+		}
+	}
+	resp.Deleted = tw.deleteRange(r.Key, r.RangeEnd)
+	resp.Header.Revision = tw.rev()
+	return resp
+}
+
+// DeleteKeys deletes the keys that exist, in one revision: what revoking a
+// lease does to the keys attached to it.
+func (s *Store) DeleteKeys(keys []string) []Event {
+	tw := s.write()
+	for _, k := range keys {
+		if kv, ok := tw.get(k); ok {
+			tw.delete(kv)
+		}
+	}
+	return tw.end()
+}
+
+// Compact discards the history before rev, as etcd's Compact does: every
+// revision of a key older than its last change at or before rev, and keys
+// deleted by then. Reads and watches before rev then fail with
+// ErrCompacted.
+func (s *Store) Compact(rev int64) (*CompactionResponse, error) {
+	if rev <= s.compactMainRev {
+		return nil, ErrCompacted
+	}
+	if rev > s.currentRev {
+		return nil, ErrFutureRev
+	}
+	s.compactMainRev = rev
+	available := map[Revision]struct{}{}
+	keys := s.keys[:0]
+	for _, k := range s.keys {
+		ki := s.index[k]
+		ki.compact(rev, available)
+		if ki.isEmpty() {
+			delete(s.index, k)
+			continue
+		}
+		keys = append(keys, k)
+	}
+	clear(s.keys[len(keys):])
+	s.keys = keys
+	s.backend = slices.DeleteFunc(s.backend, func(r record) bool {
+		if r.rev.Main > rev {
+			return false
+		}
+		_, keep := available[r.rev]
+		return !keep
+	})
+	return &CompactionResponse{Header: ResponseHeader{Revision: s.currentRev}}, nil
+}
