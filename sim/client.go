@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/raftsim/raftsim/mvcc"
+)
 
 // OpKind is what a client asks for.
 type OpKind uint8
@@ -11,9 +15,23 @@ const (
 	OpDelete
 	OpGet
 	OpWatch
+	OpTxn             // a transaction (Op.Txn)
+	OpCompact         // an MVCC compaction at Op.Rev
+	OpLeaseGrant      // grant a lease of Op.TTL seconds
+	OpLeaseRevoke     // revoke lease Op.Lease
+	OpLeaseKeepAlive  // one keep-alive of lease Op.Lease, answered by the leader
+	OpLeaseTimeToLive // the remaining TTL of lease Op.Lease, answered by the leader
+	OpLeaseLeases     // every lease the member knows
+	numOpKinds
 )
 
-var opKindNames = [...]string{"", "put", "delete", "get", "watch"}
+var opKindNames = [...]string{"", "put", "delete", "get", "watch", "txn", "compact", "lease grant", "lease revoke",
+	"lease keep-alive", "lease timetolive", "lease list"}
+
+// IsWrite reports whether the operation goes through raft as a write.
+func (k OpKind) IsWrite() bool {
+	return k == OpPut || k == OpDelete || k == OpTxn || k == OpCompact || k == OpLeaseGrant || k == OpLeaseRevoke
+}
 
 func (k OpKind) String() string {
 	if int(k) < len(opKindNames) {
@@ -56,6 +74,20 @@ type Op struct {
 	Serializable  bool // get: answer from local state, no consensus
 	RequireLeader bool // watch: cancel when the member loses its leader
 
+	// etcd's request fields beyond the v1 ones (see mvcc.RangeRequest,
+	// PutRequest, DeleteRangeRequest, WatchCreateRequest, LeaseGrantRequest).
+	RangeEnd   string          // get, delete, watch: [Key, RangeEnd); mvcc.GteEnd: every key from Key on
+	Rev        int64           // get: read at this revision; watch: from this revision; compact: the revision
+	Limit      int64           // get
+	CountOnly  bool            // get
+	SortOrder  mvcc.SortOrder  // get
+	SortTarget mvcc.SortTarget // get
+	PrevKV     bool            // put, delete: return what was there; watch: events carry it
+	Lease      int64           // put: attach to this lease; lease ops: the lease
+	TTL        int64           // lease grant: seconds
+	LeaseKeys  bool            // lease timetolive: list the attached keys
+	Txn        *mvcc.TxnRequest
+
 	Start, End Time
 	Status     OpStatus
 	Err        string
@@ -67,6 +99,15 @@ type Op struct {
 	Revision int64      // the store revision the answer reflects
 	Deleted  int        // delete: how many keys
 	Applied  uint64     // get: the applied index of the member that answered
+	Count    int64      // get: how many keys the range holds (before any limit)
+	More     bool       // get: the limit left some out
+	PrevKVs  []KeyValue // put, delete with PrevKV: what was there
+	TxnResp  *mvcc.TxnResponse
+	// LeaseResp is what a lease operation answered.
+	LeaseResp LeaseResult
+	// CompactRevision is set when a watch was cancelled because its start
+	// revision has been compacted: the compaction's revision.
+	CompactRevision int64
 
 	// Stale marks a serializable read that returned something other than
 	// the newest committed state; StaleNote says by how much.
@@ -85,13 +126,26 @@ type Op struct {
 	tried          int
 	readIndex      uint64
 	readIndexKnown bool
+	watchNext      int64     // watch: the next revision it delivers
+	after          func(*Op) // called once when the operation ends (the compactor's next step)
+}
+
+// LeaseResult is a lease operation's answer (LeaseGrantResponse,
+// LeaseKeepAliveResponse, LeaseTimeToLiveResponse, LeaseLeasesResponse).
+type LeaseResult struct {
+	ID         int64
+	TTL        int64 // seconds; the remaining TTL for timetolive
+	GrantedTTL int64
+	Keys       []string
+	Leases     []int64
 }
 
 // WatchEvent is one change a watch delivered.
 type WatchEvent struct {
-	Type string // PUT or DELETE
-	KV   KeyValue
-	At   Time // when the client received it
+	Type   string // PUT or DELETE
+	KV     KeyValue
+	PrevKV *KeyValue // with Op.PrevKV, the key before the change, when it was readable
+	At     Time      // when the client received it
 }
 
 // Latency is how long the operation took, or has taken so far. An open
@@ -122,6 +176,12 @@ type reply struct {
 	watch   bool       // a watch was created
 	refused bool       // the member was down: the client may fail over
 	event   WatchEvent // evWatchArrive: what a watch reports
+	count   int64
+	more    bool
+	prevKVs []KeyValue
+	txn     *mvcc.TxnResponse
+	lease   LeaseResult
+	compact int64 // a watch cancelled by compaction: the compaction revision
 }
 
 func (w *World) client(name string) *client {
@@ -232,6 +292,7 @@ func (w *World) clientEvent(e *event) {
 			}
 			// The member it timed out at is the one it was last sent to.
 			w.record(Event{Kind: EvReply, Op: op.ID, Node: w.endpointOf(op), Text: op.Err})
+			w.ended(op)
 		}
 	case evWatchArrive:
 		if op.Status == OpOK {
@@ -244,6 +305,7 @@ func (w *World) clientEvent(e *event) {
 		r := e.rep
 		if op.Kind == OpWatch && op.Status == OpOK && r.status == OpError {
 			op.Status, op.Err, op.End = OpError, r.err, w.now // a watch stream ends
+			op.CompactRevision = r.compact
 			w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: "watch cancelled: " + r.err})
 			return
 		}
@@ -264,9 +326,19 @@ func (w *World) clientEvent(e *event) {
 	}
 }
 
+// ended calls the operation's after hook, once.
+func (w *World) ended(op *Op) {
+	if f := op.after; f != nil {
+		op.after = nil
+		f(op)
+	}
+}
+
 func (w *World) complete(op *Op, node uint64, r *reply) {
+	defer w.ended(op)
 	op.Status, op.Err = r.status, r.err
 	op.Found, op.Result, op.KVs, op.Revision, op.Deleted, op.Applied = r.found, r.value, r.kvs, r.rev, r.deleted, r.applied
+	op.Count, op.More, op.PrevKVs, op.TxnResp, op.LeaseResp = r.count, r.more, r.prevKVs, r.txn, r.lease
 	if op.Kind != OpWatch || r.status != OpOK {
 		op.End = w.now // an open watch has no end yet
 	}

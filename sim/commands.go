@@ -260,7 +260,7 @@ func (w *World) do(c *Command) (*Op, error) {
 		if !(c.Rate >= MinClockRate && c.Rate <= MaxClockRate) { // also refuses NaN
 			return nil, fmt.Errorf("clock rate must be between %g and %g, not %g", MinClockRate, MaxClockRate, c.Rate)
 		}
-		m.rate = c.Rate
+		m.setClockRate(c.Rate)
 		m.tickEvery = max(Time(float64(w.cfg.Tick)/c.Rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
 		w.fault(m.id, fmt.Sprintf("clock runs at %gx", c.Rate))
 	case CmdIsolate:

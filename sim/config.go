@@ -56,6 +56,10 @@ type Config struct {
 	// Apiservers is how many kube-apiservers a topology builds, on the hosts
 	// of the first members; 0 means one per member.
 	Apiservers int
+	// CompactionInterval is kube-apiserver's --etcd-compaction-interval:
+	// with a topology, each apiserver runs kube-apiserver's compactor at
+	// this interval (Kubernetes' default is 5m). 0 turns it off.
+	CompactionInterval time.Duration
 }
 
 // LinkOverride changes the properties of one link. Nil fields keep the default.

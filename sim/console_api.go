@@ -12,7 +12,7 @@ func (w *World) MemberKV(name string) (revision int64, kvs []KeyValue, ok bool) 
 	if m == nil || !m.up || m.kv == nil {
 		return 0, nil, false
 	}
-	return m.kv.Revision, m.kv.Range(""), true
+	return m.kv.Revision(), m.kv.Range(""), true
 }
 
 // MemberConf returns the voters and learners of the configuration a member

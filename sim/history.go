@@ -1,11 +1,14 @@
 package sim
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 )
 
@@ -146,35 +149,125 @@ func describeOp(op *Op) string {
 	switch op.Kind {
 	case OpPut:
 		s += " = " + strconv.Quote(op.Value)
+		if op.Lease != 0 {
+			s += " with lease " + leaseHex(op.Lease)
+		}
 	case OpGet:
 		if op.Serializable {
 			s += " (serializable)"
 		} else {
 			s += " (linearizable)"
 		}
+	case OpTxn:
+		s = "txn " + describeTxn(op.Txn)
+	case OpCompact:
+		s = "compact at revision " + strconv.FormatInt(op.Rev, 10)
+	case OpLeaseGrant:
+		s = "lease grant, TTL " + strconv.FormatInt(op.TTL, 10) + "s"
+	case OpLeaseRevoke, OpLeaseKeepAlive, OpLeaseTimeToLive:
+		s = op.Kind.String() + " " + leaseHex(op.Lease)
+	case OpLeaseLeases:
+		s = "lease list"
 	}
-	if op.Prefix {
+	switch {
+	case op.Prefix:
 		s += " --prefix"
+	case op.RangeEnd == mvcc.GteEnd:
+		s += " --from-key"
+	case op.RangeEnd != "":
+		s += " to " + strconv.Quote(op.RangeEnd)
+	}
+	if op.Rev != 0 && (op.Kind == OpGet || op.Kind == OpWatch) {
+		s += " --rev=" + strconv.FormatInt(op.Rev, 10)
 	}
 	return s
 }
 
+func leaseHex(id int64) string { return fmt.Sprintf("%016x", id) }
+
+// describeTxn says what a transaction asks, in etcdctl's words.
+func describeTxn(t *mvcc.TxnRequest) string {
+	if t == nil {
+		return "{}"
+	}
+	var cmps []string
+	for _, c := range t.Compare {
+		cmps = append(cmps, DescribeCompare(c))
+	}
+	s := "if " + strings.Join(cmps, " && ")
+	if len(cmps) == 0 {
+		s = "if true"
+	}
+	return s + " then " + describeRequestOps(t.Success) + " else " + describeRequestOps(t.Failure)
+}
+
+// DescribeCompare writes a compare as etcdctl's txn reads it:
+// mod("k") = "5".
+func DescribeCompare(c *mvcc.Compare) string {
+	target, v := "", ""
+	switch c.Target {
+	case mvcc.TargetVersion:
+		target, v = "ver", strconv.FormatInt(c.Version, 10)
+	case mvcc.TargetCreate:
+		target, v = "create", strconv.FormatInt(c.CreateRevision, 10)
+	case mvcc.TargetMod:
+		target, v = "mod", strconv.FormatInt(c.ModRevision, 10)
+	case mvcc.TargetValue:
+		target, v = "val", c.Value
+	case mvcc.TargetLease:
+		target, v = "lease", strconv.FormatInt(c.Lease, 10)
+	}
+	op := map[mvcc.CompareResult]string{mvcc.CompareEqual: "=", mvcc.CompareNotEqual: "!=", mvcc.CompareLess: "<",
+		mvcc.CompareGreater: ">"}[c.Result]
+	return fmt.Sprintf("%s(%s) %s %s", target, strconv.Quote(c.Key), op, strconv.Quote(v))
+}
+
+func describeRequestOps(ops []*mvcc.RequestOp) string {
+	var parts []string
+	for _, o := range ops {
+		switch {
+		case o.RequestPut != nil:
+			parts = append(parts, "put "+strconv.Quote(o.RequestPut.Key)+" = "+strconv.Quote(o.RequestPut.Value))
+		case o.RequestDeleteRange != nil:
+			parts = append(parts, "del "+strconv.Quote(o.RequestDeleteRange.Key))
+		case o.RequestRange != nil:
+			parts = append(parts, "get "+strconv.Quote(o.RequestRange.Key))
+		case o.RequestTxn != nil:
+			parts = append(parts, "txn")
+		}
+	}
+	return "[" + strings.Join(parts, "; ") + "]"
+}
+
 func describeResult(op *Op) string {
 	if op.Status != OpOK {
-		return op.Status.String() + ": " + op.Err
+		s := op.Status.String() + ": " + op.Err
+		if op.CompactRevision != 0 {
+			s += " (compacted at revision " + strconv.FormatInt(op.CompactRevision, 10) + ")"
+		}
+		return s
 	}
+	rev := " at revision " + strconv.FormatInt(op.Revision, 10)
 	switch op.Kind {
 	case OpGet:
 		s := "ok"
 		switch {
-		case op.Prefix:
+		case op.CountOnly:
+			s += ": count " + strconv.FormatInt(op.Count, 10)
+		case op.Prefix || op.RangeEnd != "":
 			s += ": " + strconv.Itoa(len(op.KVs)) + " keys"
+			if op.More {
+				s += " (more)"
+			}
 		case op.Found:
 			s += ": " + strconv.Quote(op.Result)
+			if kv := op.KVs[0]; true {
+				s += fmt.Sprintf(" (mod %d, version %d)", kv.ModRevision, kv.Version)
+			}
 		default:
 			s += ": not found"
 		}
-		s += " at revision " + strconv.FormatInt(op.Revision, 10)
+		s += rev
 		if op.Stale {
 			s += " (STALE: " + op.StaleNote + ")"
 		}
@@ -182,7 +275,23 @@ func describeResult(op *Op) string {
 	case OpWatch:
 		return "ok: watching"
 	case OpDelete:
-		return "ok: deleted " + strconv.Itoa(op.Deleted) + " at revision " + strconv.FormatInt(op.Revision, 10)
+		return "ok: deleted " + strconv.Itoa(op.Deleted) + rev
+	case OpTxn:
+		if op.TxnResp != nil && op.TxnResp.Succeeded {
+			return "ok: succeeded (then)" + rev
+		}
+		return "ok: failed (else)" + rev
+	case OpLeaseGrant:
+		return fmt.Sprintf("ok: lease %016x granted, TTL %ds", op.LeaseResp.ID, op.LeaseResp.TTL)
+	case OpLeaseKeepAlive:
+		return fmt.Sprintf("ok: TTL %ds", op.LeaseResp.TTL)
+	case OpLeaseTimeToLive:
+		if op.LeaseResp.TTL == -1 {
+			return "ok: expired or revoked"
+		}
+		return fmt.Sprintf("ok: %ds left of %ds", op.LeaseResp.TTL, op.LeaseResp.GrantedTTL)
+	case OpLeaseLeases:
+		return "ok: " + plural(len(op.LeaseResp.Leases), "lease", "leases")
 	}
-	return "ok at revision " + strconv.FormatInt(op.Revision, 10)
+	return "ok" + rev
 }

@@ -2,120 +2,88 @@ package sim
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
-	"slices"
-	"strings"
+
+	"github.com/raftsim/raftsim/lease"
+	"github.com/raftsim/raftsim/mvcc"
 )
 
-// KV is a member's state machine: etcd's key space, without MVCC history.
-// Every change bumps the store's revision, as in etcd; each key keeps its
-// create and mod revisions and its version.
+// KeyValue is one key with etcd's per-key metadata (mvccpb.KeyValue).
+type KeyValue = mvcc.KeyValue
+
+// KV is a member's state machine: etcd's MVCC store and its lessor. Both
+// are volatile: a restart rebuilds them from the snapshot and the log.
 type KV struct {
-	Revision int64
-	items    map[string]*KeyValue
+	store  *mvcc.Store
+	lessor *lease.Lessor
 }
 
-// KeyValue is one key with etcd's per-key metadata.
-type KeyValue struct {
-	Key            string
-	Value          string
-	CreateRevision int64
-	ModRevision    int64
-	Version        int64
+func newKV(minLeaseTTL int64) *KV {
+	kv := &KV{store: mvcc.New(), lessor: lease.New(minLeaseTTL)}
+	kv.store.SetLessor(kv.lessor)
+	return kv
 }
 
-// newKV returns an empty store. etcd's store starts at revision 1, so the
-// first write is revision 2.
-func newKV() *KV { return &KV{Revision: 1, items: map[string]*KeyValue{}} }
+// Revision returns the store's current revision.
+func (kv *KV) Revision() int64 { return kv.store.Rev() }
 
 // Get returns the key, if present.
 func (kv *KV) Get(key string) (KeyValue, bool) {
-	if it, ok := kv.items[key]; ok {
-		return *it, true
+	r, _ := kv.store.Range(&mvcc.RangeRequest{Key: key})
+	if len(r.Kvs) == 0 {
+		return KeyValue{}, false
 	}
-	return KeyValue{}, false
+	return *r.Kvs[0], true
 }
 
 // Range returns every key with the prefix, in key order.
 func (kv *KV) Range(prefix string) []KeyValue {
-	var out []KeyValue
-	for k, it := range kv.items {
-		if strings.HasPrefix(k, prefix) {
-			out = append(out, *it)
-		}
+	r, _ := kv.store.Range(&mvcc.RangeRequest{Key: prefix, RangeEnd: prefixEnd(prefix)})
+	out := make([]KeyValue, len(r.Kvs))
+	for i, x := range r.Kvs {
+		out[i] = *x
 	}
-	slices.SortFunc(out, func(a, b KeyValue) int { return strings.Compare(a.Key, b.Key) })
 	return out
 }
 
-// Len returns the number of keys.
-func (kv *KV) Len() int { return len(kv.items) }
-
-func (kv *KV) put(key, value string) KeyValue {
-	kv.Revision++
-	it, ok := kv.items[key]
-	if !ok {
-		it = &KeyValue{Key: key, CreateRevision: kv.Revision}
-		kv.items[key] = it
+// prefixEnd is the range end of a prefix read, as clientv3's WithPrefix
+// makes it: every key for the empty prefix.
+func prefixEnd(prefix string) string {
+	if prefix == "" {
+		return mvcc.GteEnd
 	}
-	it.Value = value
-	it.ModRevision = kv.Revision
-	it.Version++
-	return *it
+	return mvcc.PrefixEnd(prefix)
 }
 
-// del deletes key, or every key under it with prefix, as one revision, and
-// returns what it deleted.
-func (kv *KV) del(key string, prefix bool) []KeyValue {
-	var gone []KeyValue
-	if prefix {
-		gone = kv.Range(key)
-	} else if it, ok := kv.items[key]; ok {
-		gone = []KeyValue{*it}
-	}
-	if len(gone) == 0 {
-		return nil
-	}
-	kv.Revision++
-	for _, it := range gone {
-		delete(kv.items, it.Key)
-	}
-	return gone
-}
-
-// encode writes the state machine for a snapshot, keys in order.
+// encode writes the state machine for a snapshot: the store (with its
+// history), then the leases.
 func (kv *KV) encode() []byte {
-	all := kv.Range("")
-	b := binary.AppendUvarint(nil, uint64(kv.Revision))
-	b = binary.AppendUvarint(b, uint64(len(all)))
-	for _, it := range all {
-		b = appendString(b, it.Key)
-		b = appendString(b, it.Value)
-		b = binary.AppendUvarint(b, uint64(it.CreateRevision))
-		b = binary.AppendUvarint(b, uint64(it.ModRevision))
-		b = binary.AppendUvarint(b, uint64(it.Version))
-	}
-	return b
+	s := kv.store.Encode()
+	b := binary.AppendUvarint(nil, uint64(len(s)))
+	b = append(b, s...)
+	return append(b, kv.lessor.Encode()...)
 }
 
 var errCorrupt = errors.New("corrupt snapshot data")
 
-func decodeKV(b []byte) (*KV, error) {
-	kv := newKV()
+func decodeKV(b []byte, minLeaseTTL int64) (*KV, error) {
 	if len(b) == 0 {
-		return kv, nil
+		return newKV(minLeaseTTL), nil
 	}
-	d := decoder{b: b}
-	kv.Revision = int64(d.uvarint())
-	n := d.uvarint()
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		it := &KeyValue{Key: d.string(), Value: d.string()}
-		it.CreateRevision = int64(d.uvarint())
-		it.ModRevision = int64(d.uvarint())
-		it.Version = int64(d.uvarint())
-		kv.items[it.Key] = it
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, errCorrupt
 	}
-	return kv, d.err
+	le, err := lease.Decode(b[k+int(n):], minLeaseTTL)
+	if err != nil {
+		return nil, err
+	}
+	st, err := mvcc.Decode(b[k:k+int(n)], le)
+	if err != nil {
+		return nil, err
+	}
+	return &KV{store: st, lessor: le}, nil
 }
 
 func appendString(b []byte, s string) []byte {
@@ -152,33 +120,68 @@ func (d *decoder) string() string {
 	return s
 }
 
-// request is what a client write puts in a raft entry.
+// request is what a client write (or the leader's lessor) puts in a raft
+// entry. A plain put or delete is packed by hand, since most entries are
+// one; anything else carries its extra fields as JSON.
 type request struct {
-	op     uint64 // the Op's ID, so the member that proposed it can answer
+	op     uint64 // the Op's ID, so the member that proposed it can answer; 0 from the lessor
 	kind   OpKind
 	key    string
 	value  string
 	prefix bool
+	ext    *requestExt
 }
+
+// requestExt holds what only some requests need.
+type requestExt struct {
+	RangeEnd string           `json:"range_end,omitempty"`
+	PrevKV   bool             `json:"prev_kv,omitempty"`
+	Lease    int64            `json:"lease,omitempty"` // put: attach; lease grant, revoke: the lease
+	TTL      int64            `json:"ttl,omitempty"`
+	Rev      int64            `json:"rev,omitempty"` // compaction
+	Txn      *mvcc.TxnRequest `json:"txn,omitempty"`
+}
+
+const (
+	reqPrefix   = 0x80
+	reqExtended = 0x40
+)
 
 func (r request) encode() []byte {
 	b := []byte{byte(r.kind)}
 	if r.prefix {
-		b[0] |= 0x80
+		b[0] |= reqPrefix
+	}
+	if r.ext != nil {
+		b[0] |= reqExtended
 	}
 	b = binary.AppendUvarint(b, r.op)
 	b = appendString(b, r.key)
-	return appendString(b, r.value)
+	b = appendString(b, r.value)
+	if r.ext != nil {
+		ext, err := json.Marshal(r.ext)
+		if err != nil {
+			panic("sim: encode request: " + err.Error())
+		}
+		b = append(b, ext...)
+	}
+	return b
 }
 
 func decodeRequest(b []byte) (request, error) {
 	if len(b) == 0 {
 		return request{}, errCorrupt
 	}
-	r := request{kind: OpKind(b[0] &^ 0x80), prefix: b[0]&0x80 != 0}
+	r := request{kind: OpKind(b[0] &^ (reqPrefix | reqExtended)), prefix: b[0]&reqPrefix != 0}
 	d := decoder{b: b[1:]}
 	r.op = d.uvarint()
 	r.key = d.string()
 	r.value = d.string()
+	if d.err == nil && b[0]&reqExtended != 0 {
+		r.ext = &requestExt{}
+		if err := json.Unmarshal(d.b, r.ext); err != nil {
+			return r, errCorrupt
+		}
+	}
 	return r, d.err
 }

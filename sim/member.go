@@ -2,7 +2,6 @@ package sim
 
 import (
 	"encoding/binary"
-	"errors"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -11,6 +10,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 )
 
@@ -31,6 +31,9 @@ type member struct {
 
 	tickEvery    Time
 	rate         float64
+	clockBase    Time // the member's own clock read clockBase at clockSince (see localNow)
+	clockSince   Time
+	ticks        int // ticks since it started: a poll of etcd's monitorLeader every ElectionTicks
 	electionRand *rand.Rand
 	clockRand    *rand.Rand
 	timeoutTicks int // the randomized election timeout raft drew last
@@ -66,6 +69,11 @@ type member struct {
 	held    []*Op          // requests waiting for a leader to be known
 	reads   []*Op          // linearizable reads waiting for their ReadIndex and apply
 	watches []*Op
+
+	noLeaderPolls  int         // polls in a row that found no leader (require-leader watches)
+	nextLeaseCheck int64       // the leader's lessor: when (its own clock) it next looks for expired leases
+	leaseWaits     []leaseWait // keep-alives of expired leases, held until their revocation applies
+	idSuffix       uint64      // the lease ID generator's counter (nextLeaseID)
 }
 
 // logEntry is the mirror of one persisted entry: what the safety checks
@@ -147,7 +155,10 @@ func (m *member) start() {
 	m.up, m.stalled, m.diskBusy = true, false, false
 	m.queue = nil
 	m.writes = map[uint64]*Op{}
-	m.unready, m.held, m.reads, m.watches = nil, nil, nil, nil
+	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil
+	m.ticks, m.noLeaderPolls = 0, 0
+	// etcd's ID generator starts from the time the server starts, in ms.
+	m.idSuffix = uint64(m.w.now/Time(time.Millisecond)) & (1<<40 - 1) << 8
 	snap, _ := m.disk.Snapshot()
 	if err := m.restoreData(snap.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
@@ -204,7 +215,12 @@ func (m *member) crash() {
 	for _, op := range append(append(m.unready, m.reads...), m.held...) {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
-	m.writes, m.unready, m.held, m.reads, m.watches = nil, nil, nil, nil, nil
+	for _, lw := range m.leaseWaits {
+		if lw.origin == m {
+			m.w.reply(m, lw.op, reply{status: OpError, err: eof, refused: true})
+		}
+	}
+	m.writes, m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil, nil
 	m.soft = raft.SoftState{}
 }
 
@@ -217,6 +233,13 @@ func (m *member) tick() {
 	m.enter()
 	m.rn.Tick()
 	m.leave()
+	m.ticks++
+	if m.ticks%m.w.cfg.ElectionTicks == 0 {
+		m.pollLeader()
+	}
+	if m.soft.RaftState == raft.StateLeader {
+		m.expireLeases()
+	}
 	m.flush()
 }
 
@@ -285,9 +308,11 @@ func (m *member) handleReady(rd *raft.Ready) {
 		}
 	}
 	if rd.SoftState != nil {
-		prevLead := m.soft.Lead
 		if rd.SoftState.RaftState != m.soft.RaftState || rd.SoftState.Lead != m.soft.Lead {
 			roleChanged = true
+		}
+		if m.soft.RaftState == raft.StateLeader && rd.SoftState.RaftState != raft.StateLeader {
+			m.kv.lessor.Demote() // only the leader's lessor expires leases
 		}
 		m.soft = *rd.SoftState
 		if m.soft.RaftState == raft.StateLeader && m.leaderTerm != m.hard.GetTerm() {
@@ -297,9 +322,6 @@ func (m *member) handleReady(rd *raft.Ready) {
 		if roleChanged {
 			m.recordRole()
 			roleChanged = false
-		}
-		if prevLead != 0 && m.soft.Lead == 0 {
-			m.lostLeader()
 		}
 	}
 	if roleChanged {
@@ -380,12 +402,14 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 	}
 	m.applied = md.GetIndex()
 	m.conf = md.GetConfState()
-	// The changes the snapshot jumps over cannot be delivered: as etcd
-	// does for a watch behind a compaction, the watches end.
-	for _, op := range m.watches {
-		m.w.reply(m, op, reply{status: OpError, err: "mvcc: required revision has been compacted"})
+	// A snapshot carries the leader's whole MVCC store, history included.
+	// As etcd's watchableStore.Restore does, every watch becomes unsynced
+	// and is caught up from the revision it had reached: raft log
+	// compaction is not MVCC compaction, and ends no watch. Only a watch
+	// whose next revision the leader has MVCC-compacted is cancelled.
+	for _, op := range append([]*Op(nil), m.watches...) {
+		m.syncWatch(op, op.watchNext)
 	}
-	m.watches = nil
 	m.snap = m.w.safety.snapshotID(md.GetIndex(), md.GetTerm())
 	m.log.reset(md.GetIndex() + 1)
 	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: md.GetIndex(), Term: md.GetTerm(), Text: "installed"})
@@ -426,8 +450,12 @@ func (m *member) apply(ents []*pb.Entry) {
 			switch data := e.GetData(); {
 			case len(data) == 0:
 				// A new leader's first entry: once it is applied, etcd's
-				// leader checks the cluster version (firstCommitInTerm).
+				// leader checks the cluster version (firstCommitInTerm)
+				// and promotes its lessor.
 				m.wantVersion = m.soft.RaftState == raft.StateLeader
+				if m.wantVersion {
+					m.promote()
+				}
 			case isClusterRequest(data):
 				m.applyCluster(data)
 			default:
@@ -446,39 +474,6 @@ func (m *member) apply(ents []*pb.Entry) {
 	if applied > 0 {
 		last := ents[len(ents)-1]
 		w.record(Event{Kind: EvApply, Node: m.id, Index: m.applied, Term: last.GetTerm(), N: applied})
-	}
-}
-
-func (m *member) applyRequest(data []byte) {
-	req, err := decodeRequest(data)
-	if err != nil {
-		panic("sim: " + m.name + ": bad entry: " + err.Error())
-	}
-	var changed []WatchEvent
-	switch req.kind {
-	case OpPut:
-		kv := m.kv.put(req.key, req.value)
-		changed = []WatchEvent{{Type: "PUT", KV: kv}}
-	case OpDelete:
-		for _, kv := range m.kv.del(req.key, req.prefix) {
-			kv.ModRevision = m.kv.Revision
-			changed = append(changed, WatchEvent{Type: "DELETE", KV: kv})
-		}
-	}
-	if op := m.writes[req.op]; op != nil {
-		delete(m.writes, req.op)
-		r := reply{status: OpOK, rev: m.kv.Revision}
-		if req.kind == OpDelete {
-			r.deleted = len(changed)
-		}
-		m.w.reply(m, op, r)
-	}
-	for _, ev := range changed {
-		for _, wop := range m.watches {
-			if watchMatches(wop, ev.KV.Key) {
-				m.w.watchEvent(m, wop, ev)
-			}
-		}
 	}
 }
 
@@ -531,64 +526,61 @@ func removes(cc pb.ConfChangeI, id uint64) bool {
 	return false
 }
 
-// lostLeader cancels the watches that asked to require a leader.
-func (m *member) lostLeader() {
-	kept := m.watches[:0]
-	for _, op := range m.watches {
-		if op.RequireLeader {
-			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: no leader"})
-			continue
-		}
-		kept = append(kept, op)
-	}
-	m.watches = kept
-}
-
 // serve starts a client request that has reached this member.
 func (m *member) serve(op *Op) {
 	if op.Status != OpPending {
 		return
 	}
-	switch op.Kind {
-	case OpPut, OpDelete:
-		if m.soft.Lead == 0 {
-			// etcd holds a proposal until a leader is known (or the
-			// client gives up), where RawNode would reject it at once.
-			m.held = append(m.held, op)
-			return
-		}
-		req := request{op: op.ID, kind: op.Kind, key: op.Key, value: op.Value, prefix: op.Prefix}
-		m.enter()
-		err := m.rn.Propose(req.encode())
-		m.leave()
-		if errors.Is(err, raft.ErrProposalDropped) {
-			why := ""
-			switch st := m.rn.BasicStatus(); {
-			case st.LeadTransferee != 0:
-				why = " (a leadership transfer is in progress)"
-			case st.RaftState != raft.StateLeader && m.w.cfg.DisableProposalForwarding:
-				why = " (proposal forwarding is off, and this member is not the leader)"
-			}
-			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: " + err.Error() + why})
-			return
-		}
-		m.writes[op.ID] = op
-		m.flush()
-	case OpGet:
-		if op.Serializable {
-			m.w.reply(m, op, m.read(op))
-			return
-		}
-		m.reads = append(m.reads, op)
-		m.readIndex(op)
-	case OpWatch:
-		if op.RequireLeader && m.soft.Lead == 0 {
-			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: no leader"})
-			return
-		}
-		m.watches = append(m.watches, op)
-		m.w.reply(m, op, reply{status: OpOK, watch: true})
+	if why := validate(op); why != "" {
+		m.w.reply(m, op, reply{status: OpError, err: why})
+		return
 	}
+	switch op.Kind {
+	case OpTxn:
+		if mvcc.IsReadOnly(op.Txn) {
+			m.serveRead(op) // etcd serves a transaction that writes nothing like a read
+			return
+		}
+		m.serveWrite(op)
+	case OpPut, OpDelete, OpCompact, OpLeaseGrant, OpLeaseRevoke:
+		m.serveWrite(op)
+	case OpGet:
+		m.serveRead(op)
+	case OpWatch:
+		m.startWatch(op)
+	case OpLeaseKeepAlive, OpLeaseTimeToLive:
+		m.serveLease(op)
+	case OpLeaseLeases:
+		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev(), lease: LeaseResult{Leases: m.kv.lessor.Leases()}})
+	}
+}
+
+func (m *member) serveWrite(op *Op) {
+	if m.soft.Lead == 0 {
+		// etcd holds a proposal until a leader is known (or the client
+		// gives up), where RawNode would reject it at once.
+		m.held = append(m.held, op)
+		return
+	}
+	m.propose(op)
+}
+
+func (m *member) serveRead(op *Op) {
+	if op.Serializable {
+		m.w.reply(m, op, m.answerRead(op))
+		return
+	}
+	m.reads = append(m.reads, op)
+	m.readIndex(op)
+}
+
+// answerRead answers a read (a get, or a transaction that writes nothing)
+// from the local state.
+func (m *member) answerRead(op *Op) reply {
+	if op.Kind == OpTxn {
+		return m.readTxn(op)
+	}
+	return m.read(op)
 }
 
 // readIndex asks raft for a read index, and asks again every 500ms until
@@ -633,28 +625,10 @@ func (m *member) serveReads() {
 		switch {
 		case op.Status != OpPending:
 		case op.readIndexKnown && m.applied >= op.readIndex:
-			m.w.reply(m, op, m.read(op))
+			m.w.reply(m, op, m.answerRead(op))
 		default:
 			kept = append(kept, op)
 		}
 	}
 	m.reads = kept
-}
-
-// read answers a get from the local state machine.
-func (m *member) read(op *Op) reply {
-	r := reply{status: OpOK, rev: m.kv.Revision, applied: m.applied}
-	if op.Prefix {
-		r.kvs = m.kv.Range(op.Key)
-	} else if kv, ok := m.kv.Get(op.Key); ok {
-		r.found, r.value, r.kvs = true, kv.Value, []KeyValue{kv}
-	}
-	return r
-}
-
-func watchMatches(op *Op, key string) bool {
-	if op.Prefix {
-		return len(key) >= len(op.Key) && key[:len(op.Key)] == op.Key
-	}
-	return key == op.Key
 }

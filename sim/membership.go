@@ -224,7 +224,7 @@ func (m *member) snapshotData() []byte {
 func (m *member) restoreData(b []byte) error {
 	m.cluster = clusterState{}
 	if len(b) == 0 {
-		m.kv = newKV()
+		m.kv = newKV(m.w.cfg.minLeaseTTL())
 		return nil
 	}
 	d := decoder{b: b}
@@ -232,7 +232,7 @@ func (m *member) restoreData(b []byte) error {
 	if d.err != nil {
 		return d.err
 	}
-	kv, err := decodeKV(d.b)
+	kv, err := decodeKV(d.b, m.w.cfg.minLeaseTTL())
 	m.kv = kv
 	return err
 }

@@ -22,6 +22,10 @@ const (
 	evTickAdvance                     // a starting member polls its peer connections (election tick advance)
 	evPublishRetry                    // a member's publication has not applied within the request timeout
 	evVersionCheck                    // the leader checks the cluster version again
+	evPeerArrive                      // a lease request forwarded by a member reaches the leader
+	evPeerReply                       // the leader's answer to a forwarded lease request gets back
+	evPeerRetry                       // a member tries a forwarded lease request again
+	evCompactor                       // a kube-apiserver's compaction timer fires
 )
 
 // event is one entry of the schedule.

@@ -226,7 +226,7 @@ func (w *World) Converged() bool {
 			ref = m
 			continue
 		}
-		if m.hard.GetCommit() != ref.hard.GetCommit() || m.applied != ref.applied || m.kv.Revision != ref.kv.Revision ||
+		if m.hard.GetCommit() != ref.hard.GetCommit() || m.applied != ref.applied || m.kv.Revision() != ref.kv.Revision() ||
 			!sameKVs(m.kv.Range(""), ref.kv.Range("")) {
 			return false
 		}

@@ -34,6 +34,7 @@ type World struct {
 	history     history
 	lastCaption string
 	ops         []*Op
+	compactors  []*compactor
 	cmds        [][]loggedCommand
 	safety      *safety
 }
@@ -97,6 +98,7 @@ func New(cfg Config) (*World, error) {
 	for _, m := range w.members {
 		m.start()
 	}
+	w.startCompactors()
 	return w, nil
 }
 
@@ -198,7 +200,7 @@ func (w *World) addMember(name string) *member {
 		addedAt = &w.now // etcd adds the time to a runtime member's ID
 	}
 	m := &member{
-		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick),
+		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick), clockBase: w.now, clockSince: w.now,
 		memberID:     MemberID([]string{PeerURL(name)}, w.token(addedAt), addedAt),
 		disk:         raft.NewMemoryStorage(),
 		electionRand: stream(w.cfg.Seed, "election/"+name),
@@ -309,12 +311,16 @@ func (w *World) StepInstant() error {
 }
 
 func (w *World) dispatch(e *event) {
+	if e.kind == evCompactor {
+		w.compactorFires(e)
+		return
+	}
 	m := w.members[e.node-1]
 	if e.kind == evReplyArrive || e.kind == evClientTimeout || e.kind == evWatchArrive {
 		w.clientEvent(e)
 		return
 	}
-	if e.inc != m.inc && e.kind != evDeliver && e.kind != evRequestArrive {
+	if e.inc != m.inc && e.kind != evDeliver && e.kind != evRequestArrive && e.kind != evPeerArrive {
 		return // scheduled for an earlier life of the member
 	}
 	if e.kind == evPublishRetry && m.ready {
@@ -356,7 +362,7 @@ func (w *World) handle(m *member, e *event) {
 		q := m.queue
 		m.queue = nil
 		for i := range q {
-			if qe := &q[i]; qe.inc == m.inc || qe.kind == evDeliver || qe.kind == evRequestArrive {
+			if qe := &q[i]; qe.inc == m.inc || qe.kind == evDeliver || qe.kind == evRequestArrive || qe.kind == evPeerArrive {
 				w.handle(m, qe)
 			}
 		}
@@ -371,6 +377,16 @@ func (w *World) handle(m *member, e *event) {
 		m.publishRetry()
 	case evVersionCheck:
 		m.monitorClusterVersion()
+	case evPeerArrive:
+		w.peerArrive(m, e)
+	case evPeerReply:
+		if m.up && e.op.Status == OpPending {
+			w.reply(m, e.op, *e.rep)
+		}
+	case evPeerRetry:
+		if m.up && e.op.Status == OpPending {
+			m.serve(e.op)
+		}
 	case evReportSnapshot:
 		if m.up && m.rn != nil {
 			status := raft.SnapshotFinish
