@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"go.etcd.io/raft/v3"
@@ -491,4 +492,12 @@ func (w *World) peerArrive(m *member, e *event) {
 	if r, ok := m.answerLease(op, from); ok {
 		w.peerSend(m, from, op, &r)
 	}
+}
+
+// plural writes a count and its noun: "1 key", "2 keys".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
