@@ -10,16 +10,24 @@ import (
 	"github.com/raftsim/raftsim/sim"
 )
 
-// check evaluates one condition now. It returns whether it holds and, in
-// words, what was observed, for the failure message.
-func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
+// check evaluates one condition now. It returns whether it holds and, when
+// describe is set, what was observed, in words, for the failure message.
+// NB: the runner checks at every instant and describes only a condition
+// that failed for good, so the words are built only then.
+func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string, *Error) {
 	w := r.w
+	seen := func(format string, args ...any) string {
+		if !describe {
+			return ""
+		}
+		return fmt.Sprintf(format, args...)
+	}
 	switch c.Kind {
 	case CondLeader:
 		lead, ok := w.Leader()
 		switch {
 		case c.NoLeader:
-			return !ok, "leader is " + orNone(lead), nil
+			return !ok, seen("leader is %s", orNone(lead)), nil
 		case c.AnyLeader:
 			return ok, "there is no leader", nil
 		}
@@ -27,7 +35,11 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 		if err != nil {
 			return false, "", err
 		}
-		return ok && slices.Contains(want, lead), fmt.Sprintf("leader is %s; wanted one of %s", orNone(lead), list(want)), nil
+		holds := ok && slices.Contains(want, lead)
+		if !describe {
+			return holds, "", nil
+		}
+		return holds, fmt.Sprintf("leader is %s; wanted one of %s", orNone(lead), list(want)), nil
 	case CondLeaders:
 		var leaders []string
 		for _, in := range w.Infos() {
@@ -35,55 +47,62 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 				leaders = append(leaders, in.Name)
 			}
 		}
-		seen := fmt.Sprintf("%d members believe they lead %s", len(leaders), list(leaders))
-		if len(leaders) == 1 {
-			seen = fmt.Sprintf("1 member believes it leads %s", list(leaders))
+		what := ""
+		switch {
+		case !describe:
+		case len(leaders) == 1:
+			what = fmt.Sprintf("1 member believes it leads %s", list(leaders))
+		default:
+			what = fmt.Sprintf("%d members believe they lead %s", len(leaders), list(leaders))
 		}
 		if c.CountSet {
-			return len(leaders) == c.Count, seen, nil
+			return len(leaders) == c.Count, what, nil
 		}
 		want, err := r.resolveAll(c.Refs)
 		if err != nil {
 			return false, "", err
 		}
-		return sameSet(want, leaders), seen, nil
+		return sameSet(want, leaders), what, nil
 	case CondRole, CondTerm, CondCommit, CondLastIndex:
 		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
 			switch c.Kind {
 			case CondRole:
 				// A removed member has shut itself down: it is down too.
 				down := c.Role == RoleDown && in.Role == sim.RoleRemoved
-				return in.Role.String() == c.Role.String() || down, in.Name + " is " + in.Role.String()
+				return in.Role.String() == c.Role.String() || down, seen("%s is %s", in.Name, in.Role)
 			case CondTerm:
-				return c.Cmp.Holds(in.Term), fmt.Sprintf("%s is in term %d", in.Name, in.Term)
+				return c.Cmp.Holds(in.Term), seen("%s is in term %d", in.Name, in.Term)
 			case CondCommit:
-				return c.Cmp.Holds(in.Commit), fmt.Sprintf("%s has commit index %d", in.Name, in.Commit)
+				return c.Cmp.Holds(in.Commit), seen("%s has commit index %d", in.Name, in.Commit)
 			default:
-				return c.Cmp.Holds(in.LastIndex), fmt.Sprintf("%s's log ends at %d", in.Name, in.LastIndex)
+				return c.Cmp.Holds(in.LastIndex), seen("%s's log ends at %d", in.Name, in.LastIndex)
 			}
 		})
 	case CondKV:
 		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
 			if !in.Up {
-				return false, in.Name + " is down"
+				return false, seen("%s is down", in.Name)
 			}
 			v, found := w.KVGet(in.Name, c.Key)
 			if c.Value == nil {
-				return !found, fmt.Sprintf("%s has %s = %q", in.Name, c.Key, v)
+				return !found, seen("%s has %s = %q", in.Name, c.Key, v)
 			}
 			if !found {
-				return false, fmt.Sprintf("%s has no key %s", in.Name, c.Key)
+				return false, seen("%s has no key %s", in.Name, c.Key)
 			}
-			return v == *c.Value, fmt.Sprintf("%s has %s = %q", in.Name, c.Key, v)
+			return v == *c.Value, seen("%s has %s = %q", in.Name, c.Key, v)
 		})
 	case CondOp, CondValue, CondKeys, CondEvents, CondError:
 		op := w.Op(c.Label)
 		if op == nil {
-			return false, c.Label + " has not been sent", nil
+			return false, seen("%s has not been sent", c.Label), nil
 		}
-		status := fmt.Sprintf("%s is %s", c.Label, op.Status)
-		if op.Err != "" {
-			status += " (" + op.Err + ")"
+		status := ""
+		if describe {
+			status = fmt.Sprintf("%s is %s", c.Label, op.Status)
+			if op.Err != "" {
+				status += " (" + op.Err + ")"
+			}
 		}
 		switch c.Kind {
 		case CondOp:
@@ -93,21 +112,25 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 				return false, status, nil
 			}
 			if c.Value == nil {
-				return !op.Found, fmt.Sprintf("%s returned %q", c.Label, op.Result), nil
+				return !op.Found, seen("%s returned %q", c.Label, op.Result), nil
 			}
 			if !op.Found {
-				return false, c.Label + " found no key", nil
+				return false, seen("%s found no key", c.Label), nil
 			}
-			return op.Result == *c.Value, fmt.Sprintf("%s returned %q", c.Label, op.Result), nil
+			return op.Result == *c.Value, seen("%s returned %q", c.Label, op.Result), nil
 		case CondKeys:
 			var keys []string
 			for _, kv := range op.KVs {
 				keys = append(keys, kv.Key)
 			}
-			return op.Status == sim.OpOK && slices.Equal(keys, c.Keys), fmt.Sprintf("%s returned keys %s", c.Label, list(keys)), nil
+			holds := op.Status == sim.OpOK && slices.Equal(keys, c.Keys)
+			if !describe {
+				return holds, "", nil
+			}
+			return holds, fmt.Sprintf("%s returned keys %s", c.Label, list(keys)), nil
 		case CondEvents:
 			n := uint64(len(op.Events))
-			return c.Cmp.Holds(n), fmt.Sprintf("%s delivered %d events", c.Label, n), nil
+			return c.Cmp.Holds(n), seen("%s delivered %d events", c.Label, n), nil
 		default:
 			return op.Err != "" && strings.Contains(op.Err, c.Substr), status, nil
 		}
@@ -124,10 +147,13 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 		if c.Kind == CondLearners {
 			have = learners
 		}
+		if !describe {
+			return sameSet(want, have), "", nil
+		}
 		return sameSet(want, have), fmt.Sprintf("the leader's configuration has voters %s, learners %s", list(voters), list(learners)), nil
 	case CondConverged:
 		conv := w.Converged()
-		return conv == c.Converged, fmt.Sprintf("converged is %v", conv), nil
+		return conv == c.Converged, seen("converged is %v", conv), nil
 	case CondSent:
 		from, err := r.resolveAll(c.From)
 		if err != nil {
@@ -148,7 +174,7 @@ func (r *Runner) check(c *Condition, cs *condState) (bool, string, *Error) {
 				cs.count++
 			}
 		}
-		return cs.count >= c.Min, fmt.Sprintf("%d such messages were sent since the previous expect", cs.count), nil
+		return cs.count >= c.Min, seen("%d such messages were sent since the previous expect", cs.count), nil
 	}
 	return false, "", &Error{Pos: c.Pos, Msg: "unknown condition " + c.Kind.String()}
 }

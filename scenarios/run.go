@@ -299,7 +299,7 @@ func (r *Runner) waitUntil(t, until sim.Time) (bool, RunState) {
 func (r *Runner) expect(s *Step, until sim.Time) (bool, RunState) {
 	deadline := r.start.Add(s.Within)
 	for {
-		ok, failed, err := r.checkAll(s)
+		ok, failed, err := r.checkAll(s, false)
 		if err != nil {
 			return r.failStep(err)
 		}
@@ -312,6 +312,7 @@ func (r *Runner) expect(s *Step, until sim.Time) (bool, RunState) {
 		next, any := r.w.NextEventAt()
 		if !any || next > deadline {
 			if r.w.Now() >= deadline {
+				_, failed, _ = r.checkAll(s, true)
 				return false, r.fail(&ExpectError{Pos: failed.Pos, What: describe(failed.cond), Observed: failed.observed, At: r.w.Now()})
 			}
 			next = deadline
@@ -329,11 +330,12 @@ func (r *Runner) expect(s *Step, until sim.Time) (bool, RunState) {
 func (r *Runner) expectAlways(s *Step, until sim.Time) (bool, RunState) {
 	end := r.start.Add(s.For)
 	for {
-		ok, failed, err := r.checkAll(s)
+		ok, failed, err := r.checkAll(s, false)
 		if err != nil {
 			return r.failStep(err)
 		}
 		if !ok {
+			_, failed, _ = r.checkAll(s, true)
 			return false, r.fail(&ExpectError{Pos: failed.Pos, What: describe(failed.cond) + " (expect_always)", Observed: failed.observed, At: r.w.Now()})
 		}
 		if r.w.Now() >= end {
@@ -361,10 +363,12 @@ type failedCond struct {
 	observed string
 }
 
-func (r *Runner) checkAll(s *Step) (bool, failedCond, *Error) {
+// checkAll checks every condition of s now, and returns the first that does
+// not hold; describe says to put what was observed into words.
+func (r *Runner) checkAll(s *Step, describe bool) (bool, failedCond, *Error) {
 	for i := range s.Conds {
 		c := &s.Conds[i]
-		ok, observed, err := r.check(c, &r.conds[i])
+		ok, observed, err := r.check(c, &r.conds[i], describe)
 		if err != nil {
 			// A reference that means nobody yet (no leader, say) is a
 			// condition that does not hold yet: within may still see it

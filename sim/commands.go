@@ -274,7 +274,7 @@ func (w *World) do(c *Command) (*Op, error) {
 		if err := w.needUp(m); err != nil {
 			return nil, err
 		}
-		if m.rn.BasicStatus().RaftState == raft.StateLeader {
+		if m.status().state == raft.StateLeader {
 			return nil, fmt.Errorf("%s is already the leader", m.name)
 		}
 		m.enter()
@@ -362,7 +362,7 @@ func (w *World) proposeConfChange(lead *member, typ pb.ConfChangeType, id uint64
 	// NB: raft v3.7.0 accepts a second change while one is unapplied and
 	// then silently turns it into an empty entry; refuse it instead, as
 	// etcd's "unapplied conf change" check does.
-	if pendingConfIndex(lead.rn) > lead.rn.BasicStatus().Applied {
+	if pendingConfIndex(lead.rn) > lead.status().applied {
 		return fmt.Errorf("%s: a configuration change is still being applied; try again when it is", what)
 	}
 	voters := lead.conf.GetVoters()
@@ -506,8 +506,7 @@ func (w *World) leader() *member {
 		if !m.up || m.rn == nil {
 			continue
 		}
-		st := m.rn.BasicStatus()
-		if st.RaftState == raft.StateLeader && (best == nil || st.GetTerm() > best.rn.BasicStatus().GetTerm()) {
+		if st := m.status(); st.state == raft.StateLeader && (best == nil || st.term > best.status().term) {
 			best = m
 		}
 	}

@@ -51,6 +51,10 @@ type member struct {
 	wantVersion  bool // it applied its first entry as leader: check the cluster version
 	advancePolls int  // peer-connection polls so far (election tick advance)
 
+	// rn's status, cached (status.go); enter and leave clear statusValid.
+	st          raftStatus
+	statusValid bool
+
 	// What the member has persisted, mirrored for checks and display.
 	hard pb.HardState
 	soft raft.SoftState
@@ -121,8 +125,10 @@ func (m *member) entryAt(i uint64) (entryID, bool) {
 }
 
 // enter makes m the member whose stream answers raft's entropy reads.
-func (m *member) enter() { entropy.current = m }
-func (m *member) leave() { entropy.current = nil }
+// Both drop m's cached status: the call into raft between them may change
+// it (see status.go).
+func (m *member) enter() { entropy.current, m.statusValid = m, false }
+func (m *member) leave() { entropy.current, m.statusValid = nil, false }
 
 func (m *member) raftConfig() *raft.Config {
 	c := m.w.cfg

@@ -19,11 +19,11 @@ func raftField(t *testing.T, rn *raft.RawNode, name string) int {
 	t.Helper()
 	r := reflect.ValueOf(rn).Elem().FieldByName("raft")
 	if !r.IsValid() || r.Kind() != reflect.Pointer || r.IsNil() {
-		t.Fatalf("raft %s: RawNode has no *raft field named raft any more; re-check view.go's electionElapsed", pinnedRaft)
+		t.Fatalf("raft %s: RawNode has no *raft field named raft any more; re-check status.go's electionElapsed", pinnedRaft)
 	}
 	f := r.Elem().FieldByName(name)
 	if !f.IsValid() || f.Kind() != reflect.Int {
-		t.Fatalf("raft %s: raft.%s is gone or no longer an int; re-check view.go and entropy.go", pinnedRaft, name)
+		t.Fatalf("raft %s: raft.%s is gone or no longer an int; re-check status.go and entropy.go", pinnedRaft, name)
 	}
 	return int(f.Int())
 }
@@ -39,7 +39,7 @@ func TestRaftVersionPinned(t *testing.T) {
 	// are named, even under -trimpath) at module@version.
 	file, _ := runtime.FuncForPC(reflect.ValueOf(raft.NewRawNode).Pointer()).FileLine(0)
 	if !strings.Contains(file, "go.etcd.io/raft/v3@"+pinnedRaft+"/") {
-		t.Fatalf("raft is built from %s, but electionElapsed (view.go) and the entropy router (entropy.go) "+
+		t.Fatalf("raft is built from %s, but electionElapsed (status.go) and the entropy router (entropy.go) "+
 			"were verified against go.etcd.io/raft/v3@%s only: re-verify them, then update pinnedRaft", file, pinnedRaft)
 	}
 }
@@ -116,7 +116,7 @@ func TestElectionTimerReflection(t *testing.T) {
 }
 
 // TestPendingConfIndexReflection pins the reflection read of raft's
-// unexported pendingConfIndex (view.go), which refuses a second membership
+// unexported pendingConfIndex (status.go), which refuses a second membership
 // change while one is unapplied: above the applied index right after a
 // proposal, and not once it is applied.
 func TestPendingConfIndexReflection(t *testing.T) {
@@ -133,7 +133,7 @@ func TestPendingConfIndexReflection(t *testing.T) {
 	}
 	r := reflect.ValueOf(lead.rn).Elem().FieldByName("raft").Elem().FieldByName("pendingConfIndex")
 	if !r.IsValid() || r.Kind() != reflect.Uint64 {
-		t.Fatalf("raft %s: raft.pendingConfIndex is gone or no longer a uint64; re-check view.go", pinnedRaft)
+		t.Fatalf("raft %s: raft.pendingConfIndex is gone or no longer a uint64; re-check status.go", pinnedRaft)
 	}
 	if _, err := w.Do(Command{Kind: CmdAddMember, Node: "n6", Learner: true}); err != nil {
 		t.Fatal(err)

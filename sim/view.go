@@ -106,18 +106,18 @@ func (m *member) info() MemberInfo {
 	if m.rn == nil {
 		return in
 	}
-	st := m.rn.BasicStatus()
-	in.Raft, in.Lead = st.RaftState, st.Lead
-	in.Term, in.Vote, in.Commit = st.GetTerm(), st.GetVote(), st.GetCommit()
-	in.ElectionElapsed, in.ElectionTimeout = electionElapsed(m.rn), m.timeoutTicks
+	st := m.status()
+	in.Raft, in.Lead = st.state, st.lead
+	in.Term, in.Vote, in.Commit = st.term, st.vote, st.commit
+	in.ElectionElapsed, in.ElectionTimeout = st.electionElapsed, m.timeoutTicks
 	switch {
 	case m.stalled:
 		in.Role = RoleStalled
-	case st.RaftState == raft.StateLeader:
+	case st.state == raft.StateLeader:
 		in.Role = RoleLeader
-	case st.RaftState == raft.StateCandidate:
+	case st.state == raft.StateCandidate:
 		in.Role = RoleCandidate
-	case st.RaftState == raft.StatePreCandidate:
+	case st.state == raft.StatePreCandidate:
 		in.Role = RolePreCandidate
 	case in.Learner:
 		in.Role = RoleLearner
@@ -127,21 +127,6 @@ func (m *member) info() MemberInfo {
 		in.Role = RoleFollower
 	}
 	return in
-}
-
-// electionElapsed reads raft's unexported electionElapsed. It is pinned to
-// raft v3.7.0 by TestElectionElapsedReflection, which fails loudly if an
-// upgrade moves the field.
-func electionElapsed(rn *raft.RawNode) int {
-	r := reflect.ValueOf(rn).Elem().FieldByName("raft")
-	if !r.IsValid() || r.IsNil() {
-		return -1
-	}
-	f := r.Elem().FieldByName("electionElapsed")
-	if !f.IsValid() {
-		return -1
-	}
-	return int(f.Int())
 }
 
 // votes reads the votes a (pre-)candidate has received in its current
@@ -162,22 +147,6 @@ func votes(rn *raft.RawNode) map[uint64]bool {
 		out[it.Key().Uint()] = it.Value().Bool()
 	}
 	return out
-}
-
-// pendingConfIndex reads raft's unexported pendingConfIndex: a leader has
-// an unapplied configuration change while it is above the applied index.
-// Pinned to raft v3.7.0 by TestElectionElapsedReflection's sibling,
-// TestPendingConfIndexReflection.
-func pendingConfIndex(rn *raft.RawNode) uint64 {
-	r := reflect.ValueOf(rn).Elem().FieldByName("raft")
-	if !r.IsValid() || r.IsNil() {
-		return 0
-	}
-	f := r.Elem().FieldByName("pendingConfIndex")
-	if !f.IsValid() {
-		return 0
-	}
-	return f.Uint()
 }
 
 // Leader returns the name of the up member in StateLeader with the highest

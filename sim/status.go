@@ -1,0 +1,93 @@
+package sim
+
+import (
+	"reflect"
+
+	"go.etcd.io/raft/v3"
+)
+
+// raftStatus is what the world reads of a member's raft state machine to
+// say who leads and what each member is doing: raft's in-memory role, term,
+// vote and commit, and its election timer.
+//
+// NB: these facts change only inside a call into the RawNode, and every
+// such call is bracketed by enter/leave. So a member caches its status and
+// enter drops the cache: reading the status any number of times between two
+// calls into raft costs one BasicStatus (four allocations) and one
+// reflective read. The scenario runner asks at every instant, for @leader,
+// @follower and most conditions.
+type raftStatus struct {
+	state            raft.StateType
+	lead, term, vote uint64
+	commit, applied  uint64
+	leadTransferee   uint64
+	electionElapsed  int
+}
+
+// status returns m's raft status; m.rn must not be nil.
+func (m *member) status() *raftStatus {
+	if !m.statusValid {
+		st := m.rn.BasicStatus()
+		m.st = raftStatus{
+			state: st.RaftState, lead: st.Lead, term: st.GetTerm(), vote: st.GetVote(),
+			commit: st.GetCommit(), applied: st.Applied, leadTransferee: st.LeadTransferee,
+			electionElapsed: electionElapsed(m.rn),
+		}
+		m.statusValid = true
+	}
+	return &m.st
+}
+
+// raftFieldIndex locates raft's unexported fields once, by name, so that
+// reading them is a walk by index rather than a search by name. A nil
+// index means the field is gone (a raft upgrade; TestRaftVersionPinned and
+// the reflection tests in timer_test.go fail loudly then).
+var raftFieldIndex = func() (idx struct{ raft, electionElapsed, pendingConfIndex []int }) {
+	rn, ok := reflect.TypeFor[raft.RawNode]().FieldByName("raft")
+	if !ok || rn.Type.Kind() != reflect.Pointer {
+		return idx
+	}
+	idx.raft = rn.Index
+	r := rn.Type.Elem()
+	if f, ok := r.FieldByName("electionElapsed"); ok && f.Type.Kind() == reflect.Int {
+		idx.electionElapsed = f.Index
+	}
+	if f, ok := r.FieldByName("pendingConfIndex"); ok && f.Type.Kind() == reflect.Uint64 {
+		idx.pendingConfIndex = f.Index
+	}
+	return idx
+}()
+
+// raftInternals returns the unexported *raft inside rn, or an invalid Value.
+func raftInternals(rn *raft.RawNode) reflect.Value {
+	if raftFieldIndex.raft == nil {
+		return reflect.Value{}
+	}
+	r := reflect.ValueOf(rn).Elem().FieldByIndex(raftFieldIndex.raft)
+	if r.IsNil() {
+		return reflect.Value{}
+	}
+	return r.Elem()
+}
+
+// electionElapsed reads raft's unexported electionElapsed (ticks since the
+// election timer was reset), or -1. It is pinned to raft v3.7.0 by
+// TestElectionTimerReflection, which fails loudly if an upgrade moves it.
+func electionElapsed(rn *raft.RawNode) int {
+	r := raftInternals(rn)
+	if !r.IsValid() || raftFieldIndex.electionElapsed == nil {
+		return -1
+	}
+	return int(r.FieldByIndex(raftFieldIndex.electionElapsed).Int())
+}
+
+// pendingConfIndex reads raft's unexported pendingConfIndex: a leader has
+// an unapplied configuration change while it is above the applied index.
+// Pinned to raft v3.7.0 by TestPendingConfIndexReflection.
+func pendingConfIndex(rn *raft.RawNode) uint64 {
+	r := raftInternals(rn)
+	if !r.IsValid() || raftFieldIndex.pendingConfIndex == nil {
+		return 0
+	}
+	return r.FieldByIndex(raftFieldIndex.pendingConfIndex).Uint()
+}
