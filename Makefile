@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run test test-short test-gui bench bench-ratio bench-gui deps fmt vet clean
+.PHONY: all build run test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean
 
 all: build
 
@@ -66,6 +66,20 @@ bench-ratio:
 			return a[int((n + 1) / 2)] } \
 		END { for (w in r) printf "%-9s bare %6.0f ns  sim %6.0f ns  sim/bare %.2fx  (median of %d runs; ratios:%s)\n", \
 			w, med(b[w]), med(s[w]), med(r[w]), split(r[w], x, " "), r[w] }'
+
+# bench-experiment times `raftsim experiment election-time` with its default
+# flags (the paper's five ranges, 1,000 trials each, one worker per core)
+# EXP_RUNS times, one after the other, and prints the median wall time. The
+# goal is 1.5s on a quiet 2-core machine. (The per-trial cost is
+# BenchmarkTrial in ./experiment.)
+EXP_RUNS ?= 9
+bench-experiment: build
+	@dir=$$(mktemp -d); for i in $$(seq $(EXP_RUNS)); do \
+		s=$$(date +%s%N); $(BIN)/raftsim experiment election-time --out $$dir >/dev/null || exit 1; e=$$(date +%s%N); \
+		echo "$$(( (e - s) / 1000000 ))"; \
+	done | sort -n | awk '{ v[NR] = $$1; all = all " " $$1 "ms" } \
+		END { printf "election-time, default flags: median %.2fs wall over %d runs (sorted:%s)\n", v[int((NR + 1) / 2)] / 1000, NR, all }'; \
+	rm -rf $$dir
 
 # deps installs what a fresh Debian machine lacks to build and test
 # raftsim (the X11 headers ebiten's GLFW needs, and Xvfb for the GUI tests).

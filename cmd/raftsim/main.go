@@ -46,17 +46,19 @@ Usage:
   raftsim validate FILE...     parse and check scenarios
   raftsim lessons              list the built-in lessons
   raftsim shell [FILE|NAME]    an etcdctl-like console on a simulated cluster
+  raftsim experiment NAME      many trials, summarized (the Raft paper's Figure 16)
 
 Run 'raftsim COMMAND --help' for a command's flags.
 `
 
 // commands maps each subcommand to its implementation.
 var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) error{
-	"run":      runCmd,
-	"validate": validateCmd,
-	"lessons":  lessonsCmd,
-	"shell":    shellCmd,
-	"play":     playCmd,
+	"run":        runCmd,
+	"validate":   validateCmd,
+	"lessons":    lessonsCmd,
+	"shell":      shellCmd,
+	"play":       playCmd,
+	"experiment": experimentCmd,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

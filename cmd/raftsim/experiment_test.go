@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// asRaftsim makes the test binary act as raftsim when it is started as an
+// experiment's worker process (it re-executes itself, os.Executable).
+const asRaftsim = "RAFTSIM_TEST_AS_RAFTSIM"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asRaftsim) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestElectionTimeSameWithAnyWorkers: the same seed gives byte-identical
+// results (table, JSON, CSV, PNG and SVG) with 1, 2 or 3 worker processes.
+func TestElectionTimeSameWithAnyWorkers(t *testing.T) {
+	t.Setenv(asRaftsim, "1")
+	outputs := func(workers string) map[string][]byte {
+		dir := t.TempDir()
+		args := []string{"experiment", "election-time", "--trials", "30", "--ranges", "12-24,50-100", "--seed", "5", "--workers", workers}
+		var stdout, stderr bytes.Buffer
+		if code := run(append(args, "--out", dir), nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("workers %s: exit %d: %s", workers, code, stderr.String())
+		}
+		if stderr.Len() > 0 {
+			t.Errorf("workers %s: wrote to a standard error that is not a terminal: %q", workers, stderr.String())
+		}
+		out := map[string][]byte{"table": []byte(strings.ReplaceAll(stdout.String(), dir, "DIR"))}
+		var js bytes.Buffer
+		if code := run(append(args, "--out", "", "--format", "json"), nil, &js, &stderr); code != 0 {
+			t.Fatalf("workers %s, json: exit %d: %s", workers, code, stderr.String())
+		}
+		out["json"] = js.Bytes()
+		for _, f := range []string{"election-time.csv", "election-time.png", "election-time.svg"} {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[f] = b
+		}
+		return out
+	}
+	one := outputs("1")
+	for _, w := range []string{"2", "3"} {
+		other := outputs(w)
+		for name, b := range one {
+			if !bytes.Equal(b, other[name]) {
+				t.Errorf("%s differs between 1 and %s workers", name, w)
+			}
+		}
+	}
+	var sums []map[string]any
+	if err := json.Unmarshal(one["json"], &sums); err != nil {
+		t.Fatalf("--format json: %v\n%s", err, one["json"])
+	}
+	if len(sums) != 2 || sums[0]["range"] != "12-24" || sums[1]["range"] != "50-100" || sums[0]["trials"] != 30.0 {
+		t.Errorf("--format json: %s", one["json"])
+	}
+	for _, key := range []string{"min_ms", "median_ms", "mean_ms", "p99_ms", "max_ms"} {
+		if _, ok := sums[0][key].(float64); !ok {
+			t.Errorf("--format json lacks %s: %s", key, one["json"])
+		}
+	}
+	if lines := bytes.Count(one["election-time.csv"], []byte("\n")); lines != 61 {
+		t.Errorf("the CSV has %d lines, want a header and 60 trials", lines)
+	}
+	if !bytes.HasPrefix(one["election-time.png"], []byte("\x89PNG")) || !bytes.Contains(one["election-time.svg"], []byte("<svg")) {
+		t.Error("the plot files are not a PNG and an SVG")
+	}
+}

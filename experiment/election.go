@@ -1,0 +1,337 @@
+package experiment
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/sim"
+)
+
+// Tick is the tick of every experiment. With 1ms ticks an election timeout
+// of ET ticks is ET milliseconds, and raft draws each randomized timeout
+// uniformly from [ET, 2·ET) ticks: the ranges of the paper's Figure 16.
+const Tick = time.Millisecond
+
+// Cluster is the cluster an election experiment runs on: what the Raft
+// paper held fixed, and a user may vary.
+type Cluster struct {
+	Members     int
+	Latency     netmodel.Latency // one way, between members
+	DiskLatency time.Duration    // how long a write takes to become durable
+	PreVote     bool
+	CheckQuorum bool
+	// Behind is how many of the survivors have a shorter log than the
+	// others, so that they cannot win an election (-1: as many as can be
+	// while the others still hold a majority with the leader).
+	Behind int
+}
+
+// PaperCluster is the setup of the paper's Figure 16: five servers, a
+// broadcast time (round trip plus disk write) of 15ms, here a 5ms one-way
+// latency and a 5ms disk write, and two of the four survivors not eligible
+// to win. LogCabin had neither pre-vote nor check quorum.
+func PaperCluster() Cluster {
+	return Cluster{Members: 5, Latency: netmodel.Fixed(7 * time.Millisecond), DiskLatency: time.Millisecond, Behind: -1}
+}
+
+// behind returns how many survivors are behind: c.Behind, or the most that
+// leave the leader and the others a majority to commit the entry they lack.
+func (c Cluster) behind() int {
+	if c.Behind >= 0 {
+		return c.Behind
+	}
+	return c.Members - 1 - c.Members/2
+}
+
+func (c Cluster) check() error {
+	if c.Members < 2 || c.Members > 101 {
+		return fmt.Errorf("members must be between 2 and 101, not %d", c.Members)
+	}
+	if b, most := c.behind(), c.Members-1-c.Members/2; b > most {
+		return fmt.Errorf("at most %d of %d members can be behind (the leader and the others must still commit without them), not %d", most, c.Members, b)
+	}
+	if c.Latency.Min < 0 || c.Latency.Max < c.Latency.Min || c.Latency.Max > time.Minute {
+		return fmt.Errorf("latency must be between 0 and 1m, not %s", c.Latency)
+	}
+	if c.DiskLatency < 0 || c.DiskLatency > time.Minute {
+		return fmt.Errorf("disk latency must be between 0 and 1m, not %s", c.DiskLatency)
+	}
+	return nil
+}
+
+// Range is an election-timeout range: raft draws each timeout uniformly
+// from [Min, 2·Min) ticks of 1ms. The leader's heartbeat interval is half
+// the minimum, as in the paper.
+type Range struct{ Min int }
+
+// PaperRanges are the ranges of the bottom graph of Figure 16.
+var PaperRanges = []Range{{12}, {25}, {50}, {100}, {150}}
+
+// String returns the range as the paper writes it, e.g. "150-300".
+func (r Range) String() string { return strconv.Itoa(r.Min) + "-" + strconv.Itoa(2*r.Min) }
+
+// HeartbeatTicks is the leader's heartbeat interval in ticks.
+func (r Range) HeartbeatTicks() int { return max(r.Min/2, 1) }
+
+// ParseRange reads "12-24" (the maximum must be twice the minimum, as raft
+// draws it) or "12".
+func ParseRange(s string) (Range, error) {
+	lo, hi, two := strings.Cut(s, "-")
+	min, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(lo), "ms"))
+	if err != nil || min < 2 || min > 100000 {
+		return Range{}, fmt.Errorf("bad election-timeout range %q: want MIN-MAX in milliseconds, e.g. 150-300", s)
+	}
+	if two {
+		max, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(hi), "ms"))
+		if err != nil || max != 2*min {
+			return Range{}, fmt.Errorf("bad election-timeout range %q: raft draws from [ET, 2·ET), so the maximum must be twice the minimum (%d-%d)", s, min, 2*min)
+		}
+	}
+	return Range{Min: min}, nil
+}
+
+// Settled is a cluster with a leader whose synchronized heartbeat round has
+// just gone out: the moment from which every trial forks.
+type Settled struct {
+	cluster Cluster
+	world   *sim.World
+	leader  string
+	behind  []string // survivors whose logs lack the last entry
+	round   sim.Time // when the heartbeat round went out
+	term    uint64   // the leader's term
+	// broadcast is how long the leader waited for a follower's answer to
+	// the entry it replicated: a round trip and the follower's disk write.
+	broadcast time.Duration
+}
+
+// BroadcastTime is the paper's broadcast time as measured while the
+// cluster settled: from the leader sending its last entry to a follower
+// until the follower's answer arrived (a round trip and a disk write).
+func (s *Settled) BroadcastTime() time.Duration { return s.broadcast }
+
+// Round returns when the heartbeat round the trials start from went out.
+func (s *Settled) Round() sim.Time { return s.round }
+
+// Behind returns the survivors whose logs lack the last entry.
+func (s *Settled) Behind() []string { return s.behind }
+
+// settleTicks is the election timeout while the cluster settles: long
+// enough that nobody times out while the logs are being set up, whatever
+// the latencies. Each trial restarts the survivors with its own.
+func settleTicks(c Cluster) int {
+	return max(100, int(20*(c.Latency.Max+c.DiskLatency)/Tick))
+}
+
+// Settle builds the cluster every trial starts from, deterministically from
+// seed. The first member leads. The last Behind members miss the last
+// entry: the leader's links to them are cut while it replicates the entry
+// (the entry commits without them), and their answers to the leader stay
+// cut, so the leader never learns that they are behind and never catches
+// them up. Then it waits for the leader's next heartbeat round.
+func Settle(c Cluster, seed uint64) (*Settled, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	cfg := sim.DefaultConfig()
+	cfg.Seed = seed
+	cfg.Members = nil
+	for i := 1; i <= c.Members; i++ {
+		cfg.Members = append(cfg.Members, "n"+strconv.Itoa(i))
+	}
+	cfg.Tick = Tick
+	cfg.ElectionTicks = settleTicks(c)
+	cfg.HeartbeatTicks = cfg.ElectionTicks / 10
+	cfg.PreVote, cfg.CheckQuorum = true, true
+	cfg.Network = netmodel.LinkProps{Latency: c.Latency}
+	cfg.DiskLatency = c.DiskLatency
+	w, err := sim.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Settled{cluster: c, world: w, leader: cfg.Members[0]}
+	s.behind = cfg.Members[c.Members-c.behind():]
+	patience := sim.Time(100 * cfg.ElectionTicks * int(Tick))
+
+	do := func(cmd sim.Command) *sim.Op {
+		op, e := w.Do(cmd)
+		if e != nil && err == nil {
+			err = fmt.Errorf("settle: %s: %w", cmd.Kind, e)
+		}
+		return op
+	}
+	runUntil := func(what string, cond func() bool) {
+		deadline := w.Now() + patience
+		for err == nil && !cond() {
+			if w.Now() > deadline {
+				err = fmt.Errorf("settle: no %s after %s (seed=%d)", what, time.Duration(patience), seed)
+				return
+			}
+			if e := w.StepInstant(); e != nil {
+				err = e
+			}
+		}
+	}
+	settled := func(members []string) func() bool {
+		return func() bool {
+			lead, _ := w.Info(s.leader)
+			for _, name := range members {
+				in, _ := w.Info(name)
+				if in.Lead != lead.ID || in.Term != lead.Term || in.Commit != lead.Commit || in.Applied != lead.Commit {
+					return false
+				}
+			}
+			return lead.Raft == raft.StateLeader
+		}
+	}
+
+	do(sim.Command{Kind: sim.CmdCampaign, Node: s.leader})
+	runUntil("leader known to all", settled(cfg.Members))
+	for _, b := range s.behind {
+		do(sim.Command{Kind: sim.CmdCut, From: s.leader, To: b, OneWay: true})
+		do(sim.Command{Kind: sim.CmdCut, From: b, To: s.leader, OneWay: true})
+	}
+	putAt := w.HistoryLen()
+	op := do(sim.Command{Kind: sim.CmdPut, Via: s.leader, Key: "figure-16", Value: "the entry two survivors lack"})
+	if err != nil {
+		return nil, err
+	}
+	runUntil("commit of the entry", func() bool { return op.Status != sim.OpPending })
+	if err == nil && op.Status != sim.OpOK {
+		err = fmt.Errorf("settle: the entry did not commit: %s", op.Err)
+	}
+	s.broadcast = broadcastTime(w, putAt)
+	for _, b := range s.behind {
+		do(sim.Command{Kind: sim.CmdRestore, From: s.leader, To: b, OneWay: true})
+	}
+	runUntil("commit at every member that is not behind", settled(cfg.Members[:c.Members-len(s.behind)]))
+	for _, name := range cfg.Members {
+		do(sim.Command{Kind: sim.CmdSnapshot, Node: name}) // so that a restart has nothing to apply again
+	}
+	lead, _ := w.Info(s.leader)
+	s.term = lead.Term
+	// The next heartbeat round: the leader sends a MsgHeartbeat to every
+	// other member at one instant.
+	from := w.HistoryLen()
+	runUntil("heartbeat round", func() bool {
+		n := 0
+		for i := w.HistoryLen() - 1; i >= from; i-- {
+			e := w.EventAt(i)
+			if e.At != w.Now() {
+				break
+			}
+			if e.Kind == sim.EvSend && e.Node == lead.ID && e.Msg.Type == pb.MsgHeartbeat {
+				n++
+			}
+		}
+		return n == c.Members-1
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.round = w.Now()
+	// The cut links have done their work: the leader is about to crash.
+	// (Healed here, once, rather than in every trial.)
+	do(sim.Command{Kind: sim.CmdHeal})
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range s.behind {
+		in, _ := w.Info(b)
+		if in.LastIndex >= lead.LastIndex {
+			return nil, fmt.Errorf("settle: %s is not behind (last index %d, the leader's %d)", b, in.LastIndex, lead.LastIndex)
+		}
+	}
+	return s, nil
+}
+
+// broadcastTime finds, in the history from event from on, the leader's
+// first MsgApp with entries and the answer to it from the same follower.
+func broadcastTime(w *sim.World, from int) time.Duration {
+	var app sim.Event
+	for i := from; i < w.HistoryLen(); i++ {
+		e := w.EventAt(i)
+		switch {
+		case app.At == 0 && e.Kind == sim.EvSend && e.Msg.Type == pb.MsgApp && e.Msg.Entries > 0 && e.Node == 1:
+			app = e
+		case app.At != 0 && e.Kind == sim.EvDeliver && e.Msg.Type == pb.MsgAppResp && e.Node == 1 && e.Peer == app.Peer && !e.Msg.Reject:
+			return time.Duration(e.At - app.At)
+		}
+	}
+	return 0
+}
+
+// Trial is one leader crash and the election after it.
+type Trial struct {
+	Job   int    // the plan's job it belongs to
+	Index int    // its number in the job
+	Seed  uint64 // every random choice of the trial comes from it
+	// CrashAfter is when the leader crashed, after its heartbeat round:
+	// uniform in [0, heartbeat interval).
+	CrashAfter time.Duration
+	// Downtime is from the crash until every survivor has heard from the
+	// new leader (the paper: "until the other servers received the new
+	// leader's first heartbeat").
+	Downtime time.Duration
+	Leader   string
+	Term     uint64
+	// Elections is how many terms had a candidate; all but the last failed
+	// (a split vote, or a candidate that could not win).
+	Elections int
+}
+
+// trialPatience is how long a trial waits for a leader before it gives up.
+const trialPatience = 60 * time.Second
+
+// Trial runs one trial with election-timeout range r and the given seed: a copy of the settled cluster in which the
+// survivors restart with r's election timeout, the leader crashes at a
+// uniformly random moment of its heartbeat interval, and the survivors elect
+// a new one.
+//
+// NB: the copy is taken at the heartbeat round, with the leader already
+// down, and the crash time is drawn on top. Between its heartbeat round and
+// its crash the leader would only hear heartbeat answers from followers
+// that are up to date, to which raft sends nothing, and the answers of the
+// members behind are cut: nothing it would do could reach a survivor, so
+// the survivors' run is the same for every crash time in the interval.
+func (s *Settled) Trial(r Range, seed uint64) (Trial, error) {
+	t := Trial{Seed: seed}
+	cfg := s.world.Config()
+	cfg.Seed = t.Seed
+	cfg.ElectionTicks, cfg.HeartbeatTicks = r.Min, r.HeartbeatTicks()
+	cfg.PreVote, cfg.CheckQuorum = s.cluster.PreVote, s.cluster.CheckQuorum
+	w, err := s.world.Fork(cfg, s.leader)
+	if err != nil {
+		return t, err
+	}
+	hb := time.Duration(r.HeartbeatTicks()) * Tick
+	crash := rand.New(rand.NewPCG(t.Seed, 0x63726173682d6174)) // "crash-at"
+	t.CrashAfter = time.Duration(crash.Int64N(int64(hb)))
+	crashAt := s.round.Add(t.CrashAfter)
+
+	deadline := s.round + sim.Time(trialPatience)
+	for {
+		if err := w.StepInstant(); err != nil {
+			return t, err
+		}
+		if name, term, ok := w.FollowedLeader(); ok && term > s.term {
+			t.Leader, t.Term = name, term
+			break
+		}
+		if w.Now() > deadline {
+			return t, fmt.Errorf("trial of %s: no leader known to all after %s (trial seed=%d)", r, trialPatience, t.Seed)
+		}
+	}
+	if w.Now() < crashAt {
+		return t, fmt.Errorf("trial of %s: a leader was known before the crash (trial seed=%d)", r, t.Seed)
+	}
+	t.Downtime = time.Duration(w.Now() - crashAt)
+	t.Elections = int(t.Term - s.term) // each term after the crash began with a candidate
+	return t, nil
+}

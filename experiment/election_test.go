@@ -1,0 +1,120 @@
+package experiment
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// TestSetupIsThePapers checks the paper's setup: five members; the trials
+// start from a heartbeat round the leader sent to every follower at one
+// instant; two of the four survivors lack the last entry and so never win;
+// the leader crashes within its heartbeat interval, before any survivor's
+// timer can fire; and the time runs until every survivor follows the new
+// leader.
+func TestSetupIsThePapers(t *testing.T) {
+	c := PaperCluster()
+	s, err := Settle(c, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.world
+	if len(w.Infos()) != 5 {
+		t.Fatalf("%d members, want 5", len(w.Infos()))
+	}
+	// The heartbeat round: a MsgHeartbeat to every other member, at once.
+	got := map[uint64]bool{}
+	for i := w.HistoryLen() - 1; i >= 0; i-- {
+		e := w.EventAt(i)
+		if e.At < s.round {
+			break
+		}
+		if e.Kind == sim.EvSend && e.Msg.Type == pb.MsgHeartbeat && e.Node == 1 && e.At == s.round {
+			got[e.Peer] = true
+		}
+	}
+	if len(got) != 4 {
+		t.Fatalf("the leader sent a heartbeat to %d members at %s, want 4", len(got), s.round)
+	}
+	if b := s.Behind(); !slices.Equal(b, []string{"n4", "n5"}) {
+		t.Fatalf("behind: %v, want two of the four survivors", b)
+	}
+	lead, _ := w.Info("n1")
+	for _, name := range []string{"n2", "n3", "n4", "n5"} {
+		in, _ := w.Info(name)
+		behind := slices.Contains(s.Behind(), name)
+		if behind != (in.LastIndex < lead.LastIndex) {
+			t.Errorf("%s: last index %d, the leader's %d (behind: %v)", name, in.LastIndex, lead.LastIndex, behind)
+		}
+	}
+	if bt := s.BroadcastTime(); bt != 15*time.Millisecond {
+		t.Errorf("broadcast time %s, want 15ms (a 14ms round trip and a 1ms disk write)", bt)
+	}
+
+	for _, r := range []Range{{12}, {150}} {
+		hb := time.Duration(r.HeartbeatTicks()) * Tick
+		for i := range 30 {
+			tr, err := s.Trial(r, TrialSeed(1, r.String(), i))
+			if err != nil {
+				t.Fatal(err) // includes "a leader was known before the crash"
+			}
+			if tr.CrashAfter < 0 || tr.CrashAfter >= hb {
+				t.Errorf("%s trial %d: crash %s after the heartbeat round, outside its interval %s", r, i, tr.CrashAfter, hb)
+			}
+			if slices.Contains(s.Behind(), tr.Leader) || tr.Leader == "n1" {
+				t.Errorf("%s trial %d: %s won, but it is behind or crashed", r, i, tr.Leader)
+			}
+			// The earliest a survivor can time out: its timer starts when
+			// the heartbeat arrives and needs at least r.Min ticks.
+			if least := time.Duration(r.Min)*Tick + c.Latency.Min - hb; tr.Downtime < least-Tick {
+				t.Errorf("%s trial %d: downtime %s, less than a timeout allows (%s)", r, i, tr.Downtime, least)
+			}
+		}
+	}
+}
+
+// TestTrialsAreIndependentOfOrder: a trial's result depends only on its
+// seed, not on the trials run before it from the same settled cluster.
+func TestTrialsAreIndependentOfOrder(t *testing.T) {
+	s, err := Settle(PaperCluster(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Range{25}
+	first, err := s.Trial(r, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if _, err := s.Trial(r, uint64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again, err := s.Trial(r, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first != again {
+		t.Errorf("the same trial gave %+v, then %+v", first, again)
+	}
+}
+
+func TestParseRange(t *testing.T) {
+	for in, want := range map[string]Range{"12-24": {12}, "150-300": {150}, "150": {150}, "25ms-50ms": {25}} {
+		if got, err := ParseRange(in); err != nil || got != want {
+			t.Errorf("ParseRange(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"150-155", "x", "0-0", "1-2", ""} {
+		if _, err := ParseRange(in); err == nil {
+			t.Errorf("ParseRange(%q) took it", in)
+		}
+	}
+	if got := (Range{25}).String(); got != "25-50" {
+		t.Errorf("Range{25} = %q", got)
+	}
+}

@@ -1,0 +1,71 @@
+package experiment
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+)
+
+// TestGolden runs the golden files in testdata/: short experiments whose
+// summaries must not move unless the simulation does (then read the diff,
+// and refresh with go test ./experiment -rewrite).
+//
+// Commands:
+//
+//	election-time trials=N ranges=12-24,150-300 [seed=N] [pre-vote] [behind=N] [members=N]
+func TestGolden(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			switch d.Cmd {
+			case "election-time":
+				c := PaperCluster()
+				trials, seed, ranges := 20, uint64(1), "12-24,150-300"
+				for _, a := range d.CmdArgs {
+					switch a.Key {
+					case "trials":
+						d.ScanArgs(t, "trials", &trials)
+					case "seed":
+						d.ScanArgs(t, "seed", &seed)
+					case "ranges":
+						d.ScanArgs(t, "ranges", &ranges)
+					case "pre-vote":
+						c.PreVote = true
+					case "behind":
+						d.ScanArgs(t, "behind", &c.Behind)
+					case "members":
+						d.ScanArgs(t, "members", &c.Members)
+					default:
+						t.Fatalf("unknown argument %q", a.Key)
+					}
+				}
+				var rs []Range
+				for _, s := range strings.Split(ranges, ",") {
+					r, err := ParseRange(s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rs = append(rs, r)
+				}
+				p := ElectionTime(c, rs, trials, seed)
+				var trialsRun []Trial
+				if err := RunShare(p, 0, 1, func(tr Trial) error { trialsRun = append(trialsRun, tr); return nil }); err != nil {
+					return fmt.Sprintf("error: %v\n", err)
+				}
+				res, err := Collect(p, trialsRun)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var b bytes.Buffer
+				if err := WriteTable(&b, res.Summaries(), nil); err != nil {
+					t.Fatal(err)
+				}
+				return b.String()
+			}
+			t.Fatalf("unknown command %q", d.Cmd)
+			return ""
+		})
+	})
+}

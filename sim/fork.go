@@ -1,0 +1,249 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+)
+
+// Fork returns a copy of w that goes on from this instant on its own, as
+// cfg says: with cfg.Seed for every random choice from now on (election
+// timeouts, latencies, tick phases), and with cfg's member settings (ticks,
+// election and heartbeat ticks, pre-vote, check quorum, disk latency...),
+// as if each process had been restarted with new flags. cfg must describe
+// the same cluster: the same members, network, links and clients.
+// Experiments use Fork to run many trials from one settled cluster instead
+// of building and electing a new one for each.
+//
+// A RawNode cannot be copied, so the copy is what a restart would give:
+// each member that is up in w restarts in the copy from a copy of its disk,
+// at once, losing what a restart loses (whom it follows, its timers, a
+// leader's progress and leadership) and drawing a new election timeout; the
+// members named in crash are down in the copy instead. Messages in flight are copied and arrive when they would
+// have. The copy's history begins with w's, and records the restarts and
+// crashes; its command log starts empty, so Replay cannot rebuild it.
+//
+// Fork refuses a world it cannot copy faithfully: one that has stopped on a
+// violation, or that has a stalled member, a disk write in progress, a
+// client request pending or a watch open.
+func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
+	if v := w.safety.violation; v != nil {
+		return nil, v
+	}
+	if err := w.sameCluster(cfg); err != nil {
+		return nil, err
+	}
+	for _, name := range crash {
+		if m := w.byName[name]; m == nil || !m.up {
+			return nil, fmt.Errorf("fork: cannot crash %q: no such member is up", name)
+		}
+	}
+	for _, m := range w.members {
+		switch {
+		case m.stalled:
+			return nil, fmt.Errorf("fork: %s is stalled", m.name)
+		case m.diskBusy:
+			return nil, fmt.Errorf("fork: %s has a disk write in progress", m.name)
+		case len(m.watches) > 0:
+			return nil, fmt.Errorf("fork: %s has a watch open", m.name)
+		}
+	}
+	for _, op := range w.ops {
+		if op.Status == OpPending {
+			return nil, fmt.Errorf("fork: request %d (%s) is pending", op.ID, describeOp(op))
+		}
+	}
+	inFlight, err := w.inFlight()
+	if err != nil {
+		return nil, err
+	}
+
+	seed := cfg.Seed
+	f := &World{
+		cfg:         cfg,
+		now:         w.now,
+		byName:      map[string]*member{},
+		net:         w.net.Clone(stream(seed, "network")),
+		lastCaption: w.lastCaption,
+		ops:         slices.Clone(w.ops), // finished, so never changed again
+	}
+	f.safety = w.safety.clone(f)
+	w.history.copyTo(&f.history)
+	for _, c := range w.clients {
+		f.clients = append(f.clients, &client{cfg: c.cfg, endpoints: c.endpoints, current: c.current})
+	}
+	for _, m := range w.members {
+		fm := f.addMember(m.name)
+		fm.disk = copyDisk(m.disk)
+		fm.log = m.log.clone()
+		fm.snap, fm.conf, fm.removed = m.snap, m.conf, m.removed
+		fm.hard = pb.HardState{Term: new(m.hard.GetTerm()), Vote: new(m.hard.GetVote()), Commit: new(m.hard.GetCommit())}
+		fm.rate = m.rate
+		fm.tickEvery = max(Time(float64(cfg.Tick)/m.rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
+		fm.leaderTerm, fm.leaderHigh = m.leaderTerm, m.leaderHigh
+	}
+	for _, e := range inFlight {
+		c := f.sched.push(e.at)
+		c.kind, c.node, c.peer, c.id, c.sent = evDeliver, e.node, e.peer, e.id, e.sent
+		c.msg = proto.Clone(e.msg).(*pb.Message) // raft changes what it is handed
+		c.lost, c.flag = e.lost, e.flag
+	}
+	for _, m := range f.members {
+		if !w.members[m.id-1].up {
+			continue
+		}
+		if slices.Contains(crash, m.name) {
+			f.fault(m.id, "crashes (volatile state lost, disk kept)")
+			continue
+		}
+		m.start()
+		f.fault(m.id, "restarts from its disk (fork)")
+	}
+	return f, nil
+}
+
+// sameCluster says why cfg does not describe w's cluster, if it does not.
+func (w *World) sameCluster(cfg Config) error {
+	if err := cfg.check(); err != nil {
+		return fmt.Errorf("fork: %w", err)
+	}
+	var names []string
+	for _, m := range w.members {
+		names = append(names, m.name)
+	}
+	a, b := w.cfg, cfg
+	switch {
+	case !slices.Equal(names, cfg.Members):
+		return fmt.Errorf("fork: the members are %v, not %v", names, cfg.Members)
+	case !reflect.DeepEqual(a.Network, b.Network) || !reflect.DeepEqual(a.Links, b.Links):
+		return fmt.Errorf("fork: the network must stay as it is")
+	case !reflect.DeepEqual(a.Clients, b.Clients) || a.Topology != b.Topology || a.Apiservers != b.Apiservers || a.ClientLatency != b.ClientLatency:
+		return fmt.Errorf("fork: the clients must stay as they are")
+	}
+	return nil
+}
+
+// inFlight returns the messages on their way, in the order they are due.
+// Ticks and reports to senders are left out: a restarted process has its
+// own ticks and has forgotten what it sent; so are the timers of finished
+// requests. Anything else cannot be copied.
+func (w *World) inFlight() ([]event, error) {
+	var keys []key
+	for _, k := range w.sched.heap {
+		keys = append(keys, k)
+	}
+	for i := range w.sched.lanes {
+		l := &w.sched.lanes[i]
+		keys = append(keys, l.q[l.head:]...)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.before(b) {
+			return -1
+		}
+		return 1
+	})
+	var out []event
+	for _, k := range keys {
+		e := w.sched.slots[k.slot]
+		switch e.kind {
+		case evTick, evReportSnapshot, evReportUnreachable:
+		case evClientTimeout, evReadRetry:
+			if e.op.Status == OpPending {
+				return nil, fmt.Errorf("fork: request %d is pending", e.op.ID)
+			}
+			// It would find its request finished, and do nothing.
+		case evDeliver:
+			out = append(out, e)
+		default:
+			return nil, fmt.Errorf("fork: an event of kind %d is scheduled at %s", e.kind, e.at)
+		}
+	}
+	return out, nil
+}
+
+// copyDisk returns a copy of a member's disk. Entries and snapshots are
+// shared: neither raft nor the simulator changes one once it is stored.
+func copyDisk(d *raft.MemoryStorage) *raft.MemoryStorage {
+	c := raft.NewMemoryStorage()
+	snap, _ := d.Snapshot()
+	if snap.GetMetadata().GetIndex() > 0 {
+		if err := c.ApplySnapshot(snap); err != nil {
+			panic("sim: fork: " + err.Error())
+		}
+	}
+	first, _ := d.FirstIndex()
+	last, _ := d.LastIndex()
+	if last >= first {
+		ents, err := d.Entries(first, last+1, math.MaxUint64)
+		if err != nil {
+			panic("sim: fork: " + err.Error())
+		}
+		if err := c.Append(ents); err != nil {
+			panic("sim: fork: " + err.Error())
+		}
+	}
+	hs, _, _ := d.InitialState()
+	_ = c.SetHardState(proto.Clone(hs).(*pb.HardState))
+	return c
+}
+
+// clone returns a copy of s that reports to w.
+func (s *safety) clone(w *World) *safety {
+	c := &safety{w: w, leaders: make(map[uint64]uint64, len(s.leaders)), more: make(map[uint64][]termChain, len(s.more))}
+	for term, id := range s.leaders {
+		c.leaders[term] = id
+	}
+	for i, tcs := range s.more {
+		c.more[i] = slices.Clone(tcs)
+	}
+	s.chains.copyTo(&c.chains)
+	s.committed.copyTo(&c.committed)
+	s.applied.copyTo(&c.applied)
+	return c
+}
+
+// copyTo appends every item of c to d.
+func (c *chunked[T]) copyTo(d *chunked[T]) {
+	for i := range c.n {
+		*d.add() = *c.at(i)
+	}
+}
+
+func (l *entryLog) clone() entryLog {
+	c := entryLog{first: l.first, entries: &chunked[logEntry]{}}
+	for i := range l.n {
+		*c.entries.add() = *l.entries.at(l.start + i)
+	}
+	c.n = l.n
+	return c
+}
+
+// copyTo makes the empty history d a copy of h.
+func (h *history) copyTo(d *history) {
+	h.events.copyTo(&d.events)
+	d.n, d.last, d.started = h.n, h.last, h.started
+	d.marks = slices.Clone(h.marks)
+	h.msgs.copyTo(&d.msgs)
+	h.bodies.copyTo(&d.bodies)
+	d.texts = slices.Clone(h.texts)
+	d.lastBody = h.lastBody
+}
+
+// copyTo makes the empty log d a copy of l, chunk for chunk, so that
+// positions in one are positions in the other.
+func (l *recordLog) copyTo(d *recordLog) {
+	for _, chunk := range l.chunks {
+		c := newChunk(&d.chunks, len(chunk))
+		copy(c, chunk)
+		d.chunks = append(d.chunks, c)
+		d.last = c
+	}
+	d.ends = slices.Clone(l.ends)
+	d.used, d.full = l.used, l.full
+}
