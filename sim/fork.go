@@ -14,20 +14,22 @@ import (
 
 // Fork returns a copy of w that goes on from this instant on its own, as
 // cfg says: with cfg.Seed for every random choice from now on (election
-// timeouts, latencies, tick phases), and with cfg's member settings (ticks,
-// election and heartbeat ticks, pre-vote, check quorum, disk latency...),
-// as if each process had been restarted with new flags. cfg must describe
-// the same cluster: the same members, network, links and clients.
-// Experiments use Fork to run many trials from one settled cluster instead
-// of building and electing a new one for each.
+// timeouts, latencies, tick phases), and with cfg's member settings (tick,
+// election and heartbeat ticks, pre-vote, check quorum, disk latency...).
+// cfg must describe the same cluster: the same members, network, links and
+// clients. Experiments use Fork to run many trials from one settled cluster
+// instead of building and electing a new one for each.
 //
-// A RawNode cannot be copied, so the copy is what a restart would give:
-// each member that is up in w restarts in the copy from a copy of its disk,
-// at once, losing what a restart loses (whom it follows, its timers, a
-// leader's progress and leadership) and drawing a new election timeout; the
-// members named in crash are down in the copy instead. Messages in flight are copied and arrive when they would
-// have. The copy's history begins with w's, and records the restarts and
-// crashes; its command log starts empty, so Replay cannot rebuild it.
+// Each member goes on in the copy as the same process, with its disk, its
+// state machine and what etcd's server holds beside raft, except that its
+// raft state is rebuilt from its disk, since a RawNode cannot be copied. It
+// loses what raft loses in a restart: whom it follows, its election timer
+// (it draws a new timeout), and a leader its leadership and its followers'
+// progress. (It is not an etcd restart: no election tick advance, no new
+// publication.) The members named in crash are down in the copy. Messages
+// in flight are copied and arrive when they would have. The copy's history
+// begins with w's and records the crashes; its command log starts empty,
+// so Replay cannot rebuild it.
 //
 // Fork refuses a world it cannot copy faithfully: one that has stopped on a
 // violation, or that has a stalled member, a disk write in progress, a
@@ -78,11 +80,13 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 	for _, c := range w.clients {
 		f.clients = append(f.clients, &client{cfg: c.cfg, endpoints: c.endpoints, current: c.current})
 	}
+	f.clusterID = w.clusterID
 	for _, m := range w.members {
 		fm := f.addMember(m.name)
+		fm.memberID, fm.inc, fm.removed = m.memberID, m.inc, m.removed
 		fm.disk = copyDisk(m.disk)
 		fm.log = m.log.clone()
-		fm.snap, fm.conf, fm.removed = m.snap, m.conf, m.removed
+		fm.snap, fm.conf = m.snap, m.conf
 		fm.hard = pb.HardState{Term: new(m.hard.GetTerm()), Vote: new(m.hard.GetVote()), Commit: new(m.hard.GetCommit())}
 		fm.rate = m.rate
 		fm.tickEvery = max(Time(float64(cfg.Tick)/m.rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
@@ -90,20 +94,24 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 	}
 	for _, e := range inFlight {
 		c := f.sched.push(e.at)
-		c.kind, c.node, c.peer, c.id, c.sent = evDeliver, e.node, e.peer, e.id, e.sent
-		c.msg = proto.Clone(e.msg).(*pb.Message) // raft changes what it is handed
-		c.lost, c.flag = e.lost, e.flag
+		*c = e
+		if e.msg != nil {
+			c.msg = proto.Clone(e.msg).(*pb.Message) // raft changes what it is handed
+		}
 	}
-	for _, m := range f.members {
-		if !w.members[m.id-1].up {
+	for _, fm := range f.members {
+		m := w.members[fm.id-1]
+		if !m.up {
 			continue
 		}
 		if slices.Contains(crash, m.name) {
-			f.fault(m.id, "crashes (volatile state lost, disk kept)")
+			fm.inc++ // as crash does: its timers are for an earlier life
+			f.fault(fm.id, "crashes (volatile state lost, disk kept)")
 			continue
 		}
-		m.start()
-		f.fault(m.id, "restarts from its disk (fork)")
+		if err := fm.resume(m); err != nil {
+			return nil, err
+		}
 	}
 	return f, nil
 }
@@ -129,9 +137,10 @@ func (w *World) sameCluster(cfg Config) error {
 	return nil
 }
 
-// inFlight returns the messages on their way, in the order they are due.
-// Ticks and reports to senders are left out: a restarted process has its
-// own ticks and has forgotten what it sent; so are the timers of finished
+// inFlight returns what a fork copies of w's schedule, in the order it is
+// due: messages on their way, and the timers of etcd's server beside raft.
+// Ticks and reports to senders are left out (a rebuilt RawNode has its own
+// ticks and has forgotten what it sent), and so are the timers of finished
 // requests. Anything else cannot be copied.
 func (w *World) inFlight() ([]event, error) {
 	var keys []key
@@ -158,13 +167,41 @@ func (w *World) inFlight() ([]event, error) {
 				return nil, fmt.Errorf("fork: request %d is pending", e.op.ID)
 			}
 			// It would find its request finished, and do nothing.
-		case evDeliver:
+		case evDeliver, evTickAdvance, evPublishRetry, evVersionCheck:
 			out = append(out, e)
 		default:
 			return nil, fmt.Errorf("fork: an event of kind %d is scheduled at %s", e.kind, e.at)
 		}
 	}
 	return out, nil
+}
+
+// resume makes fm, a fork's copy of m, go on as m: the state machine and
+// the server's state are m's, and the RawNode is rebuilt over fm's copy of
+// the disk, having applied what m applied.
+func (fm *member) resume(m *member) error {
+	fm.up = true
+	fm.writes = map[uint64]*Op{}
+	if err := fm.restoreData(m.snapshotData()); err != nil {
+		return fmt.Errorf("fork: %s: %w", m.name, err)
+	}
+	fm.applied = m.applied
+	fm.ready, fm.publishing, fm.wantVersion, fm.advancePolls = m.ready, m.publishing, m.wantVersion, m.advancePolls
+	rc := fm.raftConfig()
+	rc.Applied = fm.applied
+	fm.enter()
+	rn, err := raft.NewRawNode(rc)
+	fm.leave()
+	if err != nil {
+		return fmt.Errorf("fork: %s: %w", m.name, err)
+	}
+	fm.rn = rn
+	// A new tick phase, drawn from the fork's stream.
+	phase := Time(fm.clockRand.Int64N(max(int64(fm.tickEvery)/int64(time.Microsecond), 1))+1) * Time(time.Microsecond)
+	e := fm.w.sched.push(fm.w.now.plus(phase))
+	e.kind, e.node, e.inc = evTick, fm.id, fm.inc
+	fm.flush()
+	return nil
 }
 
 // copyDisk returns a copy of a member's disk. Entries and snapshots are
