@@ -47,6 +47,7 @@ Usage:
   raftsim lessons              list the built-in lessons
   raftsim shell [FILE|NAME]    an etcdctl-like console on a simulated cluster
   raftsim experiment NAME      many trials, summarized (the Raft paper's Figure 16)
+  raftsim export FILE|NAME     a run as a space-time diagram, porcupine page, ShiViz log or frames
 
 Run 'raftsim COMMAND --help' for a command's flags.
 `
@@ -59,6 +60,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"shell":      shellCmd,
 	"play":       playCmd,
 	"experiment": experimentCmd,
+	"export":     exportCmd,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
