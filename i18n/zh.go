@@ -307,6 +307,6 @@ var zh = map[string]string{
 	"%d serializable reads and watches": "%d 个串行化读和 watch",
 	"linearizable":                      "线性一致",
 	"NOT linearizable":                  "不是线性一致的",
-	"unknown (the checker timed out)":   "未知（检查器超时）",
+	"unknown":                           "未知",
 	"stale serializable reads: %d (allowed: serializable reads do not go through consensus)": "过期的串行化读：%d（允许：串行化读不经过共识）",
 }

@@ -505,6 +505,9 @@ func (r *Runner) Summary(lin *sim.Linearizability) string {
 		b.WriteString("\n" + l.F("client history: %s (%s checked, %s not checked)",
 			l.T(linResult(lin.Result)), l.Count(lin.Checked, "%d operation", "%d operations"),
 			l.Count(lin.Skipped, "%d serializable read or watch", "%d serializable reads and watches")))
+		if lin.Detail != "" {
+			b.WriteString("\n  " + lin.Detail)
+		}
 	}
 	stale := 0
 	for _, op := range r.w.Ops() {
@@ -520,7 +523,7 @@ func (r *Runner) Summary(lin *sim.Linearizability) string {
 
 // linResult marks the linearizability checker's verdicts for the catalog.
 func linResult(r string) string {
-	for _, w := range []string{i18n.N("linearizable"), i18n.N("NOT linearizable"), i18n.N("unknown (the checker timed out)")} {
+	for _, w := range []string{i18n.N("linearizable"), i18n.N("NOT linearizable"), i18n.N("unknown")} {
 		if w == r {
 			return w
 		}

@@ -89,9 +89,13 @@ type Op struct {
 	Txn        *mvcc.TxnRequest
 
 	Start, End Time
-	Status     OpStatus
-	Err        string
-	Member     string // the member that answered, or the one tried last
+	// StartEvent and EndEvent are the indexes in the history of the
+	// request and of its end (the answer, or the client giving up): the
+	// simulation's own order, which tells apart two events at one instant.
+	StartEvent, EndEvent int
+	Status               OpStatus
+	Err                  string
+	Member               string // the member that answered, or the one tried last
 
 	Found    bool       // get of one key: it exists
 	Result   string     // get of one key: its value
@@ -197,7 +201,7 @@ func (w *World) client(name string) *client {
 // that member's local client).
 func (w *World) submit(op *Op) {
 	op.ID = uint64(len(w.ops) + 1)
-	op.Start = w.now
+	op.Start, op.StartEvent = w.now, w.history.len()
 	w.ops = append(w.ops, op)
 	c := w.client(op.Client)
 	timeout := DefaultClientTimeout
@@ -286,7 +290,8 @@ func (w *World) clientEvent(e *event) {
 			// etcd gives up on a request after its own request timeout
 			// (7s by default); a client with a shorter deadline gives up
 			// first, and sees its context expire.
-			op.Status, op.End, op.Err = OpTimeout, w.now, "etcdserver: request timed out"
+			op.Status, op.Err = OpTimeout, "etcdserver: request timed out"
+			w.markEnd(op)
 			if op.timeout < DefaultClientTimeout {
 				op.Err = "context deadline exceeded"
 			}
@@ -304,8 +309,9 @@ func (w *World) clientEvent(e *event) {
 	case evReplyArrive:
 		r := e.rep
 		if op.Kind == OpWatch && op.Status == OpOK && r.status == OpError {
-			op.Status, op.Err, op.End = OpError, r.err, w.now // a watch stream ends
+			op.Status, op.Err = OpError, r.err // a watch stream ends
 			op.CompactRevision = r.compact
+			w.markEnd(op)
 			w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: "watch cancelled: " + r.err})
 			return
 		}
@@ -340,7 +346,7 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 	op.Found, op.Result, op.KVs, op.Revision, op.Deleted, op.Applied = r.found, r.value, r.kvs, r.rev, r.deleted, r.applied
 	op.Count, op.More, op.PrevKVs, op.TxnResp, op.LeaseResp = r.count, r.more, r.prevKVs, r.txn, r.lease
 	if op.Kind != OpWatch || r.status != OpOK {
-		op.End = w.now // an open watch has no end yet
+		w.markEnd(op) // an open watch has no end yet
 	}
 	if op.Kind == OpGet && op.Serializable && r.status == OpOK {
 		w.checkStale(op)
@@ -352,6 +358,9 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 		w.recordOp(EvReply, op, node)
 	}
 }
+
+// markEnd marks op as ended now. The event recorded next is its end.
+func (w *World) markEnd(op *Op) { op.End, op.EndEvent = w.now, w.history.len() }
 
 // checkStale compares a serializable read with the newest state any member
 // has applied. A difference is not a bug (serializable reads may be stale)

@@ -478,7 +478,8 @@ func (w *World) cancel(label string) error {
 	for _, m := range w.members {
 		m.watches = slices.DeleteFunc(m.watches, func(o *Op) bool { return o == op })
 	}
-	op.Status, op.Err, op.Canceled, op.End = OpError, "context canceled", true, w.now
+	op.Status, op.Err, op.Canceled = OpError, "context canceled", true
+	w.markEnd(op)
 	w.record(Event{Kind: EvReply, Op: op.ID, Node: w.endpointOf(op), Text: "canceled by the client"})
 	return nil
 }

@@ -3,18 +3,22 @@ package sim
 import (
 	"strings"
 	"testing"
+
+	"github.com/raftsim/raftsim/lincheck"
 )
 
 // TestLinearizability feeds the checker hand-made client histories: the
 // real World's ops list with the sim's op fields, so the test exercises the
-// same translation to porcupine that a run uses.
+// same translation to lincheck that a run uses. Events are numbered in the
+// order they happened; times are whatever they were.
 func TestLinearizability(t *testing.T) {
-	ms := func(n int64) Time { return Time(n * 1e6) }
-	put := func(key, value string, start, end int64, st OpStatus) *Op {
-		return &Op{Kind: OpPut, Client: "a", Key: key, Value: value, Start: ms(start), End: ms(end), Status: st}
+	ms := func(n int) Time { return Time(int64(n) * 1e6) }
+	put := func(key, value string, start, end int, st OpStatus) *Op {
+		return &Op{Kind: OpPut, Client: "a", Key: key, Value: value, Start: ms(start), End: ms(end),
+			StartEvent: start, EndEvent: end, Status: st}
 	}
-	get := func(key string, found bool, value string, start, end int64) *Op {
-		op := &Op{Kind: OpGet, Client: "b", Key: key, Start: ms(start), End: ms(end), Status: OpOK}
+	get := func(key string, found bool, value string, start, end int) *Op {
+		op := &Op{Kind: OpGet, Client: "b", Key: key, Start: ms(start), End: ms(end), StartEvent: start, EndEvent: end, Status: OpOK}
 		if found {
 			op.Found, op.Result, op.KVs = true, value, []KeyValue{{Key: key, Value: value}}
 		}
@@ -34,20 +38,15 @@ func TestLinearizability(t *testing.T) {
 		{"value went back in time", []*Op{put("k", "1", 0, 10, OpOK), put("k", "2", 20, 30, OpOK),
 			get("k", true, "2", 40, 50), get("k", true, "1", 60, 70)}, false},
 		{"prefix delete", []*Op{put("/a/x", "1", 0, 10, OpOK),
-			{Kind: OpDelete, Client: "a", Key: "/a/", Prefix: true, Start: ms(20), End: ms(30), Status: OpOK},
+			{Kind: OpDelete, Client: "a", Key: "/a/", Prefix: true, Start: ms(20), End: ms(30), StartEvent: 20, EndEvent: 30, Status: OpOK},
 			get("/a/x", false, "", 40, 50)}, true},
 		{"serializable stale reads are not checked", []*Op{put("k", "1", 0, 10, OpOK),
-			{Kind: OpGet, Client: "b", Key: "k", Serializable: true, Start: ms(20), End: ms(30), Status: OpOK}}, true},
+			{Kind: OpGet, Client: "b", Key: "k", Serializable: true, Start: ms(20), End: ms(30), StartEvent: 20, EndEvent: 30, Status: OpOK}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w, err := New(DefaultConfig())
-			if err != nil {
-				t.Fatal(err)
-			}
-			w.ops = tc.ops
-			got := w.CheckLinearizability()
+			got := checkOps(tc.ops, lincheck.Options{})
 			if got.OK != tc.want {
-				t.Fatalf("OK = %v (%s), want %v", got.OK, got.Result, tc.want)
+				t.Fatalf("OK = %v (%s: %s), want %v", got.OK, got.Result, got.Detail, tc.want)
 			}
 			var html strings.Builder
 			if err := got.WriteHTML(&html); err != nil || !strings.Contains(html.String(), "<html") {

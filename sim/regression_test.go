@@ -301,7 +301,7 @@ func TestDuplicationKeepsHistoriesLinearizable(t *testing.T) {
 		_ = w.Advance(2 * time.Second)
 		if a.Status == OpOK && b.Status == OpOK && b.Start > a.End && g.Result == "a" {
 			lin := w.CheckLinearizability()
-			t.Fatalf("seed %d: put a ok at %s, put b ok at %s, then get → %q; porcupine: %s", seed, a.End, b.End, g.Result, lin.Result)
+			t.Fatalf("seed %d: put a ok at %s, put b ok at %s, then get → %q; checker: %s", seed, a.End, b.End, g.Result, lin.Result)
 		}
 	}
 }

@@ -140,6 +140,7 @@ type runSummary struct {
 		ExitCode          int    `json:"exit_code"`
 		Error             string `json:"error,omitempty"`
 		Linearizability   string `json:"linearizability,omitempty"`
+		LinearizabilityAt string `json:"linearizability_detail,omitempty"`
 		OperationsChecked int    `json:"operations_checked"`
 	} `json:"summary"`
 }
@@ -151,6 +152,7 @@ func writeSummaryJSON(out io.Writer, r *scenarios.Runner, lin *sim.Linearizabili
 	s.Summary.ExpectationsHeld = r.Held()
 	if lin != nil {
 		s.Summary.Linearizability, s.Summary.OperationsChecked = lin.Result, lin.Checked
+		s.Summary.LinearizabilityAt = lin.Detail
 	}
 	var ee *exitError
 	if errors.As(outcome, &ee) {

@@ -1,0 +1,190 @@
+package lincheck
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Kind is what an operation does.
+type Kind uint8
+
+// The kinds of operation.
+const (
+	Put    Kind = iota + 1 // sets Key to Value
+	Delete                 // removes the keys in its range
+	Get                    // reads the keys in its range
+	Txn                    // a transaction: Steps, in order, as one
+)
+
+// AllFrom, as an End, makes a range of every key from Key on (etcd's
+// range end "\x00").
+const AllFrom = "\x00"
+
+// PrefixEnd returns the End of the range of every key that starts with
+// prefix, as etcd's clientv3.GetPrefixRangeEnd does.
+func PrefixEnd(prefix string) string {
+	b := []byte(prefix)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return AllFrom // the empty prefix, or one of 0xff bytes only
+}
+
+// Outcome says what the client knows of an operation.
+type Outcome uint8
+
+// The outcomes.
+const (
+	// Done: the operation returned; it took effect (a write) or answered
+	// (a read) at some instant between its Call and its Return.
+	Done Outcome = iota
+	// Indeterminate: a write whose client stopped waiting (a timeout, a
+	// cancellation, the end of the run). It may take effect at any instant
+	// after its Call, or never; Return is not used.
+	Indeterminate
+)
+
+// KV is one key and its value, as a Get returns them.
+type KV struct{ Key, Value string }
+
+// Operation is one client operation of the history.
+type Operation struct {
+	Kind  Kind
+	Key   string
+	Value string // Put
+	// End makes a Get or a Delete a range: "" is Key alone, AllFrom every
+	// key from Key on, anything else the keys in [Key, End).
+	End string
+	// KeysOnly makes a Get compare the keys it returned, not their values.
+	KeysOnly bool
+	// Steps are what a Txn did: the Puts, Deletes and Gets (with their
+	// Results) of the branch it took, in order. Only a Txn that returned
+	// can be checked: one of unknown outcome may have taken either branch.
+	Steps []Operation
+
+	// Call and Return are the positions of the call and the return in the
+	// order in which everything happened: an operation whose Return is
+	// below another's Call came before it. Positions are distinct.
+	Call, Return uint64
+	Outcome      Outcome
+
+	// Result is what a Get returned, in key order: the key and its value,
+	// or nothing for a key that does not exist.
+	Result []KV
+
+	// Name describes the operation in a verdict, like
+	// `get "k" by apiserver-1 [r2]`.
+	Name string
+}
+
+// Result is a verdict's answer.
+type Result uint8
+
+// The answers.
+const (
+	Linearizable Result = iota
+	Violation           // no order of the operations explains what the clients saw
+	Unknown             // the search ran past its budget: no answer either way
+)
+
+var resultNames = [...]string{"linearizable", "NOT linearizable", "unknown"}
+
+func (r Result) String() string {
+	if int(r) < len(resultNames) {
+		return resultNames[r]
+	}
+	return "result(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Verdict is the answer for a whole history.
+type Verdict struct {
+	Result Result
+	// Key is, for a Violation or an Unknown, the key where it was found
+	// (the first key, in order, of a set of keys checked together).
+	Key string
+	// Reason says, for a Violation, which operation no order explains,
+	// and for an Unknown, why the search stopped.
+	Reason string
+	// Op is, for a Violation, the index of the operation no order
+	// explains; otherwise -1.
+	Op int
+	// Steps is how many search steps the check took.
+	Steps int
+	// Dropped counts the writes of unknown outcome that the reductions
+	// showed can be left out without changing the verdict.
+	Dropped int
+	// Parts counts the sets of keys checked apart.
+	Parts int
+}
+
+// Options bound a check.
+type Options struct {
+	// Budget bounds the search steps of the whole check; 0 means
+	// DefaultBudget.
+	Budget int
+	// PartBudget bounds the steps spent on one set of keys checked
+	// together; 0 means DefaultPartBudget.
+	PartBudget int
+}
+
+// The default budgets: a few seconds of search. A history from a
+// simulated etcd, reduced, takes a few steps per operation.
+const (
+	DefaultBudget     = 50_000_000
+	DefaultPartBudget = 20_000_000
+)
+
+// Check decides whether ops are linearizable. The answer depends only on
+// ops and opts: never on the machine or the wall clock.
+func Check(ops []Operation, opts Options) Verdict {
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.PartBudget <= 0 {
+		opts.PartBudget = DefaultPartBudget
+	}
+	v := Verdict{Op: -1}
+	var unknown *Verdict
+	left := opts.Budget
+	for _, p := range partition(ops) {
+		v.Parts++
+		v.Dropped += p.reduce()
+		budget := min(left, opts.PartBudget)
+		res := p.search(budget)
+		v.Steps += res.steps
+		left -= res.steps
+		switch res.result {
+		case Violation:
+			v.Result, v.Key, v.Op = Violation, p.keys[0], p.ops[res.op].idx
+			name := ops[v.Op].Name
+			if name == "" {
+				name = "operation " + strconv.Itoa(v.Op)
+			}
+			v.Reason = name + ": " + res.reason
+			return v
+		case Unknown:
+			if unknown == nil {
+				u := Verdict{Result: Unknown, Key: p.keys[0], Reason: res.reason}
+				unknown = &u
+			}
+		}
+	}
+	if unknown != nil {
+		v.Result, v.Key, v.Reason = Unknown, unknown.Key, unknown.Reason
+	}
+	return v
+}
+
+// String describes the verdict in a line.
+func (v Verdict) String() string {
+	switch v.Result {
+	case Linearizable:
+		return "linearizable"
+	case Violation:
+		return fmt.Sprintf("NOT linearizable: on key %q, %s", v.Key, v.Reason)
+	}
+	return fmt.Sprintf("unknown: on key %q, %s", v.Key, v.Reason)
+}
