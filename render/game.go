@@ -35,6 +35,9 @@ type Options struct {
 	ShotInput []string
 	// ShotDir is where F12 screenshots and saved sessions go.
 	ShotDir string
+	// Frames, with a Dir, saves the view at even steps of virtual time and
+	// exits (frames.go).
+	Frames Frames
 
 	// BenchFrames draws that many frames as fast as possible and reports
 	// the frame time to BenchOut.
@@ -98,6 +101,9 @@ func (g *Game) Update() error {
 	if g.shotDue {
 		return g.screenshotAndExit()
 	}
+	if g.opt.Frames.Dir != "" {
+		return g.framesAndExit()
+	}
 	if g.monkey != nil {
 		return g.monkeyTick()
 	}
@@ -111,20 +117,9 @@ func (g *Game) Update() error {
 // screenshotAndExit plays to the screenshot time, draws one frame into an
 // offscreen image of the window's size, saves it and ends the game.
 func (g *Game) screenshotAndExit() error {
-	target := sim.Time(g.opt.ScreenshotAt)
-	if err := g.App.S.Seek(target); err != nil && g.App.S.World().Violation() == nil {
+	if err := g.playTo(sim.Time(g.opt.ScreenshotAt)); err != nil {
 		g.err = err
 		return errDone
-	}
-	// Play on through a scenario's presenter pauses, as a presenter would.
-	for i := 0; i < 1000 && g.App.S.Now() < target && g.App.S.World().Violation() == nil; i++ {
-		if d := g.App.S.Driver(); d != nil {
-			d.Resume()
-		}
-		if _, err := g.App.S.AdvanceTo(target); err != nil {
-			g.App.Status = err.Error()
-			break
-		}
 	}
 	for _, in := range g.opt.ShotInput {
 		kind, arg, _ := strings.Cut(in, ":")
@@ -262,7 +257,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 
 // Layout keeps the App laid out for the window.
 func (g *Game) Layout(w, h int) (int, int) {
-	if g.opt.ScreenshotOut != "" {
+	if g.opt.ScreenshotOut != "" || g.opt.Frames.Dir != "" {
 		return int(g.App.L.W), int(g.App.L.H)
 	}
 	g.App.Resize(w, h)

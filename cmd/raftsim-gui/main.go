@@ -118,6 +118,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	opt := render.Options{
 		Width: w, Height: h, Scale: fl.Scale, Title: title,
 		ScreenshotAt: fl.ShotAt, ScreenshotOut: fl.Out, ShotDir: fl.SaveDir, ShotInput: fl.Inputs,
+		Frames:      render.Frames{Dir: fl.FramesDir, Every: fl.FramesEvery, From: fl.FramesFrom, To: fl.FramesTo},
 		BenchFrames: fl.Bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
 		Monkey: fl.Monkey, MonkeySeed: fl.MonkeySeed, MonkeyOut: func(s string) { fmt.Fprintln(stdout, s) },
 	}

@@ -3,8 +3,13 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/raftsim/raftsim/export"
@@ -39,8 +44,8 @@ the flags ask for:
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")
 	lang := fs.String("lang", "en", "caption language: en or zh")
 	lamport := fs.String("lamport", "", "write a space-time diagram as SVG to this file")
-	from := fs.Duration("from", 0, "--lamport: the window's start, in virtual time")
-	to := fs.Duration("to", 0, "--lamport: the window's end (default: the end of the run)")
+	from := fs.Duration("from", 0, "--lamport, --frames, --gif: the start, in virtual time")
+	to := fs.Duration("to", 0, "--lamport, --frames, --gif: the end (default: the end of the run)")
 	heartbeats := fs.Bool("heartbeats", false, "--lamport, --shiviz: include heartbeats and their replies")
 	porcupine := fs.String("porcupine", "", "write porcupine's visualization of the client history to this HTML file")
 	shiviz := fs.String("shiviz", "", "write a ShiViz log with vector clocks to this file")
@@ -125,7 +130,7 @@ the flags ask for:
 		}
 	}
 	if *frames != "" || *gif != "" {
-		if err := writeFrames(fs.Arg(0), w, *frames, *gif, *every, *size, *lang, stdout, stderr); err != nil {
+		if err := writeFrames(fs.Arg(0), w, *frames, *gif, *from, *to, *every, *size, *lang, stdout, stderr); err != nil {
 			return err
 		}
 	}
@@ -133,6 +138,65 @@ the flags ask for:
 	return runOutcome(runErr, lin, w.Seed())
 }
 
-func writeFrames(name string, w *sim.World, dir, gif string, every time.Duration, size, lang string, stdout, stderr io.Writer) error {
-	return badInput("export: --frames and --gif are not built yet")
+// writeFrames has the window draw the run's frames, from --from to --to,
+// one every --every (raftsim-gui play NAME --frames-dir), into dir, or into
+// a temporary directory for the GIF alone; then it makes the GIF.
+func writeFrames(name string, w *sim.World, dir, gifPath string, from, to, every time.Duration, size, lang string,
+	stdout, stderr io.Writer) error {
+	if to <= 0 || to > time.Duration(w.Now()) {
+		to = time.Duration(w.Now())
+	}
+	framesDir := dir
+	if framesDir == "" {
+		tmp, err := os.MkdirTemp("", "raftsim-frames")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		framesDir = tmp
+	} else if err := os.MkdirAll(framesDir, 0o755); err != nil {
+		return err
+	}
+	args := []string{"play", name, "--seed", strconv.FormatUint(w.Seed(), 10), "--lang", lang, "--size", size,
+		"--frames-dir", framesDir, "--frames-every", every.String(), "--frames-from", from.String(), "--frames-to", to.String()}
+	if err := startGUI(args, nil, stdout, stderr); err != nil {
+		return err
+	}
+	paths, err := filepath.Glob(filepath.Join(framesDir, "frame-*.png"))
+	if err != nil {
+		return err
+	}
+	slices.Sort(paths)
+	if dir != "" {
+		fmt.Fprintf(stdout, "wrote %d frames in %s, one every %s of virtual time from %s to %s\n", len(paths), dir, every, from, to)
+	}
+	if gifPath == "" {
+		return nil
+	}
+	var frames []image.Image
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		frames = append(frames, img)
+	}
+	out, err := os.Create(gifPath)
+	if err != nil {
+		return err
+	}
+	if err := export.GIF(out, frames, every); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d frames, one every %s of virtual time, played in real time)\n", gifPath, len(frames), every)
+	return nil
 }

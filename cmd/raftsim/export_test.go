@@ -74,3 +74,13 @@ func TestExportNeedsSomethingToWrite(t *testing.T) {
 		t.Errorf("a backward window: exit %d", code)
 	}
 }
+
+// Without a display, --frames and --gif say what they need.
+func TestExportFramesNeedADisplay(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"export", "first-election", "--gif", filepath.Join(t.TempDir(), "x.gif")}, nil, &stdout, &stderr)
+	if code == 0 || !strings.Contains(stderr.String(), "needs a display") || !strings.Contains(stderr.String(), "xvfb-run") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}

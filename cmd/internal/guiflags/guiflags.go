@@ -35,6 +35,9 @@ type Flags struct {
 	Ats        []string
 	Inputs     []string
 	CPUProfile string
+	// The frames raftsim export --frames and --gif ask for.
+	FramesDir                         string
+	FramesEvery, FramesFrom, FramesTo time.Duration
 }
 
 // Usage is the text above the flags in --help.
@@ -83,6 +86,10 @@ func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
 	fs.StringArrayVar(&f.Ats, "at", nil, AtHelp)
 	fs.StringArrayVar(&f.Inputs, "input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member or client, type:TEXT types text (into the command box: key:: opens it, key:enter runs the line) (repeatable)")
 	fs.StringVar(&f.CPUProfile, "cpuprofile", "", "write a CPU profile (for --bench-frames)")
+	fs.StringVar(&f.FramesDir, "frames-dir", "", "save the view as frame-00000.png... in this directory, one every --frames-every of virtual time from --frames-from to --frames-to, and exit (raftsim export --frames)")
+	fs.DurationVar(&f.FramesEvery, "frames-every", 100*time.Millisecond, "with --frames-dir: virtual time between frames")
+	fs.DurationVar(&f.FramesFrom, "frames-from", 0, "with --frames-dir: the first frame's virtual time")
+	fs.DurationVar(&f.FramesTo, "frames-to", 10*time.Second, "with --frames-dir: the last frame's virtual time")
 	fs.Usage = func() { PrintUsage(stderr, fs) }
 	return fs, f
 }
