@@ -149,6 +149,9 @@ func Settle(c Cluster, seed uint64) (*Settled, error) {
 	cfg.ElectionTicks = settleTicks(c)
 	cfg.HeartbeatTicks = cfg.ElectionTicks / 10
 	cfg.PreVote, cfg.CheckQuorum = true, true
+	// The first member campaigns at once: no member fast-forwards its
+	// timer at boot (etcd's --initial-election-tick-advance) to race it.
+	cfg.InitialElectionTickAdvance = false
 	cfg.Network = netmodel.LinkProps{Latency: c.Latency}
 	cfg.DiskLatency = c.DiskLatency
 	w, err := sim.New(cfg)
@@ -258,9 +261,9 @@ func broadcastTime(w *sim.World, from int) time.Duration {
 	for i := from; i < w.HistoryLen(); i++ {
 		e := w.EventAt(i)
 		switch {
-		case app.At == 0 && e.Kind == sim.EvSend && e.Msg.Type == pb.MsgApp && e.Msg.Entries > 0 && e.Node == 1:
+		case app.At == 0 && e.Kind == sim.EvSend && e.Msg.Type == pb.MsgApp && e.Msg.Entries > 0:
 			app = e
-		case app.At != 0 && e.Kind == sim.EvDeliver && e.Msg.Type == pb.MsgAppResp && e.Node == 1 && e.Peer == app.Peer && !e.Msg.Reject:
+		case app.At != 0 && e.Kind == sim.EvDeliver && e.Msg.Type == pb.MsgAppResp && e.Node == app.Node && e.Peer == app.Peer && !e.Msg.Reject:
 			return time.Duration(e.At - app.At)
 		}
 	}

@@ -3,10 +3,13 @@ package experiment
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+
+	"github.com/raftsim/raftsim/netmodel"
 )
 
 // TestGolden runs the golden files in testdata/: short experiments whose
@@ -16,6 +19,7 @@ import (
 // Commands:
 //
 //	election-time trials=N ranges=12-24,150-300 [seed=N] [pre-vote] [behind=N] [members=N]
+//	split-votes trials=N sizes=3,5 latencies=1ms,20ms [range=150-300]
 func TestGolden(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
@@ -60,6 +64,58 @@ func TestGolden(t *testing.T) {
 				}
 				var b bytes.Buffer
 				if err := WriteTable(&b, res.Summaries(), nil); err != nil {
+					t.Fatal(err)
+				}
+				return b.String()
+			case "split-votes":
+				trials, sizes, latencies, rng := 20, "3,5", "1ms,20ms", "150-300"
+				for _, a := range d.CmdArgs {
+					switch a.Key {
+					case "trials":
+						d.ScanArgs(t, "trials", &trials)
+					case "sizes":
+						d.ScanArgs(t, "sizes", &sizes)
+					case "latencies":
+						d.ScanArgs(t, "latencies", &latencies)
+					case "range":
+						d.ScanArgs(t, "range", &rng)
+					default:
+						t.Fatalf("unknown argument %q", a.Key)
+					}
+				}
+				var ns []int
+				for _, s := range strings.Split(sizes, ",") {
+					n, err := strconv.Atoi(s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ns = append(ns, n)
+				}
+				var ls []netmodel.Latency
+				for _, s := range strings.Split(latencies, ",") {
+					l, err := netmodel.ParseLatency(s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ls = append(ls, l)
+				}
+				r, err := ParseRange(rng)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := PaperCluster()
+				c.DiskLatency = 0
+				p := SplitVotes(c, ns, ls, r, trials, 1)
+				var got []Trial
+				if err := RunShare(p, 0, 1, func(tr Trial) error { got = append(got, tr); return nil }); err != nil {
+					return fmt.Sprintf("error: %v\n", err)
+				}
+				res, err := Collect(p, got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var b bytes.Buffer
+				if err := res.WriteSplitVotesTable(&b); err != nil {
 					t.Fatal(err)
 				}
 				return b.String()

@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
+
+	"gonum.org/v1/plot"
 
 	"github.com/raftsim/raftsim/experiment"
 	"github.com/raftsim/raftsim/netmodel"
@@ -22,6 +25,8 @@ Experiments:
   election-time   the Raft paper's Figure 16 (bottom): how long a five-member
                   cluster goes without a leader after its leader crashes, for
                   several election-timeout ranges
+  split-votes     how often votes split, and how long elections take, as the
+                  cluster grows and the network slows (Ongaro's thesis, ch. 9)
 
 Run 'raftsim experiment NAME --help' for an experiment's flags.
 `
@@ -37,6 +42,8 @@ func experimentCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	switch args[0] {
 	case "election-time":
 		return electionTimeCmd(args[1:], stdout, stderr)
+	case "split-votes":
+		return splitVotesCmd(args[1:], stdout, stderr)
 	case workerArg:
 		return workerCmd(stdin, stdout)
 	}
@@ -164,8 +171,11 @@ prints min, median, mean, p99 and max for each range beside the paper's.
 	sums := res.Summaries()
 	setup := describeCluster(c, settled)
 	if *rf.out != "" {
-		title := "Time without a leader after the leader crashes"
-		if err := writeExperimentFiles(*rf.out, "election-time", res, title, setup); err != nil {
+		p, err := res.CDFPlot("Time without a leader after the leader crashes", setup)
+		if err != nil {
+			return err
+		}
+		if err := writeExperimentFiles(*rf.out, "election-time", res, p); err != nil {
 			return err
 		}
 	}
@@ -207,16 +217,12 @@ func outFiles(dir, name string) []string {
 }
 
 // writeExperimentFiles writes the CSV of every trial and the plot.
-func writeExperimentFiles(dir, name string, res *experiment.Results, title, subtitle string) error {
+func writeExperimentFiles(dir, name string, res *experiment.Results, p *plot.Plot) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var csv bytes.Buffer
 	if err := res.WriteCSV(&csv); err != nil {
-		return err
-	}
-	p, err := res.CDFPlot(title, subtitle)
-	if err != nil {
 		return err
 	}
 	var png, svg bytes.Buffer
@@ -242,4 +248,93 @@ type flagSet interface {
 	Duration(name string, value time.Duration, usage string) *time.Duration
 	Bool(name string, value bool, usage string) *bool
 	Uint64(name string, value uint64, usage string) *uint64
+}
+
+func splitVotesCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("experiment split-votes", stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `Usage: raftsim experiment split-votes [flags]
+
+How often the first election after a leader crash fails because the votes
+split, and how long the cluster goes without a leader, against the cluster
+size and the one-way latency (Ongaro's thesis, chapter 9). Each trial is the
+election-time experiment's, with every survivor's log equal, so that any of
+them can win: an election fails only when candidates split the votes.
+
+Writes DIR/split-votes.csv (every trial), .png and .svg (the split-vote
+rate against latency, a line per cluster size) and prints a table.
+
+%s`, fs.FlagUsages())
+	}
+	def := experiment.PaperCluster()
+	def.DiskLatency = 0 // the thesis's simulator took no time for disks
+	sizes := fs.String("sizes", "3,5,7,9", "cluster sizes")
+	latencies := fs.String("latencies", "1ms,2ms,5ms,10ms,20ms,40ms", `one-way latencies, each "7ms" or "5ms-9ms" uniform`)
+	rangeFlag := fs.String("range", "150-300", "the election-timeout range in ms, MIN-MAX with MAX = 2·MIN")
+	disk := fs.Duration("disk-latency", def.DiskLatency, "how long a disk write takes to become durable")
+	preVote := fs.Bool("pre-vote", false, "raft's PreVote")
+	checkQuorum := fs.Bool("check-quorum", false, "raft's CheckQuorum")
+	rf := addRunFlags(fs, 200, "cluster size and latency")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInput("experiment split-votes: unexpected argument %q", fs.Arg(0))
+	}
+	if err := rf.check("experiment split-votes"); err != nil {
+		return err
+	}
+	var ns []int
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return badInput("experiment split-votes: --sizes: %q is not a number", s)
+		}
+		ns = append(ns, n)
+	}
+	var ls []netmodel.Latency
+	for _, s := range strings.Split(*latencies, ",") {
+		l, err := netmodel.ParseLatency(strings.TrimSpace(s))
+		if err != nil {
+			return badInput("experiment split-votes: --latencies: %v", err)
+		}
+		ls = append(ls, l)
+	}
+	r, err := experiment.ParseRange(*rangeFlag)
+	if err != nil {
+		return badInput("experiment split-votes: --range: %v", err)
+	}
+	c := def
+	c.DiskLatency, c.PreVote, c.CheckQuorum = *disk, *preVote, *checkQuorum
+	plan := experiment.SplitVotes(c, ns, ls, r, *rf.trials, *rf.seed)
+	if err := plan.Check(); err != nil {
+		return badInput("experiment split-votes: %v", err)
+	}
+	res, err := runPlan(plan, *rf.workers, stderr)
+	if err != nil {
+		return err
+	}
+	onOff := map[bool]string{true: "on", false: "off"}
+	setup := fmt.Sprintf("election timeout %s ms, disk write %s, pre-vote %s, check quorum %s, every survivor's log equal",
+		r, c.DiskLatency, onOff[c.PreVote], onOff[c.CheckQuorum])
+	if *rf.out != "" {
+		p, err := res.SplitVotePlot("Split votes after a leader crash", setup)
+		if err != nil {
+			return err
+		}
+		if err := writeExperimentFiles(*rf.out, "split-votes", res, p); err != nil {
+			return err
+		}
+	}
+	if *rf.format == "json" {
+		return res.WriteSplitVotesJSON(stdout)
+	}
+	fmt.Fprintf(stdout, "raftsim experiment split-votes  seed=%d\n%s; %d trials each\n\n", plan.Seed, setup, *rf.trials)
+	if err := res.WriteSplitVotesTable(stdout); err != nil {
+		return err
+	}
+	if *rf.out != "" {
+		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(outFiles(*rf.out, "split-votes"), ", "))
+	}
+	return nil
 }
