@@ -87,6 +87,10 @@ type Op struct {
 	TTL        int64           // lease grant: seconds
 	LeaseKeys  bool            // lease timetolive: list the attached keys
 	Txn        *mvcc.TxnRequest
+	// Repeat makes a lease keep-alive a stream, as clientv3's KeepAlive:
+	// a keep-alive every TTL/3 until the lease is gone or the stream is
+	// cancelled. The stream is ok once the first keep-alive is answered.
+	Repeat bool
 
 	Start, End Time
 	// StartEvent and EndEvent are the indexes in the history of the
@@ -130,8 +134,11 @@ type Op struct {
 	tried          int
 	readIndex      uint64
 	readIndexKnown bool
-	watchNext      int64     // watch: the next revision it delivers
-	after          func(*Op) // called once when the operation ends (the compactor's next step)
+	watchNext      int64 // watch: the next revision it delivers
+	// keepAliveDeadline: a keep-alive stream's lease, as its client knows
+	// it, lives until then (-1: not yet answered).
+	keepAliveDeadline Time
+	after             func(*Op) // called once when the operation ends (the compactor's next step)
 }
 
 // LeaseResult is a lease operation's answer (LeaseGrantResponse,
@@ -155,11 +162,15 @@ type WatchEvent struct {
 // Latency is how long the operation took, or has taken so far. An open
 // watch has taken as long as it has been open.
 func (op *Op) Latency(now Time) time.Duration {
-	if op.Status == OpPending || op.Kind == OpWatch && op.Status == OpOK {
+	if op.Status == OpPending || op.isStream() && op.Status == OpOK {
 		return time.Duration(now - op.Start)
 	}
 	return time.Duration(op.End - op.Start)
 }
+
+// isStream reports whether the operation stays open once it is ok: a
+// watch, or a keep-alive stream.
+func (op *Op) isStream() bool { return op.Kind == OpWatch || op.Kind == OpLeaseKeepAlive && op.Repeat }
 
 type client struct {
 	cfg       ClientConfig

@@ -22,7 +22,7 @@ func TestCommandLogKeepsEveryField(t *testing.T) {
 			f.SetString("x")
 		case reflect.Bool:
 			f.SetBool(true)
-		case reflect.Int, reflect.Int64:
+		case reflect.Int, reflect.Int64, reflect.Int32:
 			f.SetInt(int64(7 * time.Millisecond))
 		case reflect.Float64:
 			f.SetFloat(0.5)

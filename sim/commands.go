@@ -8,6 +8,7 @@ import (
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 )
 
@@ -17,28 +18,35 @@ type CommandKind string
 
 // The commands. Their names are the scenario step names.
 const (
-	CmdCrash          CommandKind = "crash"
-	CmdRestart        CommandKind = "restart"
-	CmdStall          CommandKind = "stall"
-	CmdClock          CommandKind = "clock"
-	CmdPartition      CommandKind = "partition"
-	CmdIsolate        CommandKind = "isolate"
-	CmdCut            CommandKind = "cut"
-	CmdRestore        CommandKind = "restore"
-	CmdLink           CommandKind = "link"
-	CmdHeal           CommandKind = "heal"
-	CmdCampaign       CommandKind = "campaign"
-	CmdTransferLeader CommandKind = "transfer_leader"
-	CmdAddMember      CommandKind = "add_member"
-	CmdPromote        CommandKind = "promote"
-	CmdRemoveMember   CommandKind = "remove_member"
-	CmdSnapshot       CommandKind = "snapshot"
-	CmdPut            CommandKind = "put"
-	CmdDelete         CommandKind = "delete"
-	CmdGet            CommandKind = "get"
-	CmdWatch          CommandKind = "watch"
-	CmdCancel         CommandKind = "cancel"
-	CmdCaption        CommandKind = "caption"
+	CmdCrash           CommandKind = "crash"
+	CmdRestart         CommandKind = "restart"
+	CmdStall           CommandKind = "stall"
+	CmdClock           CommandKind = "clock"
+	CmdPartition       CommandKind = "partition"
+	CmdIsolate         CommandKind = "isolate"
+	CmdCut             CommandKind = "cut"
+	CmdRestore         CommandKind = "restore"
+	CmdLink            CommandKind = "link"
+	CmdHeal            CommandKind = "heal"
+	CmdCampaign        CommandKind = "campaign"
+	CmdTransferLeader  CommandKind = "transfer_leader"
+	CmdAddMember       CommandKind = "add_member"
+	CmdPromote         CommandKind = "promote"
+	CmdRemoveMember    CommandKind = "remove_member"
+	CmdSnapshot        CommandKind = "snapshot"
+	CmdPut             CommandKind = "put"
+	CmdDelete          CommandKind = "delete"
+	CmdGet             CommandKind = "get"
+	CmdWatch           CommandKind = "watch"
+	CmdCancel          CommandKind = "cancel"
+	CmdTxn             CommandKind = "txn"
+	CmdCompact         CommandKind = "compact"
+	CmdLeaseGrant      CommandKind = "lease_grant"
+	CmdLeaseRevoke     CommandKind = "lease_revoke"
+	CmdLeaseKeepAlive  CommandKind = "lease_keepalive"
+	CmdLeaseTimeToLive CommandKind = "lease_timetolive"
+	CmdLeaseList       CommandKind = "lease_list"
+	CmdCaption         CommandKind = "caption"
 )
 
 // Command is one thing done to the world. Nodes are named, never given as
@@ -70,6 +78,20 @@ type Command struct {
 	KeysOnly      bool
 	Serializable  bool
 	RequireLeader bool
+
+	// etcd's request fields beyond v1 (see Op).
+	RangeEnd   string          // get, delete, watch: the range end (mvcc.GteEnd: from Key on)
+	Rev        int64           // get: read at; watch: from; compact: the revision
+	Limit      int64           // get
+	CountOnly  bool            // get
+	SortOrder  mvcc.SortOrder  // get
+	SortTarget mvcc.SortTarget // get
+	PrevKV     bool            // put, delete, watch
+	Lease      int64           // put: attach to it; lease revoke, keep-alive, timetolive: the lease
+	TTL        int64           // lease grant: seconds
+	LeaseKeys  bool            // lease timetolive: list the keys
+	Repeat     bool            // lease keep-alive: keep it alive until it is gone or cancelled (clientv3 KeepAlive)
+	Txn        *mvcc.TxnRequest
 
 	Caption string // caption: say, pause or chapter
 	Text    string
@@ -165,7 +187,9 @@ func (c *Command) isPlainRequest() bool {
 	return (c.Kind == CmdPut || c.Kind == CmdDelete || c.Kind == CmdGet || c.Kind == CmdWatch) &&
 		c.Node == "" && c.Groups == nil && c.From == "" && c.To == "" && !c.OneWay && c.For == 0 && c.Rate == 0 &&
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
-		c.Label == "" && c.Caption == "" && c.Text == ""
+		c.Label == "" && c.Caption == "" && c.Text == "" &&
+		c.RangeEnd == "" && c.Rev == 0 && c.Limit == 0 && !c.CountOnly && c.SortOrder == 0 && c.SortTarget == 0 &&
+		!c.PrevKV && c.Lease == 0 && c.TTL == 0 && !c.LeaseKeys && !c.Repeat && c.Txn == nil
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -196,7 +220,8 @@ func (w *World) do(c *Command) (*Op, error) {
 	case CmdCaption:
 		w.Caption(c.Caption, c.Text)
 		return nil, nil
-	case CmdPut, CmdDelete, CmdGet, CmdWatch:
+	case CmdPut, CmdDelete, CmdGet, CmdWatch, CmdTxn, CmdCompact, CmdLeaseGrant, CmdLeaseRevoke, CmdLeaseKeepAlive,
+		CmdLeaseTimeToLive, CmdLeaseList:
 		return w.doRequest(c)
 	case CmdCancel:
 		return nil, w.cancel(c.Label)
@@ -449,16 +474,18 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 		return nil, fmt.Errorf("the label %q is taken", c.Label)
 	}
 	op := &Op{Label: c.Label, Client: client, via: via, timeout: c.Timeout, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
-		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader}
-	switch c.Kind {
-	case CmdPut:
-		op.Kind = OpPut
-	case CmdDelete:
-		op.Kind = OpDelete
-	case CmdGet:
-		op.Kind = OpGet
-	case CmdWatch:
-		op.Kind = OpWatch
+		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader,
+		RangeEnd: c.RangeEnd, Rev: c.Rev, Limit: c.Limit, CountOnly: c.CountOnly, SortOrder: c.SortOrder,
+		SortTarget: c.SortTarget, PrevKV: c.PrevKV, Lease: c.Lease, TTL: c.TTL, LeaseKeys: c.LeaseKeys, Txn: c.Txn}
+	op.Kind = map[CommandKind]OpKind{CmdPut: OpPut, CmdDelete: OpDelete, CmdGet: OpGet, CmdWatch: OpWatch, CmdTxn: OpTxn,
+		CmdCompact: OpCompact, CmdLeaseGrant: OpLeaseGrant, CmdLeaseRevoke: OpLeaseRevoke, CmdLeaseKeepAlive: OpLeaseKeepAlive,
+		CmdLeaseTimeToLive: OpLeaseTimeToLive, CmdLeaseList: OpLeaseLeases}[c.Kind]
+	if op.Kind == OpTxn && op.Txn == nil {
+		op.Txn = &mvcc.TxnRequest{}
+	}
+	if c.Kind == CmdLeaseKeepAlive && c.Repeat {
+		w.startKeepAlive(op)
+		return op, nil
 	}
 	w.submit(op)
 	return op, nil
@@ -471,7 +498,7 @@ func (w *World) cancel(label string) error {
 	if op == nil {
 		return fmt.Errorf("no operation labelled %q", label)
 	}
-	open := op.Status == OpPending || op.Kind == OpWatch && op.Status == OpOK
+	open := op.Status == OpPending || op.isStream() && op.Status == OpOK
 	if !open {
 		return fmt.Errorf("%s has already ended (%s)", label, op.Status)
 	}

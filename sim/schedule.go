@@ -26,6 +26,7 @@ const (
 	evPeerReply                       // the leader's answer to a forwarded lease request gets back
 	evPeerRetry                       // a member tries a forwarded lease request again
 	evCompactor                       // a kube-apiserver's compaction timer fires
+	evKeepAlive                       // a keep-alive stream sends its next keep-alive
 )
 
 // event is one entry of the schedule.

@@ -311,8 +311,12 @@ func (w *World) StepInstant() error {
 }
 
 func (w *World) dispatch(e *event) {
-	if e.kind == evCompactor {
+	switch e.kind {
+	case evCompactor:
 		w.compactorFires(e)
+		return
+	case evKeepAlive:
+		w.sendKeepAlive(e.op)
 		return
 	}
 	m := w.members[e.node-1]
