@@ -50,7 +50,7 @@ func (m *member) setClockRate(rate float64) {
 // bits, then 8 bits of counter), counting up.
 func (m *member) nextLeaseID() int64 {
 	m.idSuffix++
-	id := (m.id&0xffff)<<48 | m.idSuffix&(1<<48-1)
+	id := (m.memberID&0xffff)<<48 | m.idSuffix&(1<<48-1)
 	return int64(id & (1<<63 - 1))
 }
 
@@ -238,12 +238,26 @@ func (m *member) syncWatch(op *Op, from int64) {
 		m.dropWatch(op)
 		return
 	}
-	for i := range evs {
-		if watchMatches(op, evs[i].Kv.Key) {
-			m.w.watchEvent(m, op, watchEvent(op, &evs[i]))
-		}
-	}
+	m.send(op, evs, cur)
 	op.watchNext = cur + 1
+}
+
+// send delivers the events that match the watch as one watch response,
+// whose header carries revision rev.
+func (m *member) send(op *Op, evs []mvcc.Event, rev int64) {
+	resp := 0
+	for i := range evs {
+		if !watchMatches(op, evs[i].Kv.Key) {
+			continue
+		}
+		if resp == 0 {
+			op.watchResponses++
+			resp = op.watchResponses
+		}
+		we := watchEvent(op, &evs[i])
+		we.Response, we.Header.Revision = resp, rev
+		m.w.watchEvent(m, op, we)
+	}
 }
 
 func (m *member) dropWatch(op *Op) {
@@ -274,11 +288,7 @@ func (m *member) notify(evs []mvcc.Event) {
 		if op.watchNext > rev {
 			continue // a watch from a future revision
 		}
-		for i := range evs {
-			if watchMatches(op, evs[i].Kv.Key) {
-				m.w.watchEvent(m, op, watchEvent(op, &evs[i]))
-			}
-		}
+		m.send(op, evs, rev)
 		op.watchNext = rev + 1
 	}
 }

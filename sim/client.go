@@ -89,8 +89,10 @@ type Op struct {
 	Txn        *mvcc.TxnRequest
 	// Repeat makes a lease keep-alive a stream, as clientv3's KeepAlive:
 	// a keep-alive every TTL/3 until the lease is gone or the stream is
-	// cancelled. The stream is ok once the first keep-alive is answered.
-	Repeat bool
+	// cancelled. The stream is ok once the first keep-alive is answered;
+	// KeepAlives are the answers so far.
+	Repeat     bool
+	KeepAlives []KeepAliveAnswer
 
 	Start, End Time
 	// StartEvent and EndEvent are the indexes in the history of the
@@ -116,6 +118,9 @@ type Op struct {
 	// CompactRevision is set when a watch was cancelled because its start
 	// revision has been compacted: the compaction's revision.
 	CompactRevision int64
+	// Header is the answer's etcd response header: the cluster, the member
+	// that answered, the store revision and that member's raft term.
+	Header mvcc.ResponseHeader
 
 	// Stale marks a serializable read that returned something other than
 	// the newest committed state; StaleNote says by how much.
@@ -135,10 +140,18 @@ type Op struct {
 	readIndex      uint64
 	readIndexKnown bool
 	watchNext      int64 // watch: the next revision it delivers
+	watchResponses int   // watch: responses sent so far
 	// keepAliveDeadline: a keep-alive stream's lease, as its client knows
 	// it, lives until then (-1: not yet answered).
 	keepAliveDeadline Time
 	after             func(*Op) // called once when the operation ends (the compactor's next step)
+}
+
+// KeepAliveAnswer is one answered keep-alive of a stream.
+type KeepAliveAnswer struct {
+	At        Time
+	LeaseResp LeaseResult
+	Header    mvcc.ResponseHeader
 }
 
 // LeaseResult is a lease operation's answer (LeaseGrantResponse,
@@ -157,6 +170,11 @@ type WatchEvent struct {
 	KV     KeyValue
 	PrevKV *KeyValue // with Op.PrevKV, the key before the change, when it was readable
 	At     Time      // when the client received it
+	// Response numbers the watch response the event came in (from 1):
+	// etcd sends a catch-up's events in one response, and each later
+	// revision's in one. Header is that response's header.
+	Response int
+	Header   mvcc.ResponseHeader
 }
 
 // Latency is how long the operation took, or has taken so far. An open
@@ -196,7 +214,9 @@ type reply struct {
 	prevKVs []KeyValue
 	txn     *mvcc.TxnResponse
 	lease   LeaseResult
-	compact int64 // a watch cancelled by compaction: the compaction revision
+	compact int64  // a watch cancelled by compaction: the compaction revision
+	member  uint64 // the answering member's etcd ID
+	term    uint64 // and its raft term then
 }
 
 func (w *World) client(name string) *client {
@@ -284,11 +304,13 @@ func (w *World) accept(m *member, op *Op) {
 
 // reply sends r from m back to op's client.
 func (w *World) reply(m *member, op *Op, r reply) {
+	r.member, r.term = m.memberID, m.hard.GetTerm()
 	e := w.sched.after(w.now, Time(w.cfg.ClientLatency))
 	e.kind, e.node, e.op, e.rep = evReplyArrive, m.id, op, &r
 }
 
 func (w *World) watchEvent(m *member, op *Op, ev WatchEvent) {
+	ev.Header = mvcc.ResponseHeader{ClusterId: w.clusterID, MemberId: m.memberID, Revision: ev.Header.Revision, RaftTerm: m.hard.GetTerm()}
 	e := w.sched.after(w.now, Time(w.cfg.ClientLatency))
 	e.kind, e.node, e.op, e.rep = evWatchArrive, m.id, op, &reply{event: ev}
 }
@@ -356,6 +378,7 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 	op.Status, op.Err = r.status, r.err
 	op.Found, op.Result, op.KVs, op.Revision, op.Deleted, op.Applied = r.found, r.value, r.kvs, r.rev, r.deleted, r.applied
 	op.Count, op.More, op.PrevKVs, op.TxnResp, op.LeaseResp = r.count, r.more, r.prevKVs, r.txn, r.lease
+	op.Header = mvcc.ResponseHeader{ClusterId: w.clusterID, MemberId: r.member, Revision: r.rev, RaftTerm: r.term}
 	if op.Kind != OpWatch || r.status != OpOK {
 		w.markEnd(op) // an open watch has no end yet
 	}

@@ -42,7 +42,8 @@ func (w *World) keepAliveAnswered(stream, one *Op) {
 	node := w.endpointOf(one)
 	switch {
 	case one.Status == OpOK:
-		stream.LeaseResp = one.LeaseResp
+		stream.LeaseResp, stream.Header = one.LeaseResp, one.Header
+		stream.KeepAlives = append(stream.KeepAlives, KeepAliveAnswer{At: w.now, LeaseResp: one.LeaseResp, Header: one.Header})
 		stream.keepAliveDeadline = w.now.Add(time.Duration(one.LeaseResp.TTL) * time.Second)
 		if stream.Status == OpPending {
 			stream.Status = OpOK

@@ -74,7 +74,7 @@ func newFlags(verb string) *flags {
 	fs.Usage = func() {}
 	f := &flags{FlagSet: fs}
 	f.endpoints = fs.String("endpoints", "", "members to talk to, comma-separated (default: every member)")
-	f.writeOut = fs.StringP("write-out", "w", "simple", "output format: simple, table or json")
+	f.writeOut = fs.StringP("write-out", "w", "simple", "output format: simple, json, fields or table")
 	return f
 }
 
@@ -91,9 +91,9 @@ func (f *flags) parse(args []string, min, max int, usage string) ([]string, erro
 		return nil, fmt.Errorf("%s (usage: %s)", countMsg(f.Name(), min, max, len(rest)), usage)
 	}
 	switch *f.writeOut {
-	case "simple", "table", "json":
+	case "simple", "table", "json", "fields":
 	default:
-		return nil, fmt.Errorf("unsupported output format %q (want simple, table or json)", *f.writeOut)
+		return nil, fmt.Errorf("unsupported output format %q (want simple, json, fields or table)", *f.writeOut)
 	}
 	return rest, nil
 }

@@ -80,6 +80,8 @@ type Console struct {
 	nextJob int
 
 	removed map[string]bool // members a member remove command was issued for
+
+	txn *txnReader // the transaction whose lines are being read, if any
 }
 
 // job is a command that waits for something as virtual time passes. poll
@@ -108,7 +110,12 @@ func (c *Console) World() *sim.World { return c.w }
 
 // Prompt returns the prompt to show before the next command: the virtual
 // time, so that the reader always knows when "now" is.
-func (c *Console) Prompt() string { return fmt.Sprintf("raftsim %s> ", c.w.Now()) }
+func (c *Console) Prompt() string {
+	if c.txn != nil {
+		return "" // etcdctl reads a transaction's lines without a prompt
+	}
+	return fmt.Sprintf("raftsim %s> ", c.w.Now())
+}
 
 // Exec runs one line. Errors in the command itself (an unknown verb, a bad
 // flag, an unknown member, a request that failed) are printed as etcdctl
@@ -118,6 +125,10 @@ func (c *Console) Prompt() string { return fmt.Sprintf("raftsim %s> ", c.w.Now()
 func (c *Console) Exec(line string) error {
 	if v := c.w.Violation(); v != nil {
 		return v
+	}
+	if c.txn != nil {
+		// The lines after txn are the transaction's, blank ones included.
+		return c.report(c.txnLine(line))
 	}
 	line = strings.TrimSpace(line)
 	if line == "" || strings.HasPrefix(line, "#") {
@@ -137,7 +148,12 @@ func (c *Console) Exec(line string) error {
 	if len(args) == 0 {
 		return nil
 	}
-	err = c.dispatch(args, bg)
+	return c.report(c.dispatch(args, bg))
+}
+
+// report prints a command's error as etcdctl does and returns what Exec
+// returns for it: ErrQuit, a violation, or nil.
+func (c *Console) report(err error) error {
 	var v *sim.Violation
 	switch {
 	case errors.Is(err, ErrQuit):
@@ -201,6 +217,10 @@ func (c *Console) letPass(what string, d time.Duration) error {
 // very instant included) and prints it, so that a trace written after it
 // ends at a clean instant.
 func (c *Console) Close() error {
+	if c.txn != nil {
+		c.txn = nil
+		c.errorf("EOF") // the input ended inside a transaction, as etcdctl's reader reports it
+	}
 	if err := c.w.RunUntil(c.w.Now()); err != nil {
 		return err
 	}

@@ -1,12 +1,11 @@
 package console
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -30,6 +29,11 @@ func (c *Console) output(j *job, text string) {
 // request starts a client request and a job that prints its answer with
 // show when it arrives.
 func (c *Console) request(cmd sim.Command, bg bool, show func(op *sim.Op) string) error {
+	return c.requestWith(cmd, bg, show, func(op *sim.Op) string { return "Error: " + op.Err + "\n" })
+}
+
+// requestWith is request with its own words for a failure.
+func (c *Console) requestWith(cmd sim.Command, bg bool, show, fail func(op *sim.Op) string) error {
 	op, err := c.do(cmd)
 	if err != nil {
 		return err
@@ -42,7 +46,7 @@ func (c *Console) request(cmd sim.Command, bg bool, show func(op *sim.Op) string
 		if op.Status == sim.OpOK {
 			c.output(j, show(op))
 		} else {
-			c.output(j, "Error: "+op.Err+"\n")
+			c.output(j, fail(op))
 		}
 		return true
 	}
@@ -59,136 +63,121 @@ func (c *Console) request(cmd sim.Command, bg bool, show func(op *sim.Op) string
 func (c *Console) put(args []string, bg bool) error {
 	f := newFlags("put")
 	via := f.String("via", "", "send it from this client (a kube-apiserver) or member")
-	rest, err := f.parse(args, 2, 2, "put KEY VALUE [--via CLIENT] [--endpoints M]")
+	var pf etcdctl.PutFlags
+	pf.Bind(f.FlagSet)
+	rest, err := f.parse(args, 0, -1, "put KEY VALUE [--lease=ID] [--prev-kv] [--via CLIENT] [--endpoints M]")
 	if err != nil {
 		return err
 	}
-	if rest[0] == "" {
-		return fmt.Errorf("key is not provided")
-	}
-	from, err := c.via(f, *via)
+	req, err := pf.Request(rest)
 	if err != nil {
 		return err
 	}
-	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rest[0], Value: rest[1]}, bg,
-		func(*sim.Op) string { return "OK\n" })
-}
-
-// get KEY: etcdctl get.
-func (c *Console) get(args []string, bg bool) error {
-	f := newFlags("get")
-	via := f.String("via", "", "send it from this client (a kube-apiserver) or member")
-	prefix := f.Bool("prefix", false, "get every key with the prefix KEY")
-	keysOnly := f.Bool("keys-only", false, "print only the keys")
-	valueOnly := f.Bool("print-value-only", false, "print only the values")
-	consistency := f.String("consistency", "l", "l (linearizable: ReadIndex through the leader) or s (serializable: local, maybe stale)")
-	rest, err := f.parse(args, 1, 1, `get KEY [--prefix] [--keys-only] [--consistency=l|s] [--endpoints M]`)
-	if err != nil {
-		return err
+	if req.Key == "" {
+		return fmt.Errorf("etcdserver: key is not provided")
 	}
-	if rest[0] == "" && !*prefix {
-		return fmt.Errorf("key is not provided (to get every key: get \"\" --prefix)")
-	}
-	ser := false
-	switch *consistency {
-	case "l":
-	case "s":
-		ser = true
-	default:
-		return fmt.Errorf("unknown consistency flag %q (want l or s)", *consistency)
-	}
-	if *f.writeOut == "table" {
-		return fmt.Errorf("table output is not supported for get (use simple or json)")
+	if req.IgnoreValue || req.IgnoreLease {
+		return fmt.Errorf("--ignore-value and --ignore-lease are not simulated")
 	}
 	from, err := c.via(f, *via)
 	if err != nil {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rest[0], Prefix: *prefix, KeysOnly: *keysOnly, Serializable: ser}, bg,
-		func(op *sim.Op) string { return formatGet(op, format, *keysOnly, *valueOnly) })
+	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: req.Key, Value: req.Value,
+		Lease: req.Lease, PrevKV: req.PrevKv}, bg,
+		func(op *sim.Op) string { return formatPut(op, format) })
 }
 
-func formatGet(op *sim.Op, format string, keysOnly, valueOnly bool) string {
-	var b strings.Builder
-	if format == "json" {
-		type kv struct {
-			Key            string `json:"key"`
-			CreateRevision int64  `json:"create_revision"`
-			ModRevision    int64  `json:"mod_revision"`
-			Version        int64  `json:"version"`
-			Value          string `json:"value,omitempty"`
-		}
-		resp := struct {
-			Header struct {
-				Revision int64 `json:"revision"`
-			} `json:"header"`
-			Kvs   []kv `json:"kvs,omitempty"`
-			Count int  `json:"count"`
-		}{Count: len(op.KVs)}
-		resp.Header.Revision = op.Revision
-		for _, x := range op.KVs {
-			k := kv{Key: base64.StdEncoding.EncodeToString([]byte(x.Key)), CreateRevision: x.CreateRevision,
-				ModRevision: x.ModRevision, Version: x.Version}
-			if !keysOnly {
-				k.Value = base64.StdEncoding.EncodeToString([]byte(x.Value))
-			}
-			resp.Kvs = append(resp.Kvs, k)
-		}
-		out, _ := json.Marshal(resp)
-		return string(out) + "\n"
-	}
-	for _, x := range op.KVs {
-		// etcdctl prints the key, then the value; with --keys-only the
-		// server sends no values, so an empty line follows each key.
-		if !valueOnly {
-			b.WriteString(x.Key + "\n")
-		}
-		if keysOnly {
-			b.WriteString("\n")
-		} else {
-			b.WriteString(x.Value + "\n")
-		}
-	}
-	if op.Stale {
-		b.WriteString("# stale read: " + op.StaleNote + "\n")
-	}
-	return b.String()
-}
-
-// del KEY: etcdctl del.
-func (c *Console) del(args []string, bg bool) error {
-	f := newFlags("del")
+// get KEY [END]: etcdctl get.
+func (c *Console) get(args []string, bg bool) error {
+	f := newFlags("get")
 	via := f.String("via", "", "send it from this client (a kube-apiserver) or member")
-	prefix := f.Bool("prefix", false, "delete every key with the prefix KEY")
-	rest, err := f.parse(args, 1, 1, "del KEY [--prefix] [--endpoints M]")
+	valueOnly := f.Bool("print-value-only", false, "print only the values")
+	var gf etcdctl.GetFlags
+	gf.Bind(f.FlagSet)
+	rest, err := f.parse(args, 0, -1, `get KEY [END] [--prefix|--from-key] [--rev N] [--limit N] [--keys-only] [--count-only] [--sort-by T --order O] [--consistency=l|s] [--endpoints M]`)
 	if err != nil {
 		return err
 	}
-	if rest[0] == "" && !*prefix {
-		return fmt.Errorf("key is not provided")
+	req, rg, err := gf.Request(rest)
+	if err != nil {
+		return err
+	}
+	if req.Key == "" {
+		return fmt.Errorf("etcdserver: key is not provided")
 	}
 	from, err := c.via(f, *via)
 	if err != nil {
 		return err
 	}
-	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rest[0], Prefix: *prefix}, bg,
-		func(op *sim.Op) string { return fmt.Sprintf("%d\n", op.Deleted) })
+	format := *f.writeOut
+	cmd := sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rg.Key, Prefix: rg.Prefix,
+		RangeEnd: rg.RangeEnd, Rev: req.Revision, Limit: req.Limit, CountOnly: req.CountOnly, SortOrder: req.SortOrder,
+		SortTarget: req.SortTarget, KeysOnly: req.KeysOnly, Serializable: req.Serializable}
+	return c.request(cmd, bg, func(op *sim.Op) string {
+		// etcdctl checks these once the answer is in.
+		switch {
+		case gf.CountOnly && format != "fields":
+			return "Error: --count-only is only for `--write-out=fields`\n"
+		case *valueOnly && format != "simple":
+			return "Error: print-value-only is only for `--write-out=simple`\n"
+		}
+		return formatGet(op, format, *valueOnly)
+	})
 }
 
-// watch KEY: etcdctl watch. In the foreground it streams until interrupted
-// (or for --for); with & it streams in the background.
+// del KEY [END]: etcdctl del.
+func (c *Console) del(args []string, bg bool) error {
+	f := newFlags("del")
+	via := f.String("via", "", "send it from this client (a kube-apiserver) or member")
+	var df etcdctl.DelFlags
+	df.Bind(f.FlagSet)
+	rest, err := f.parse(args, 0, -1, "del KEY [END] [--prefix|--from-key] [--prev-kv] [--endpoints M]")
+	if err != nil {
+		return err
+	}
+	req, rg, err := df.Request(rest)
+	if err != nil {
+		return err
+	}
+	if req.Key == "" {
+		return fmt.Errorf("etcdserver: key is not provided")
+	}
+	from, err := c.via(f, *via)
+	if err != nil {
+		return err
+	}
+	format := *f.writeOut
+	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rg.Key, Prefix: rg.Prefix,
+		RangeEnd: rg.RangeEnd, PrevKV: req.PrevKv}, bg,
+		func(op *sim.Op) string { return formatDel(op, format) })
+}
+
+// watch KEY [END]: etcdctl watch. Like etcdctl's, the watch requires a
+// leader: its member cancels it once it has found no leader for three
+// election timeouts. In the foreground it streams until interrupted (or
+// for --for); with & it streams in the background.
 func (c *Console) watch(args []string, bg bool) error {
 	f := newFlags("watch")
 	via := f.String("via", "", "watch from this client (a kube-apiserver) or member")
-	prefix := f.Bool("prefix", false, "watch every key with the prefix KEY")
+	prefix := f.Bool("prefix", false, "Watch on a prefix if prefix is set")
+	rev := f.Int64("rev", 0, "Revision to start watching")
+	prevKV := f.Bool("prev-kv", false, "get the previous key-value pair before the event happens")
 	forFlag := f.String("for", "", "stop watching after this much virtual time")
-	rest, err := f.parse(args, 1, 1, "watch KEY [--prefix] [--for DUR] [&]")
+	rest, err := f.parse(args, 1, 2, "watch KEY [END] [--prefix] [--rev N] [--prev-kv] [--for DUR] [&]")
 	if err != nil {
 		return err
 	}
 	if rest[0] == "" && !*prefix {
 		return fmt.Errorf("key is not provided")
+	}
+	end := ""
+	if len(rest) == 2 {
+		if *prefix {
+			return fmt.Errorf("too many arguments")
+		}
+		end = rest[1]
 	}
 	if c.opts.Mode == Async {
 		// Nothing blocks in Async mode, so every watch streams as a
@@ -212,25 +201,37 @@ func (c *Console) watch(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
+	format := *f.writeOut
 	// The watch is labelled so that stopping it (Ctrl-C, --for, unwatch)
 	// can cancel it in the simulation, as etcdctl closing its stream does.
 	label := fmt.Sprintf("watch-%d", len(c.w.Ops())+1)
-	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Key: rest[0], Prefix: *prefix, Label: label})
+	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Key: rest[0], Prefix: *prefix, RangeEnd: end,
+		Rev: *rev, PrevKV: *prevKV, RequireLeader: true, Label: label})
 	if err != nil {
 		return err
 	}
 	j := &job{watch: label}
 	printed := 0
 	j.poll = func() bool {
-		for ; printed < len(op.Events); printed++ {
-			e := op.Events[printed]
-			c.output(j, e.Type+"\n"+e.KV.Key+"\n"+e.KV.Value+"\n")
+		for printed < len(op.Events) {
+			n := printed + 1
+			for n < len(op.Events) && op.Events[n].Response == op.Events[printed].Response {
+				n++
+			}
+			if format == "table" {
+				c.output(j, tableUnsupported)
+				printed = len(op.Events)
+				_ = c.cancel(j)
+				return true
+			}
+			c.output(j, formatWatch(op.Events[printed:n], format))
+			printed = n
 		}
 		if op.Canceled {
 			return true // the user stopped it
 		}
 		if op.Status == sim.OpError || op.Status == sim.OpTimeout {
-			c.output(j, "watch was canceled ("+op.Err+")\n")
+			c.output(j, "watch was canceled ("+op.Err+")\nError: watch is canceled by the server\n")
 			return true
 		}
 		return false
