@@ -8,20 +8,36 @@ import (
 // helpText is each verb's usage line and what it does. Every verb has one
 // (TestEveryVerbHasHelp).
 var helpText = map[string][2]string{
-	"put": {"put KEY VALUE [--via CLIENT] [--endpoints M,..] [&]",
+	"put": {"put KEY VALUE [--lease=ID] [--prev-kv] [-w json|fields] [--via CLIENT] [--endpoints M,..] [&]",
 		"Writes KEY. The request goes to the first endpoint that is up (default: every member, in order), which\n" +
-			"proposes it; raft forwards it to the leader. Prints OK once that member has applied it."},
-	"get": {"get KEY [--prefix] [--keys-only] [--print-value-only] [--consistency=l|s] [-w json] [--via CLIENT] [--endpoints M,..] [&]",
-		"Reads KEY (or every key under it with --prefix; get \"\" --prefix reads them all).\n" +
-			"--consistency=l (default) is linearizable: a ReadIndex round through the leader. --consistency=s is\n" +
-			"serializable: the member answers from its own state at once, and may be stale."},
-	"del": {"del KEY [--prefix] [--via CLIENT] [--endpoints M,..] [&]",
-		"Deletes KEY (or every key under it) and prints how many keys were deleted."},
-	"watch": {"watch KEY [--prefix] [--for DUR] [--via CLIENT] [--endpoints M] [&]",
-		"Streams changes to KEY as the serving member applies them: PUT/DELETE, key, value. In a terminal it\n" +
-			"runs, with virtual time passing at wall-clock pace, until you press Ctrl-C. --for DUR stops it after\n" +
-			"DUR of virtual time (scripts must give --for, or &). With & it streams in the background while you\n" +
-			"type other commands; its lines start with [N]; stop printing them with unwatch N."},
+			"proposes it; raft forwards it to the leader. Prints OK once that member has applied it. --lease\n" +
+			"attaches the key to a lease (hex ID); --prev-kv prints what the key held before."},
+	"get": {"get KEY [END] [--prefix|--from-key] [--rev N] [--limit N] [--keys-only] [--count-only] [--sort-by CREATE|KEY|MODIFY|VALUE|VERSION] [--order ASCEND|DESCEND] [--print-value-only] [--consistency=l|s] [-w json|fields] [--via CLIENT] [--endpoints M,..] [&]",
+		"Reads KEY, the keys in [KEY, END), every key under it (--prefix) or from it on (--from-key); get \"\"\n" +
+			"--prefix reads them all. --rev N reads the store as it was at revision N (an error once N is\n" +
+			"compacted). --consistency=l (default) is linearizable: a ReadIndex round through the leader.\n" +
+			"--consistency=s is serializable: the member answers from its own state at once, and may be stale."},
+	"del": {"del KEY [END] [--prefix|--from-key] [--prev-kv] [-w json|fields] [--via CLIENT] [--endpoints M,..] [&]",
+		"Deletes KEY (or a range of keys) and prints how many keys were deleted; --prev-kv prints them too."},
+	"watch": {"watch KEY [END] [--prefix] [--rev N] [--prev-kv] [-w json|fields] [--for DUR] [--via CLIENT] [--endpoints M] [&]",
+		"Streams changes to KEY as the serving member applies them: PUT/DELETE, key, value. --rev N replays\n" +
+			"the changes since revision N first (cancelled if N is compacted). Like etcdctl's, the watch requires a\n" +
+			"leader: its member cancels it after three election timeouts without one. In a terminal it runs, with\n" +
+			"virtual time passing at wall-clock pace, until you press Ctrl-C. --for DUR stops it after DUR of\n" +
+			"virtual time (scripts must give --for, or &). With & it streams in the background while you type\n" +
+			"other commands; its lines start with [N]; stop printing them with unwatch N."},
+	"txn": {"txn [-i] [-w json|fields] [--via CLIENT] [--endpoints M,..]",
+		"A transaction, read from the lines that follow, as etcdctl reads its input: compares such as\n" +
+			"mod(\"k\") = \"5\" (ver, create, mod, val, lease; =, !=, <, >), an empty line, the requests to run if\n" +
+			"every compare holds (put, get, del with their flags), an empty line, the requests to run otherwise,\n" +
+			"an empty line. -i prompts for each part. Prints SUCCESS or FAILURE and each request's answer."},
+	"lease": {"lease grant TTL | revoke ID | timetolive ID [--keys] | keep-alive [--once] [--for DUR] ID | list",
+		"Leases, by hex ID. grant goes through raft; keep-alive and timetolive are answered by the leader,\n" +
+			"whose clock expires leases and revokes them through raft (with the keys attached to them). list is\n" +
+			"the serving member's own. keep-alive without --once renews every TTL/3 until the lease is gone."},
+	"compaction": {"compaction REV [--physical]",
+		"Compacts the MVCC history before revision REV, through raft: reads and watches from older revisions\n" +
+			"fail with \"required revision has been compacted\". Raft log compaction is raft-snapshot."},
 	"endpoint": {"endpoint health|status [--cluster] [-w table|json] [--endpoints M,..]",
 		"health: a linearizable get of the key \"health\" through each endpoint, as etcdctl does; answers are\n" +
 			"listed as they arrive. status: each member's own view (ID, is leader, is learner, raft term,\n" +
