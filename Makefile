@@ -43,6 +43,19 @@ bench-gui: build
 	eval $$X $(BIN)/raftsim-gui --bench-frames 300 --bench-baseline; \
 	eval $$X $(BIN)/raftsim-gui --bench-frames 300
 
+# The fuzz targets, as package:target. fuzz-short runs each for a few
+# seconds (CI does); fuzz runs each for FUZZTIME, one after the other.
+FUZZ := ./scenarios:FuzzParse ./scenarios:FuzzRun ./cmd/internal/console:FuzzLine ./trace:FuzzRead
+FUZZTIME ?= 10m
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=5s
+
+fuzz:
+	@for t in $(FUZZ); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) $${t%%:*} || exit 1; \
+	done
+
 test-short:
 	$(GO) test -short ./...
 

@@ -82,6 +82,10 @@ type Console struct {
 	removed map[string]bool // members a member remove command was issued for
 
 	txn *txnReader // the transaction whose lines are being read, if any
+
+	// maxRunTime, if set, replaces scenarios.MaxRunTime: a fuzz test keeps
+	// each input's virtual time short.
+	maxRunTime time.Duration
 }
 
 // job is a command that waits for something as virtual time passes. poll

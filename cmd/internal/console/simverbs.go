@@ -61,7 +61,11 @@ func duration(s, what string) (time.Duration, error) {
 // checkRunTime refuses to let a session run past scenarios.MaxRunTime, as
 // a scenario may not: what names the command, d is how long it may take.
 func (c *Console) checkRunTime(what string, d time.Duration) error {
-	if end := c.w.Now().Add(d); end > sim.Time(scenarios.MaxRunTime) {
+	limit := scenarios.MaxRunTime
+	if c.maxRunTime > 0 {
+		limit = c.maxRunTime // a test's
+	}
+	if end := c.w.Now().Add(d); end > sim.Time(limit) {
 		return scenarios.PastRunTime(what, end.Duration())
 	}
 	return nil
