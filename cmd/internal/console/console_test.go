@@ -27,69 +27,78 @@ import (
 //
 // Refresh with go test ./cmd/internal/console -rewrite, and read the diff.
 func TestConsole(t *testing.T) {
-	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
-		var c *Console
-		var out bytes.Buffer
-		dir := t.TempDir()
-		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-			out.Reset()
-			switch d.Cmd {
-			case "new":
-				cfg := sim.SandboxConfig()
-				for _, a := range d.CmdArgs {
-					v := ""
-					if len(a.Vals) > 0 {
-						v = a.Vals[0]
+	files, err := filepath.Glob("testdata/*.txt") // NB: not testdata/fuzz
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden sessions: %v", err)
+	}
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) { consoleFile(t, path) })
+	}
+}
+
+// consoleFile runs one golden session.
+func consoleFile(t *testing.T, path string) {
+	var c *Console
+	var out bytes.Buffer
+	dir := t.TempDir()
+	datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+		out.Reset()
+		switch d.Cmd {
+		case "new":
+			cfg := sim.SandboxConfig()
+			for _, a := range d.CmdArgs {
+				v := ""
+				if len(a.Vals) > 0 {
+					v = a.Vals[0]
+				}
+				switch a.Key {
+				case "seed":
+					n, err := strconv.ParseUint(v, 10, 64)
+					if err != nil {
+						t.Fatalf("%s: bad seed %q", d.Pos, v)
 					}
-					switch a.Key {
-					case "seed":
-						n, err := strconv.ParseUint(v, 10, 64)
-						if err != nil {
-							t.Fatalf("%s: bad seed %q", d.Pos, v)
-						}
-						cfg.Seed = n
-					case "topology":
-						cfg.Topology, cfg.Clients = v, nil
-					case "members":
-						n, err := strconv.Atoi(v)
-						if err != nil || n < 1 || n > 5 {
-							t.Fatalf("%s: bad members %q", d.Pos, v)
-						}
-						cfg.Members = cfg.Members[:n]
-						cfg.Clients = nil
-					default:
-						t.Fatalf("%s: unknown argument %s", d.Pos, a.Key)
+					cfg.Seed = n
+				case "topology":
+					cfg.Topology, cfg.Clients = v, nil
+				case "members":
+					n, err := strconv.Atoi(v)
+					if err != nil || n < 1 || n > 5 {
+						t.Fatalf("%s: bad members %q", d.Pos, v)
 					}
+					cfg.Members = cfg.Members[:n]
+					cfg.Clients = nil
+				default:
+					t.Fatalf("%s: unknown argument %s", d.Pos, a.Key)
 				}
-				w, err := sim.New(cfg)
-				if err != nil {
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-				c = New(w, Options{Out: &out, Dir: dir})
-				if err := c.Start("sandbox"); err != nil {
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-			case "run":
-				if c == nil {
-					t.Fatalf("%s: run before new", d.Pos)
-				}
-				if err := c.RunScript(strings.NewReader(d.Input)); err != nil {
-					out.WriteString("session ended: " + err.Error() + "\n")
-				}
-			case "cat":
-				if len(d.CmdArgs) != 1 {
-					t.Fatalf("%s: cat FILE", d.Pos)
-				}
-				b, err := os.ReadFile(filepath.Join(dir, d.CmdArgs[0].Key))
-				if err != nil {
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-				return string(b)
-			default:
-				t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
 			}
-			return out.String()
-		})
+			w, err := sim.New(cfg)
+			if err != nil {
+				t.Fatalf("%s: %v", d.Pos, err)
+			}
+			c = New(w, Options{Out: &out, Dir: dir})
+			if err := c.Start("sandbox"); err != nil {
+				t.Fatalf("%s: %v", d.Pos, err)
+			}
+		case "run":
+			if c == nil {
+				t.Fatalf("%s: run before new", d.Pos)
+			}
+			if err := c.RunScript(strings.NewReader(d.Input)); err != nil {
+				out.WriteString("session ended: " + err.Error() + "\n")
+			}
+		case "cat":
+			if len(d.CmdArgs) != 1 {
+				t.Fatalf("%s: cat FILE", d.Pos)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, d.CmdArgs[0].Key))
+			if err != nil {
+				t.Fatalf("%s: %v", d.Pos, err)
+			}
+			return string(b)
+		default:
+			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+		}
+		return out.String()
 	})
 }
 
