@@ -7,6 +7,7 @@ import (
 
 	"go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -128,35 +129,41 @@ type StepKind uint8
 
 // The step kinds, one per action key.
 const (
-	StepInvalid        StepKind = iota
-	StepSay                     // say: text
-	StepPause                   // pause: text
-	StepChapter                 // chapter: title
-	StepWait                    // wait: dur
-	StepLet                     // let: {name: ref | [refs]}
-	StepCrash                   // crash: refs
-	StepRestart                 // restart: refs
-	StepStall                   // stall: {node: refs, for: dur}
-	StepClock                   // clock: {node: refs, rate: 1.1}
-	StepPartition               // partition: [[refs], [refs]]
-	StepIsolate                 // isolate: refs
-	StepCut                     // cut: {from, to, both}
-	StepRestore                 // restore: {from, to, both}
-	StepLink                    // link: {from, to, latency, loss, duplicate, both}
-	StepHeal                    // heal: all
-	StepCampaign                // campaign: refs
-	StepTransferLeader          // transfer_leader: {to: ref}
-	StepAddMember               // add_member: {name, learner}
-	StepPromote                 // promote: refs
-	StepRemoveMember            // remove_member: refs
-	StepSnapshot                // snapshot: refs
-	StepPut                     // put: {via, key, value, as}
-	StepDelete                  // delete: {via, key, prefix, as}
-	StepGet                     // get: {via, key, consistency, prefix, keys_only, as}
-	StepWatch                   // watch: {via, key, prefix, require_leader, as}
-	StepCancel                  // cancel: label
-	StepExpect                  // expect: {conditions..., within}
-	StepExpectAlways            // expect_always: {conditions..., for}
+	StepInvalid         StepKind = iota
+	StepSay                      // say: text
+	StepPause                    // pause: text
+	StepChapter                  // chapter: title
+	StepWait                     // wait: dur
+	StepLet                      // let: {name: ref | [refs]}
+	StepCrash                    // crash: refs
+	StepRestart                  // restart: refs
+	StepStall                    // stall: {node: refs, for: dur}
+	StepClock                    // clock: {node: refs, rate: 1.1}
+	StepPartition                // partition: [[refs], [refs]]
+	StepIsolate                  // isolate: refs
+	StepCut                      // cut: {from, to, both}
+	StepRestore                  // restore: {from, to, both}
+	StepLink                     // link: {from, to, latency, loss, duplicate, both}
+	StepHeal                     // heal: all
+	StepCampaign                 // campaign: refs
+	StepTransferLeader           // transfer_leader: {to: ref}
+	StepAddMember                // add_member: {name, learner}
+	StepPromote                  // promote: refs
+	StepRemoveMember             // remove_member: refs
+	StepSnapshot                 // snapshot: refs
+	StepPut                      // put: {via, key, value, as}
+	StepDelete                   // delete: {via, key, prefix, as}
+	StepGet                      // get: {via, key, consistency, prefix, keys_only, as}
+	StepWatch                    // watch: {via, key, prefix, require_leader, as}
+	StepCancel                   // cancel: label
+	StepExpect                   // expect: {conditions..., within}
+	StepExpectAlways             // expect_always: {conditions..., for}
+	StepTxn                      // txn: {via, if, then, else, as}
+	StepCompact                  // compact: {via, rev | rev_of, as}
+	StepLeaseGrant               // lease_grant: {via, ttl, as}
+	StepLeaseRevoke              // lease_revoke: {via, lease, as}
+	StepLeaseKeepAlive           // lease_keepalive: {via, lease, repeat, as}
+	StepLeaseTimeToLive          // lease_timetolive: {via, lease, keys, as}
 	numStepKinds
 )
 
@@ -164,7 +171,8 @@ var stepKindNames = [...]string{
 	"invalid", "say", "pause", "chapter", "wait", "let", "crash", "restart", "stall", "clock",
 	"partition", "isolate", "cut", "restore", "link", "heal", "campaign", "transfer_leader",
 	"add_member", "promote", "remove_member", "snapshot", "put", "delete", "get", "watch",
-	"cancel", "expect", "expect_always",
+	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
+	"lease_timetolive",
 }
 
 func (k StepKind) String() string {
@@ -181,7 +189,7 @@ func (k StepKind) Narrative() bool { return k == StepSay || k == StepPause || k 
 // IsOp reports whether the step is a client operation (put, delete, get,
 // watch), the kinds that may carry a label.
 func (k StepKind) IsOp() bool {
-	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch
+	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k < numStepKinds
 }
 
 // Step is one step of a scenario. Only the fields of its Kind are set.
@@ -267,6 +275,44 @@ type Step struct {
 	Label    string
 	LabelPos Pos
 
+	// Extensions for etcd's MVCC store and leases (put, delete, get,
+	// watch, txn, compact and the lease steps).
+	//
+	// Rev is the revision a get reads at, a watch starts from, or a compact
+	// compacts at; RevOf, when set, takes it from the answer of the
+	// operation with that label instead (its header revision).
+	Rev      int64
+	RevOf    string
+	RevOfPos Pos
+	// FromKey reads or deletes every key from Key on (etcd --from-key);
+	// RangeEnd, when set, the keys in [Key, RangeEnd).
+	FromKey  bool
+	RangeEnd string
+	// SortTarget and SortOrder sort a get (etcd --sort-by, --order).
+	SortTarget mvcc.SortTarget
+	SortOrder  mvcc.SortOrder
+	// Limit and CountOnly shape a get (etcd --limit, --count-only).
+	Limit     int64
+	CountOnly bool
+	// PrevKV returns the previous key-values of a put or delete, and
+	// makes a watch's events carry them.
+	PrevKV bool
+	// Lease is the lease of a put or a lease step: the label of a
+	// lease_grant (LeaseLabel) or a lease ID written as a number.
+	LeaseLabel string
+	LeaseID    int64
+	LeasePos   Pos
+	// TTL is a lease_grant's TTL in seconds.
+	TTL int64
+	// Repeat makes lease_keepalive keep the lease alive until it is gone
+	// or cancelled, as clientv3's KeepAlive; LeaseKeys makes
+	// lease_timetolive list the keys attached.
+	Repeat    bool
+	LeaseKeys bool
+	// Txn is a txn step's transaction, read from its if/then/else lines in
+	// etcdctl's syntax.
+	Txn *mvcc.TxnRequest
+
 	// Conds are the conditions of StepExpect and StepExpectAlways, one per
 	// check, in file order.
 	Conds []Condition
@@ -291,29 +337,37 @@ type CondKind uint8
 
 // The condition kinds.
 const (
-	CondInvalid   CondKind = iota
-	CondLeader             // leader: ref | none | any | [refs]
-	CondLeaders            // leaders: N | [refs]
-	CondRole               // role: {ref: role}, one Condition per entry
-	CondTerm               // term: {ref: cmp}, one per entry
-	CondCommit             // commit: {ref: cmp}, one per entry
-	CondLastIndex          // last_index: {ref: cmp}, one per entry
-	CondOp                 // op: {label: status}, one per entry
-	CondValue              // value: {label: v | null}, one per entry
-	CondKeys               // keys: {label: [keys]}, one per entry
-	CondEvents             // events: {label: cmp}, one per entry
-	CondError              // error: {label: substring}, one per entry
-	CondKV                 // kv: {ref: {key: v | null}}, one per (ref, key)
-	CondVoters             // voters: [refs]
-	CondLearners           // learners: [refs]
-	CondConverged          // converged: bool
-	CondSent               // sent: {type, from, to, min}
+	CondInvalid       CondKind = iota
+	CondLeader                 // leader: ref | none | any | [refs]
+	CondLeaders                // leaders: N | [refs]
+	CondRole                   // role: {ref: role}, one Condition per entry
+	CondTerm                   // term: {ref: cmp}, one per entry
+	CondCommit                 // commit: {ref: cmp}, one per entry
+	CondLastIndex              // last_index: {ref: cmp}, one per entry
+	CondOp                     // op: {label: status}, one per entry
+	CondValue                  // value: {label: v | null}, one per entry
+	CondKeys                   // keys: {label: [keys]}, one per entry
+	CondEvents                 // events: {label: cmp}, one per entry
+	CondError                  // error: {label: substring}, one per entry
+	CondKV                     // kv: {ref: {key: v | null}}, one per (ref, key)
+	CondVoters                 // voters: [refs]
+	CondLearners               // learners: [refs]
+	CondConverged              // converged: bool
+	CondSent                   // sent: {type, from, to, min}
+	CondRevision               // revision: {label: cmp}, one per entry
+	CondModRevision            // mod_revision: {label: cmp}, one per entry
+	CondSucceeded              // succeeded: {label: bool}, one per entry
+	CondWatch                  // watch: {label: [events]}, one per entry
+	CondLease                  // lease: {label: alive | gone}, one per entry
+	CondStoreRevision          // store_revision: {ref: cmp}, one per entry
+	CondAnyOf                  // any_of: [{conditions...}, ...]
 	numCondKinds
 )
 
 var condKindNames = [...]string{
 	"invalid", "leader", "leaders", "role", "term", "commit", "last_index", "op", "value",
 	"keys", "events", "error", "kv", "voters", "learners", "converged", "sent",
+	"revision", "mod_revision", "succeeded", "watch", "lease", "store_revision", "any_of",
 }
 
 func (k CondKind) String() string {
@@ -373,6 +427,15 @@ type Condition struct {
 	MsgType  raftpb.MessageType
 	From, To []NodeRef
 	Min      int
+
+	// Succeeded is CondSucceeded's branch; Alive is CondLease's state.
+	Succeeded, Alive bool
+	// Events are CondWatch's events, each "PUT key=value" or "DELETE key"
+	// (with " prev=value" when the event carries the previous value).
+	Events []string
+	// Alternatives are CondAnyOf's groups: it holds when every condition
+	// of one of them holds.
+	Alternatives [][]Condition
 }
 
 // Role is a node's role in a role: condition.

@@ -92,7 +92,46 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 			}
 			return v == *c.Value, seen("%s has %s = %q", in.Name, c.Key, v)
 		})
-	case CondOp, CondValue, CondKeys, CondEvents, CondError:
+	case CondStoreRevision:
+		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
+			rev, _, ok := w.MemberKV(in.Name)
+			if !ok {
+				return false, seen("%s is down", in.Name)
+			}
+			return c.Cmp.Holds(uint64(rev)), seen("%s's store is at revision %d", in.Name, rev)
+		})
+	case CondAnyOf:
+		var saw []string
+		for i := range c.Alternatives {
+			all, what := true, []string{}
+			for j := range c.Alternatives[i] {
+				ok, s, err := r.check(&c.Alternatives[i][j], &condState{}, describe)
+				if err != nil {
+					return false, "", err
+				}
+				if !ok {
+					all = false
+					what = append(what, s)
+				}
+			}
+			if all {
+				return true, "", nil
+			}
+			saw = append(saw, strings.Join(what, "; "))
+		}
+		return false, seen("none of the groups held: %s", strings.Join(saw, " | ")), nil
+	case CondLease:
+		op := w.Op(c.Label)
+		if op == nil || op.Status != sim.OpOK {
+			return false, seen("%s granted no lease", c.Label), nil
+		}
+		lead, ok := w.Leader()
+		if !ok {
+			return false, seen("there is no leader to ask"), nil
+		}
+		alive := w.LeaseAlive(lead, op.LeaseResp.ID)
+		return alive == c.Alive, seen("the lease %016x of %s is %s at %s", op.LeaseResp.ID, c.Label, aliveWord(alive), lead), nil
+	case CondOp, CondValue, CondKeys, CondEvents, CondError, CondRevision, CondModRevision, CondSucceeded, CondWatch:
 		op := w.Op(c.Label)
 		if op == nil {
 			return false, seen("%s has not been sent", c.Label), nil
@@ -131,6 +170,28 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 		case CondEvents:
 			n := uint64(len(op.Events))
 			return c.Cmp.Holds(n), seen("%s delivered %d events", c.Label, n), nil
+		case CondRevision:
+			if op.Status != sim.OpOK {
+				return false, status, nil
+			}
+			return c.Cmp.Holds(uint64(op.Revision)), seen("%s answered at revision %d", c.Label, op.Revision), nil
+		case CondModRevision:
+			if op.Status != sim.OpOK {
+				return false, status, nil
+			}
+			mod := int64(0)
+			if op.Found && len(op.KVs) > 0 {
+				mod = op.KVs[0].ModRevision
+			}
+			return c.Cmp.Holds(uint64(mod)), seen("%s read mod_revision %d", c.Label, mod), nil
+		case CondSucceeded:
+			if op.Status != sim.OpOK || op.TxnResp == nil {
+				return false, status, nil
+			}
+			return op.TxnResp.Succeeded == c.Succeeded, seen("%s succeeded: %v", c.Label, op.TxnResp.Succeeded), nil
+		case CondWatch:
+			got := watchEvents(op)
+			return slices.Equal(got, c.Events), seen("%s delivered %s", c.Label, list(got)), nil
 		default:
 			return op.Err != "" && strings.Contains(op.Err, c.Substr), status, nil
 		}
@@ -274,6 +335,26 @@ func describe(c *Condition) string {
 		return c.Kind.String() + ": " + refs(c.Refs)
 	case CondConverged:
 		return fmt.Sprintf("converged: %v", c.Converged)
+	case CondRevision, CondModRevision:
+		return fmt.Sprintf("%s: {%s: %s}", c.Kind, c.Label, c.Cmp)
+	case CondStoreRevision:
+		return fmt.Sprintf("store_revision: {%s: %s}", c.Node, c.Cmp)
+	case CondSucceeded:
+		return fmt.Sprintf("succeeded: {%s: %v}", c.Label, c.Succeeded)
+	case CondLease:
+		return fmt.Sprintf("lease: {%s: %s}", c.Label, aliveWord(c.Alive))
+	case CondWatch:
+		return fmt.Sprintf("watch: {%s: %s}", c.Label, list(c.Events))
+	case CondAnyOf:
+		var groups []string
+		for _, alt := range c.Alternatives {
+			var parts []string
+			for i := range alt {
+				parts = append(parts, describe(&alt[i]))
+			}
+			groups = append(groups, "{"+strings.Join(parts, ", ")+"}")
+		}
+		return "any_of: [" + strings.Join(groups, ", ") + "]"
 	case CondSent:
 		s := "sent: {type: " + c.MsgType.String()
 		if len(c.From) > 0 {
@@ -292,4 +373,29 @@ func valueString(v *string) string {
 		return "null"
 	}
 	return fmt.Sprintf("%q", *v)
+}
+
+func aliveWord(alive bool) string {
+	if alive {
+		return "alive"
+	}
+	return "gone"
+}
+
+// watchEvents writes a watch's events as the watch: condition reads them:
+// "PUT key=value" or "DELETE key", with " prev=value" when the event
+// carries the key's previous value.
+func watchEvents(op *sim.Op) []string {
+	out := []string{}
+	for _, e := range op.Events {
+		s := e.Type + " " + e.KV.Key
+		if e.Type == "PUT" {
+			s += "=" + e.KV.Value
+		}
+		if e.PrevKV != nil {
+			s += " prev=" + e.PrevKV.Value
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -18,7 +18,7 @@ var clusterKeys = []string{
 	"members", "learners", "tick", "election_ticks", "heartbeat_ticks", "pre_vote",
 	"check_quorum", "read_only", "proposal_forwarding", "max_inflight_msgs",
 	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency", "apiservers",
-	"initial_election_tick_advance",
+	"initial_election_tick_advance", "compaction_interval",
 }
 
 // cluster applies cluster: to s.Config.
@@ -153,6 +153,14 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 	if v := f.get("client_latency"); v != nil {
 		if d, ok := p.duration(v, "client_latency"); ok {
 			c.ClientLatency = d
+		}
+	}
+	if v := f.get("compaction_interval"); v != nil {
+		if d, ok := p.duration(v, "compaction_interval"); ok {
+			c.CompactionInterval = d
+			if c.Topology == "" && d > 0 {
+				p.errorf(p.pos(v), "compaction_interval: kube-apiserver compacts etcd; it only means something with a topology (stacked or external)")
+			}
 		}
 	}
 }

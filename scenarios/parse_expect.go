@@ -106,7 +106,10 @@ func (p *parser) condition(st *Step, x *field) {
 	case CondSent:
 		p.sent(&base, v)
 		add(base)
-	case CondRole, CondTerm, CondCommit, CondLastIndex, CondKV:
+	case CondAnyOf:
+		p.anyOf(&base, v)
+		add(base)
+	case CondRole, CondTerm, CondCommit, CondLastIndex, CondKV, CondStoreRevision:
 		f := p.mapping(v, x.key, nil)
 		for _, e := range f {
 			c := base
@@ -145,7 +148,7 @@ func (p *parser) condition(st *Step, x *field) {
 		if f != nil && len(v.Content) == 0 {
 			p.errorf(p.pos(v), "%s: want at least one entry, like {n1: ...}", x.key)
 		}
-	case CondOp, CondValue, CondKeys, CondEvents, CondError:
+	case CondOp, CondValue, CondKeys, CondEvents, CondError, CondRevision, CondModRevision, CondSucceeded, CondWatch, CondLease:
 		f := p.mapping(v, x.key, nil)
 		for _, e := range f {
 			c := base
@@ -169,8 +172,29 @@ func (p *parser) condition(st *Step, x *field) {
 						}
 					}
 				}
-			case CondEvents:
-				c.Cmp, _ = p.comparison(e.v, "events")
+			case CondEvents, CondRevision, CondModRevision:
+				c.Cmp, _ = p.comparison(e.v, x.key)
+			case CondSucceeded:
+				c.Succeeded, _ = p.boolean(e.v, "succeeded")
+			case CondLease:
+				if s, good := p.str(e.v, "lease"); good {
+					switch s {
+					case "alive":
+						c.Alive = true
+					case "gone":
+					default:
+						p.errorf(p.pos(e.v), "lease: want alive or gone, found %q", s)
+					}
+				}
+			case CondWatch:
+				if items, good := p.list(e.v, "watch", `a list of events, like ["PUT /k=v1", "DELETE /k"]`); good {
+					c.Events = []string{}
+					for _, it := range items {
+						if s, ok := p.str(it, "watch event"); ok {
+							c.Events = append(c.Events, s)
+						}
+					}
+				}
 			case CondError:
 				c.Substr, _ = p.str(e.v, "error")
 			}
@@ -257,4 +281,30 @@ func parseComparison(s string) (Comparison, error) {
 	}
 	c.Value = v
 	return c, nil
+}
+
+// anyOf reads any_of: [{conditions...}, ...]: it holds when every
+// condition of one group holds.
+func (p *parser) anyOf(c *Condition, v *yaml.Node) {
+	items, ok := p.list(v, "any_of", "a list of condition groups, like [{kv: {n1: {k: v}}}, {kv: {n1: {k: null}}}]")
+	if !ok {
+		return
+	}
+	if len(items) < 2 {
+		p.errorf(p.pos(v), "any_of: want at least two groups of conditions, found %d", len(items))
+	}
+	for _, it := range items {
+		f := p.mapping(it, "any_of group", condKeys)
+		if f == nil {
+			continue
+		}
+		var st Step
+		for i := range f {
+			p.condition(&st, &f[i])
+		}
+		if len(f) == 0 {
+			p.errorf(p.pos(it), "any_of: an empty group; want at least one condition")
+		}
+		c.Alternatives = append(c.Alternatives, st.Conds)
+	}
 }

@@ -183,7 +183,8 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if x := f.get("learner"); x != nil {
 			st.Learner, _ = p.boolean(x, "learner")
 		}
-	case StepPut, StepDelete, StepGet, StepWatch:
+	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
+		StepLeaseKeepAlive, StepLeaseTimeToLive:
 		p.op(st, v)
 	case StepExpect, StepExpectAlways:
 		p.expect(st, v)
@@ -281,11 +282,21 @@ func (p *parser) partition(st *Step, v *yaml.Node) {
 }
 
 var opKeys = map[StepKind][]string{
-	StepPut:    {"via", "by", "key", "value", "timeout", "as"},
-	StepDelete: {"via", "by", "key", "prefix", "timeout", "as"},
-	StepGet:    {"via", "by", "key", "consistency", "prefix", "keys_only", "timeout", "as"},
-	StepWatch:  {"via", "by", "key", "prefix", "require_leader", "as"},
+	StepPut:    {"via", "by", "key", "value", "timeout", "as", "lease", "prev_kv"},
+	StepDelete: {"via", "by", "key", "prefix", "timeout", "as", "from_key", "range_end", "prev_kv"},
+	StepGet: {"via", "by", "key", "consistency", "prefix", "keys_only", "timeout", "as", "from_key", "range_end", "rev", "rev_of",
+		"limit", "count_only", "sort_by", "order"},
+	StepWatch:           {"via", "by", "key", "prefix", "require_leader", "as", "range_end", "rev", "rev_of", "prev_kv"},
+	StepTxn:             {"via", "by", "timeout", "as", "if", "then", "else"},
+	StepCompact:         {"via", "by", "timeout", "as", "rev", "rev_of"},
+	StepLeaseGrant:      {"via", "by", "timeout", "as", "ttl"},
+	StepLeaseRevoke:     {"via", "by", "timeout", "as", "lease"},
+	StepLeaseKeepAlive:  {"via", "by", "timeout", "as", "lease", "repeat"},
+	StepLeaseTimeToLive: {"via", "by", "timeout", "as", "lease", "keys"},
 }
+
+// hasKey reports whether a step kind takes the key.
+func hasKey(k StepKind, key string) bool { return contains(opKeys[k], key) }
 
 // op reads put, delete, get and watch.
 func (p *parser) op(st *Step, v *yaml.Node) {
@@ -308,14 +319,22 @@ func (p *parser) op(st *Step, v *yaml.Node) {
 	if x := f.get("prefix"); x != nil {
 		st.Prefix, _ = p.boolean(x, "prefix")
 	}
-	if x := f.get("key"); x == nil {
+	if x := f.get("from_key"); x != nil {
+		st.FromKey, _ = p.boolean(x, "from_key")
+		if st.FromKey && st.Prefix {
+			p.errorf(p.pos(x), "%s: prefix and from_key cannot both be set, choose one", what)
+		}
+	}
+	if x := f.get("key"); x == nil && hasKey(st.Kind, "key") {
 		p.errorf(p.pos(v), "%s: missing key: (like /registry/pods/default/nginx)", what)
+	} else if x == nil {
 	} else if k, ok := p.str(x, what+" key"); ok {
-		if k == "" && !st.Prefix {
+		if k == "" && !st.Prefix && !st.FromKey {
 			p.errorf(p.pos(x), "%s: the key is empty", what)
 		}
 		st.Key = k
 	}
+	p.mvccKeys(st, f, v)
 	if st.Kind == StepPut {
 		if x := f.get("value"); x == nil {
 			p.errorf(p.pos(v), "put: missing value: (use delete: to remove a key)")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -457,13 +458,23 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return []sim.Command{{Kind: kind, Node: s.Name, Learner: s.Learner}}, nil
 	case StepCancel:
 		return []sim.Command{{Kind: kind, Label: s.Cancel}}, nil
-	case StepPut, StepDelete, StepGet, StepWatch:
+	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
+		StepLeaseKeepAlive, StepLeaseTimeToLive:
 		via, err := r.resolveOne(s.Via)
 		if err != nil {
 			return nil, err
 		}
-		return []sim.Command{{Kind: kind, Via: via, By: s.By, Timeout: s.Timeout, Key: s.Key, Value: s.Value, Label: s.Label, Prefix: s.Prefix,
-			KeysOnly: s.KeysOnly, Serializable: s.Serializable, RequireLeader: s.RequireLeader}}, nil
+		c := sim.Command{Kind: kind, Via: via, By: s.By, Timeout: s.Timeout, Key: s.Key, Value: s.Value, Label: s.Label, Prefix: s.Prefix,
+			KeysOnly: s.KeysOnly, Serializable: s.Serializable, RequireLeader: s.RequireLeader,
+			Rev: s.Rev, Limit: s.Limit, CountOnly: s.CountOnly, PrevKV: s.PrevKV, Lease: s.LeaseID, TTL: s.TTL,
+			Repeat: s.Repeat, LeaseKeys: s.LeaseKeys, Txn: s.Txn, RangeEnd: s.RangeEnd, SortTarget: s.SortTarget, SortOrder: s.SortOrder}
+		if s.FromKey {
+			c.RangeEnd = mvcc.GteEnd
+		}
+		if err := r.resolveOpRefs(s, &c); err != nil {
+			return nil, err
+		}
+		return []sim.Command{c}, nil
 	}
 	return nil, &Error{Pos: s.Pos, Msg: "unknown step " + s.Kind.String()}
 }
@@ -529,4 +540,28 @@ func linResult(r string) string {
 		}
 	}
 	return r
+}
+
+// resolveOpRefs turns an operation step's lease: label and rev_of: label
+// into the lease ID and the revision their operations answered with.
+func (r *Runner) resolveOpRefs(s *Step, c *sim.Command) *Error {
+	if s.LeaseLabel != "" {
+		op := r.w.Op(s.LeaseLabel)
+		if op == nil || op.Status != sim.OpOK {
+			status := "has not been sent"
+			if op != nil {
+				status = "is " + op.Status.String()
+			}
+			return &Error{Pos: s.LeasePos, Msg: fmt.Sprintf("lease: the lease_grant %q %s, so there is no lease to use", s.LeaseLabel, status)}
+		}
+		c.Lease = op.LeaseResp.ID
+	}
+	if s.RevOf != "" {
+		op := r.w.Op(s.RevOf)
+		if op == nil || op.Status != sim.OpOK || op.Revision == 0 {
+			return &Error{Pos: s.RevOfPos, Msg: fmt.Sprintf("rev_of: %q has not answered with a revision", s.RevOf)}
+		}
+		c.Rev = op.Revision
+	}
+	return nil
 }

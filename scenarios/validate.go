@@ -245,8 +245,10 @@ func (v *validator) step(st *Step) {
 		for _, r := range st.To {
 			v.single(r, "transfer_leader to")
 		}
-	case StepPut, StepDelete, StepGet, StepWatch:
+	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
+		StepLeaseKeepAlive, StepLeaseTimeToLive:
 		v.via(st)
+		v.opRefs(st)
 		if st.Label == "" {
 			break
 		}
@@ -353,7 +355,15 @@ func (v *validator) cond(c *Condition) {
 	case CondSent:
 		v.refs(c.From, "sent from")
 		v.refs(c.To, "sent to")
-	case CondOp, CondValue, CondKeys, CondEvents, CondError:
+	case CondStoreRevision:
+		v.ref(c.Node, what)
+	case CondAnyOf:
+		for _, alt := range c.Alternatives {
+			for i := range alt {
+				v.cond(&alt[i])
+			}
+		}
+	case CondOp, CondValue, CondKeys, CondEvents, CondError, CondRevision, CondModRevision, CondSucceeded, CondWatch, CondLease:
 		l, ok := v.labels[c.Label]
 		if !ok {
 			if line := v.laterLabel[c.Label]; line > c.Pos.Line {
@@ -370,6 +380,14 @@ func (v *validator) cond(c *Condition) {
 			v.p.errorf(c.Pos, "keys: %q is a %s at line %d; keys: is for a get with prefix: true", c.Label, describeOp(l), l.pos.Line)
 		case c.Kind == CondEvents && l.kind != StepWatch:
 			v.p.errorf(c.Pos, "events: %q is a %s at line %d; events: is for a watch", c.Label, describeOp(l), l.pos.Line)
+		case c.Kind == CondWatch && l.kind != StepWatch:
+			v.p.errorf(c.Pos, "watch: %q is a %s at line %d; watch: is for a watch", c.Label, describeOp(l), l.pos.Line)
+		case c.Kind == CondModRevision && (l.kind != StepGet || l.prefix):
+			v.p.errorf(c.Pos, "mod_revision: %q is a %s at line %d; mod_revision: is for a get without prefix", c.Label, describeOp(l), l.pos.Line)
+		case c.Kind == CondSucceeded && l.kind != StepTxn:
+			v.p.errorf(c.Pos, "succeeded: %q is a %s at line %d; succeeded: is for a txn", c.Label, describeOp(l), l.pos.Line)
+		case c.Kind == CondLease && l.kind != StepLeaseGrant:
+			v.p.errorf(c.Pos, "lease: %q is a %s at line %d; lease: is for a lease_grant", c.Label, describeOp(l), l.pos.Line)
 		}
 	}
 }
@@ -379,4 +397,23 @@ func describeOp(l labelInfo) string {
 		return "prefix " + l.kind.String()
 	}
 	return l.kind.String()
+}
+
+// opRefs checks the labels an operation step refers to: the lease_grant
+// of its lease:, and the operation of its rev_of:.
+func (v *validator) opRefs(st *Step) {
+	if st.LeaseLabel != "" {
+		l, ok := v.labels[st.LeaseLabel]
+		switch {
+		case !ok:
+			v.p.errorf(st.LeasePos, "lease: no earlier lease_grant has label %q; grant one with lease_grant: {..., as: %s}", st.LeaseLabel, st.LeaseLabel)
+		case l.kind != StepLeaseGrant:
+			v.p.errorf(st.LeasePos, "lease: %q is a %s at line %d, not a lease_grant", st.LeaseLabel, describeOp(l), l.pos.Line)
+		}
+	}
+	if st.RevOf != "" {
+		if _, ok := v.labels[st.RevOf]; !ok {
+			v.p.errorf(st.RevOfPos, "rev_of: no earlier operation has label %q; name one with as: %s", st.RevOf, st.RevOf)
+		}
+	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/raftsim/raftsim/etcdctl"
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -125,6 +127,9 @@ func clusterNode(c sim.Config) *yaml.Node {
 	}
 	if c.Apiservers > 0 {
 		yadd(m, "apiservers", yplain(strconv.Itoa(c.Apiservers)))
+	}
+	if c.CompactionInterval > 0 {
+		yadd(m, "compaction_interval", yplain(c.CompactionInterval.String()))
 	}
 	return m
 }
@@ -265,6 +270,53 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 		if c.Kind == sim.CmdWatch && c.RequireLeader {
 			yadd(m, "require_leader", ybool(true))
 		}
+		if err := mvccFields(m, c); err != nil {
+			return nil, err
+		}
+		if c.Label != "" {
+			yadd(m, "as", ystr(c.Label))
+		}
+		action(m)
+	case sim.CmdTxn, sim.CmdCompact, sim.CmdLeaseGrant, sim.CmdLeaseRevoke, sim.CmdLeaseKeepAlive, sim.CmdLeaseTimeToLive:
+		m := ymap(true)
+		yadd(m, "via", ystr(c.Via))
+		if c.By != "" {
+			yadd(m, "by", ystr(c.By))
+		}
+		if c.Timeout > 0 {
+			yadd(m, "timeout", yplain(c.Timeout.String()))
+		}
+		switch c.Kind {
+		case sim.CmdTxn:
+			if c.Txn == nil {
+				return nil, fmt.Errorf("a txn without a transaction")
+			}
+			var cmps, then, els []string
+			for _, x := range c.Txn.Compare {
+				cmps = append(cmps, etcdctl.FormatCompare(x))
+			}
+			for _, x := range c.Txn.Success {
+				then = append(then, etcdctl.FormatRequest(x))
+			}
+			for _, x := range c.Txn.Failure {
+				els = append(els, etcdctl.FormatRequest(x))
+			}
+			yadd(m, "if", ystrs(cmps))
+			yadd(m, "then", ystrs(then))
+			yadd(m, "else", ystrs(els))
+		case sim.CmdCompact:
+			yadd(m, "rev", yplain(strconv.FormatInt(c.Rev, 10)))
+		case sim.CmdLeaseGrant:
+			yadd(m, "ttl", yplain(strconv.FormatInt(c.TTL, 10)))
+		default:
+			yadd(m, "lease", yplain(strconv.FormatInt(c.Lease, 10)))
+			if c.Repeat {
+				yadd(m, "repeat", ybool(true))
+			}
+			if c.LeaseKeys {
+				yadd(m, "keys", ybool(true))
+			}
+		}
 		if c.Label != "" {
 			yadd(m, "as", ystr(c.Label))
 		}
@@ -303,6 +355,47 @@ func ybool(b bool) *yaml.Node { return yplain(strconv.FormatBool(b)) }
 
 func ylist(ss []string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{}}
+	for _, s := range ss {
+		n.Content = append(n.Content, ystr(s))
+	}
+	return n
+}
+
+// mvccFields writes the MVCC extensions of a put, delete, get or watch.
+func mvccFields(m *yaml.Node, c sim.Command) error {
+	switch c.RangeEnd {
+	case "":
+	case mvcc.GteEnd:
+		yadd(m, "from_key", ybool(true))
+	default:
+		yadd(m, "range_end", ystr(c.RangeEnd))
+	}
+	if c.Rev != 0 {
+		yadd(m, "rev", yplain(strconv.FormatInt(c.Rev, 10)))
+	}
+	if c.Limit != 0 {
+		yadd(m, "limit", yplain(strconv.FormatInt(c.Limit, 10)))
+	}
+	if c.CountOnly {
+		yadd(m, "count_only", ybool(true))
+	}
+	if c.SortTarget != mvcc.SortByKey {
+		yadd(m, "sort_by", yplain([...]string{"KEY", "VERSION", "CREATE", "MODIFY", "VALUE"}[c.SortTarget]))
+	}
+	if c.SortOrder != mvcc.SortNone {
+		yadd(m, "order", yplain([...]string{"NONE", "ASCEND", "DESCEND"}[c.SortOrder]))
+	}
+	if c.PrevKV {
+		yadd(m, "prev_kv", ybool(true))
+	}
+	if c.Lease != 0 {
+		yadd(m, "lease", yplain(strconv.FormatInt(c.Lease, 10)))
+	}
+	return nil
+}
+
+func ystrs(ss []string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 	for _, s := range ss {
 		n.Content = append(n.Content, ystr(s))
 	}

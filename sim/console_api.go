@@ -31,3 +31,10 @@ func (w *World) MemberConf(name string) (voters, learners []string, ok bool) {
 	}
 	return voters, learners, true
 }
+
+// LeaseAlive reports whether a member's lessor holds the lease: at the
+// leader, whether it is still alive.
+func (w *World) LeaseAlive(member string, id int64) bool {
+	m := w.byName[member]
+	return m != nil && m.up && m.kv != nil && m.kv.lessor.Exists(id)
+}

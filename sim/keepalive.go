@@ -50,6 +50,10 @@ func (w *World) keepAliveAnswered(stream, one *Op) {
 			w.record(Event{Kind: EvReply, Op: stream.ID, Node: node, Text: "ok: keeping the lease alive"})
 		}
 		w.keepAliveLater(stream, time.Duration(one.LeaseResp.TTL)*time.Second/3)
+		// clientv3's deadlineLoop: the lease is given up for lost if no
+		// answer renews it before its TTL runs out.
+		e := w.sched.after(w.now, Time(time.Duration(one.LeaseResp.TTL)*time.Second))
+		e.kind, e.op, e.node, e.flag = evKeepAlive, stream, w.endpointOf(stream), true
 	case one.Err == "etcdserver: requested lease not found":
 		w.endKeepAlive(stream, node)
 	default:
@@ -69,4 +73,12 @@ func (w *World) endKeepAlive(stream *Op, node uint64) {
 func (w *World) keepAliveLater(stream *Op, d time.Duration) {
 	e := w.sched.after(w.now, Time(d))
 	e.kind, e.op, e.node = evKeepAlive, stream, w.endpointOf(stream)
+}
+
+// keepAliveDeadline ends the stream if its lease's TTL has run out since
+// the last answer, as clientv3's deadlineLoop does.
+func (w *World) keepAliveDeadline(stream *Op) {
+	if stream.streamOpen() && stream.keepAliveDeadline >= 0 && w.now >= stream.keepAliveDeadline {
+		w.endKeepAlive(stream, w.endpointOf(stream))
+	}
 }

@@ -316,7 +316,11 @@ func (w *World) dispatch(e *event) {
 		w.compactorFires(e)
 		return
 	case evKeepAlive:
-		w.sendKeepAlive(e.op)
+		if e.flag {
+			w.keepAliveDeadline(e.op)
+		} else {
+			w.sendKeepAlive(e.op)
+		}
 		return
 	}
 	m := w.members[e.node-1]
