@@ -37,3 +37,12 @@ func BenchmarkFork(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSettle measures what each worker pays once per cluster.
+func BenchmarkSettle(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := Settle(PaperCluster(), 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -15,11 +15,11 @@ import (
 // WriteCSV writes every trial, one a line, in job and trial order.
 func (r *Results) WriteCSV(out io.Writer) error {
 	bw := bufio.NewWriter(out)
-	fmt.Fprintln(bw, "job,trial,seed,crash_after_ms,downtime_ms,leader,term,elections")
+	fmt.Fprintln(bw, "job,trial,seed,crash_after_ms,downtime_ms,leader,term,elections,no_leader")
 	for j, job := range r.Plan.Jobs {
 		for _, t := range r.Trials[j] {
-			fmt.Fprintf(bw, "%s,%d,%d,%s,%s,%s,%d,%d\n", job.Name, t.Index, t.Seed,
-				msFixed(t.CrashAfter), msFixed(t.Downtime), t.Leader, t.Term, t.Elections)
+			fmt.Fprintf(bw, "%s,%d,%d,%s,%s,%s,%d,%d,%t\n", job.Name, t.Index, t.Seed,
+				msFixed(t.CrashAfter), msFixed(t.Downtime), t.Leader, t.Term, t.Elections, t.NoLeader)
 		}
 	}
 	return bw.Flush()
@@ -39,6 +39,7 @@ type jsonSummary struct {
 	Max       float64 `json:"max_ms"`
 	Elections float64 `json:"elections_mean"`
 	Failed    int     `json:"trials_with_failed_elections"`
+	NoLeader  int     `json:"trials_without_leader,omitempty"`
 }
 
 func msJSON(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
@@ -49,7 +50,7 @@ func WriteJSON(out io.Writer, sums []Summary) error {
 	for _, s := range sums {
 		arr = append(arr, jsonSummary{Range: s.Name, Trials: s.Trials, Min: msJSON(s.Min), Median: msJSON(s.Median),
 			Mean: msJSON(s.Mean), P99: msJSON(s.P99), Max: msJSON(s.Max),
-			Elections: math.Round(s.Elections*1000) / 1000, Failed: s.Failed})
+			Elections: math.Round(s.Elections*1000) / 1000, Failed: s.Failed, NoLeader: s.NoLeader})
 	}
 	b, err := json.MarshalIndent(arr, "", "  ")
 	if err != nil {
@@ -78,7 +79,15 @@ func WriteTable(out io.Writer, sums []Summary, paper map[string]Summary) error {
 		}
 		fmt.Fprintln(tw, line)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range sums {
+		if s.NoLeader > 0 {
+			fmt.Fprintf(out, "%s: %d of %d trials had no leader after %s; they count as %s\n", s.Name, s.NoLeader, s.Trials, TrialPatience, TrialPatience)
+		}
+	}
+	return nil
 }
 
 // ms1 formats a duration in milliseconds with one decimal.

@@ -19,6 +19,9 @@ type Summary struct {
 	// a trial took; Failed is how many trials needed more than one.
 	Elections float64
 	Failed    int
+	// NoLeader is how many trials gave up waiting for a leader (counted at
+	// the time they waited).
+	NoLeader int
 }
 
 // Summarize summarizes the trials of one job.
@@ -33,8 +36,11 @@ func Summarize(name string, trials []Trial) Summary {
 		ds[i] = t.Downtime
 		sum += float64(t.Downtime)
 		elections += float64(t.Elections)
-		if t.Elections > 1 {
+		if t.Elections > 1 || t.NoLeader {
 			s.Failed++
+		}
+		if t.NoLeader {
+			s.NoLeader++
 		}
 	}
 	slices.Sort(ds)

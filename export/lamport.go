@@ -54,7 +54,7 @@ func msgColor(t pb.MessageType) string {
 const (
 	marginLeft   = 96  // the time axis
 	columnWidth  = 150 // between two processes
-	headerHeight = 96  // names and the legend
+	headerHeight = 112 // the title, the legend and the names
 	captionWidth = 380 // captions on the right
 	footer       = 40
 	maxHeight    = 6000.0 // busy stretches fill at most this many pixels...
@@ -172,7 +172,7 @@ func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 	p(`<text x="%d" y="20" font-size="15" font-weight="bold">%s</text>`+"\n", 8, esc(opt.Title))
 	p(`<text x="%d" y="38" fill="#555">virtual time %s to %s; seed %d%s</text>`+"\n", 8, from, to, w.Seed(),
 		map[bool]string{true: "", false: "; heartbeats left out"}[opt.Heartbeats])
-	legend(p, opt.Heartbeats)
+	legend(p, opt.Heartbeats, width)
 
 	// The time axis: in each busy stretch a tick every 1, 2 or 5 × 10^k
 	// ms, about every 80px; a quiet stretch is cut short, and marked.
@@ -197,9 +197,19 @@ func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 
 	leaderSpans(p, w, members, from, end, x, y, col)
 
-	// The process lines.
+	// The process lines: solid while up, dashed while a member is down.
+	down := downSpans(w, end)
 	for i, n := range names {
 		p(`<line class="process" x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#333" stroke-width="1.5"/>`, x(i), x(i), headerHeight-6, y(end))
+		if i < len(members) {
+			for _, d := range down[members[i].ID] {
+				a, b := max(d.start, from), min(d.end, end)
+				if b > a {
+					p(`<line class="down" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#fff" stroke-width="2.5" stroke-dasharray="4,4"><title>%s is down</title></line>`,
+						x(i), x(i), y(a), y(b), esc(n))
+				}
+			}
+		}
 		weight := "bold"
 		if i >= len(members) {
 			weight = "normal"
@@ -396,6 +406,32 @@ func (tm *timeMap) y(t sim.Time) float64 {
 	return prev.y1 + f*gapHeight
 }
 
+// downSpans returns, by member ID, the stretches when it was down: from a
+// crash to its restart, or to end.
+func downSpans(w *sim.World, end sim.Time) map[uint64][]span {
+	out := map[uint64][]span{}
+	since := map[uint64]sim.Time{}
+	for i := range w.HistoryLen() {
+		e := w.EventAt(i)
+		if e.Kind != sim.EvFault || e.Node == 0 {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(e.Text, "crashes"):
+			since[e.Node] = e.At
+		case strings.HasPrefix(e.Text, "restarts"):
+			if t, ok := since[e.Node]; ok {
+				out[e.Node] = append(out[e.Node], span{t, e.At})
+				delete(since, e.Node)
+			}
+		}
+	}
+	for id, t := range since {
+		out[id] = append(out[id], span{t, end})
+	}
+	return out
+}
+
 // leaderSpans shades each span of time a member believed it led, with the
 // term, from its role events.
 func leaderSpans(p func(string, ...any), w *sim.World, members []sim.MemberInfo, from, end sim.Time,
@@ -471,24 +507,34 @@ func dataAttrs(e sim.Event) string {
 	return fmt.Sprintf(`data-id="%d" data-type="%s"`, e.Msg.ID, e.Msg.Type)
 }
 
-// legend draws a swatch per message type.
-func legend(p func(string, ...any), heartbeats bool) {
+// legend draws a swatch per message type, in rows that fit width.
+func legend(p func(string, ...any), heartbeats bool, width float64) {
 	types := []pb.MessageType{pb.MsgApp, pb.MsgAppResp, pb.MsgPreVote, pb.MsgPreVoteResp, pb.MsgVote, pb.MsgVoteResp,
 		pb.MsgProp, pb.MsgReadIndex, pb.MsgReadIndexResp, pb.MsgSnap, pb.MsgTimeoutNow}
 	if heartbeats {
 		types = append(types, pb.MsgHeartbeat, pb.MsgHeartbeatResp)
 	}
-	xx := 8.0
+	type item struct{ label, color string }
+	var items []item
 	for _, t := range types {
-		p(`<line x1="%.0f" x2="%.0f" y1="58" y2="58" stroke="%s" stroke-width="3"/><text x="%.0f" y="62" font-size="11">%s</text>`,
-			xx, xx+16, msgColor(t), xx+20, t)
-		xx += 24 + 7*float64(len(t.String()))
+		items = append(items, item{t.String(), msgColor(t)})
 	}
-	p(`<line x1="%.0f" x2="%.0f" y1="58" y2="58" stroke="%s" stroke-width="3"/><text x="%.0f" y="62" font-size="11">client request/reply</text>`,
-		xx, xx+16, clientColor, xx+20)
-	xx += 150
-	cross(p, xx+6, 58, 5, "#c00", 2)
-	p(`<text x="%.0f" y="62" font-size="11">dropped / crash</text>`+"\n", xx+16)
+	items = append(items, item{"client request/reply", clientColor}, item{"dropped / crash", ""})
+	xx, yy := 8.0, 58.0
+	for _, it := range items {
+		w := 30 + 6.5*float64(len(it.label))
+		if xx+w > width {
+			xx, yy = 8, yy+18
+		}
+		if it.color == "" {
+			cross(p, xx+8, yy, 5, "#c00", 2)
+		} else {
+			p(`<line x1="%.0f" x2="%.0f" y1="%.0f" y2="%.0f" stroke="%s" stroke-width="3"/>`, xx, xx+16, yy, yy, it.color)
+		}
+		p(`<text x="%.0f" y="%.0f" font-size="11">%s</text>`, xx+20, yy+4, it.label)
+		xx += w
+	}
+	p("\n")
 }
 
 // niceStep returns 1, 2 or 5 × 10^k, the smallest at least min.

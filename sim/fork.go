@@ -245,11 +245,15 @@ func (s *safety) clone(w *World) *safety {
 	return c
 }
 
-// copyTo appends every item of c to d.
+// copyTo makes the empty d a copy of c, chunk for chunk.
 func (c *chunked[T]) copyTo(d *chunked[T]) {
-	for i := range c.n {
-		*d.add() = *c.at(i)
+	for _, chunk := range c.chunks {
+		dc := newChunk(&d.chunks, len(chunk))
+		copy(dc, chunk)
+		d.chunks = append(d.chunks, dc)
+		d.last = dc
 	}
+	d.per, d.grown, d.before, d.used, d.n = c.per, c.grown, c.before, c.used, c.n
 }
 
 func (l *entryLog) clone() entryLog {
