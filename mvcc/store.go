@@ -33,7 +33,13 @@ type Store struct {
 	backend []record // every change not compacted away, in revision order
 
 	lessor Lessor
+
+	noEvents bool // nobody watches: writes need not report their events
 }
+
+// ReportEvents says whether writes return their events (for watches); a
+// member with no watch open turns it off, so that a write allocates less.
+func (s *Store) ReportEvents(on bool) { s.noEvents = !on }
 
 // New returns an empty store at revision 1.
 func New() *Store {

@@ -8,34 +8,46 @@ import "slices"
 type writeTxn struct {
 	s        *Store
 	beginRev int64
-	changes  []record
+	changes  int // changes so far; the next one's sub revision
 	events   []Event
 }
 
-func (s *Store) write() *writeTxn { return &writeTxn{s: s, beginRev: s.currentRev} }
+func (s *Store) write() writeTxn { return writeTxn{s: s, beginRev: s.currentRev} }
 
 // rev is the revision reads inside the transaction see: its own changes
 // included.
 func (tw *writeTxn) rev() int64 {
-	if len(tw.changes) > 0 {
+	if tw.changes > 0 {
 		return tw.beginRev + 1
 	}
 	return tw.beginRev
 }
 
 func (tw *writeTxn) end() []Event {
-	if len(tw.changes) > 0 {
+	if tw.changes > 0 {
 		tw.s.currentRev++
 	}
 	return tw.events
 }
 
+// get returns the key as the transaction sees it.
 func (tw *writeTxn) get(key string) (KeyValue, bool) {
-	kvs, _, _, _ := tw.s.rangeKeys(key, "", tw.rev(), 0, 0, false)
-	if len(kvs) == 0 {
+	ki := tw.s.index[key]
+	if ki == nil {
 		return KeyValue{}, false
 	}
-	return kvs[0], true
+	mod, _, _, err := ki.get(tw.rev())
+	if err != nil {
+		return KeyValue{}, false
+	}
+	return tw.s.fetch(mod).kv, true
+}
+
+// event records a change for the watches, unless nobody watches.
+func (tw *writeTxn) event(ev Event) {
+	if !tw.s.noEvents {
+		tw.events = append(tw.events, ev)
+	}
 }
 
 func (tw *writeTxn) put(key, value string, lease int64) {
@@ -47,7 +59,7 @@ func (tw *writeTxn) put(key, value string, lease int64) {
 		kv.CreateRevision = prev.CreateRevision
 		kv.Version = prev.Version + 1
 	}
-	idx := Revision{Main: rev, Sub: int64(len(tw.changes))}
+	idx := Revision{Main: rev, Sub: int64(tw.changes)}
 	ki := s.index[key]
 	if ki == nil {
 		ki = &keyIndex{key: key}
@@ -57,12 +69,17 @@ func (tw *writeTxn) put(key, value string, lease int64) {
 	}
 	ki.put(idx)
 	s.backend = append(s.backend, record{rev: idx, kv: kv})
-	tw.changes = append(tw.changes, record{rev: idx, kv: kv})
-	ev := Event{Type: PUT, Kv: &kv}
-	if existed {
-		ev.PrevKv = &prev
+	tw.changes++
+	if !s.noEvents {
+		// NB: copies, so that kv and prev stay off the heap when nobody
+		// watches.
+		now, before := kv, prev
+		ev := Event{Type: PUT, Kv: &now}
+		if existed {
+			ev.PrevKv = &before
+		}
+		tw.event(ev)
 	}
-	tw.events = append(tw.events, ev)
 	old := prev.Lease
 	if old == lease || s.lessor == nil {
 		return
@@ -87,14 +104,17 @@ func (tw *writeTxn) deleteRange(key, end string) int64 {
 
 func (tw *writeTxn) delete(prev KeyValue) {
 	s := tw.s
-	idx := Revision{Main: tw.beginRev + 1, Sub: int64(len(tw.changes))}
+	idx := Revision{Main: tw.beginRev + 1, Sub: int64(tw.changes)}
 	kv := KeyValue{Key: prev.Key, ModRevision: idx.Main}
 	if err := s.index[prev.Key].tombstone(idx); err != nil {
 		panic("mvcc: tombstone of " + prev.Key + ": " + err.Error())
 	}
 	s.backend = append(s.backend, record{rev: idx, kv: kv, tomb: true})
-	tw.changes = append(tw.changes, record{rev: idx, kv: kv, tomb: true})
-	tw.events = append(tw.events, Event{Type: DELETE, Kv: &kv, PrevKv: &prev})
+	tw.changes++
+	if !s.noEvents {
+		now, before := kv, prev
+		tw.event(Event{Type: DELETE, Kv: &now, PrevKv: &before})
+	}
 	if prev.Lease != 0 && s.lessor != nil {
 		s.lessor.Detach(prev.Lease, prev.Key)
 	}
@@ -130,7 +150,8 @@ func (tw *writeTxn) applyPut(p *PutRequest) (*PutResponse, error) {
 		lease = prev.Lease
 	}
 	if p.PrevKv && existed {
-		resp.PrevKv = &prev
+		before := prev
+		resp.PrevKv = &before
 	}
 	tw.put(p.Key, value, lease)
 	resp.Header.Revision = tw.rev()

@@ -66,6 +66,7 @@ func (m *member) applyRequest(data []byte) {
 		ext = &requestExt{}
 	}
 	st := m.kv.store
+	st.ReportEvents(len(m.watches) > 0)
 	var r reply
 	var evs []mvcc.Event
 	fail := func(err error) reply { return reply{status: OpError, err: mvcc.GRPCMessage(err), rev: st.Rev()} }

@@ -477,9 +477,7 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader,
 		RangeEnd: c.RangeEnd, Rev: c.Rev, Limit: c.Limit, CountOnly: c.CountOnly, SortOrder: c.SortOrder,
 		SortTarget: c.SortTarget, PrevKV: c.PrevKV, Lease: c.Lease, TTL: c.TTL, LeaseKeys: c.LeaseKeys, Txn: c.Txn}
-	op.Kind = map[CommandKind]OpKind{CmdPut: OpPut, CmdDelete: OpDelete, CmdGet: OpGet, CmdWatch: OpWatch, CmdTxn: OpTxn,
-		CmdCompact: OpCompact, CmdLeaseGrant: OpLeaseGrant, CmdLeaseRevoke: OpLeaseRevoke, CmdLeaseKeepAlive: OpLeaseKeepAlive,
-		CmdLeaseTimeToLive: OpLeaseTimeToLive, CmdLeaseList: OpLeaseLeases}[c.Kind]
+	op.Kind = c.Kind.opKind()
 	if op.Kind == OpTxn && op.Txn == nil {
 		op.Txn = &mvcc.TxnRequest{}
 	}
@@ -570,4 +568,33 @@ func Replay(cfg Config, cmds []Command, until Time) (*World, error) {
 		}
 	}
 	return w, w.RunUntil(until)
+}
+
+// opKind is the operation a request command starts.
+func (k CommandKind) opKind() OpKind {
+	switch k {
+	case CmdPut:
+		return OpPut
+	case CmdDelete:
+		return OpDelete
+	case CmdGet:
+		return OpGet
+	case CmdWatch:
+		return OpWatch
+	case CmdTxn:
+		return OpTxn
+	case CmdCompact:
+		return OpCompact
+	case CmdLeaseGrant:
+		return OpLeaseGrant
+	case CmdLeaseRevoke:
+		return OpLeaseRevoke
+	case CmdLeaseKeepAlive:
+		return OpLeaseKeepAlive
+	case CmdLeaseTimeToLive:
+		return OpLeaseTimeToLive
+	case CmdLeaseList:
+		return OpLeaseLeases
+	}
+	return 0
 }
