@@ -143,8 +143,8 @@ func (m *member) promote() {
 	m.kv.lessor.Promote(int64(extend), m.localNow())
 	m.nextLeaseCheck = m.localNow() + lease.CheckInterval
 	if n := len(m.kv.lessor.Leases()); n > 0 {
-		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "as leader, extends the " + plural(n, "lease", "leases") +
-			" it inherits by TTL + " + extend.String()})
+		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "as the new leader, gives the " + plural(n, "lease", "leases") +
+			" it inherits a full TTL again, plus " + extend.String()})
 	}
 }
 
