@@ -123,21 +123,28 @@ func (g *GetFlags) Request(args []string) (*mvcc.RangeRequest, Range, error) {
 	if r.SortTarget == mvcc.SortByKey && r.SortOrder == mvcc.SortAscend {
 		r.SortOrder = mvcc.SortNone
 	}
-	rg = Range{Key: args[0], RangeEnd: r.RangeEnd}
-	switch {
-	case g.Prefix:
-		rg.Prefix = true
-		r.RangeEnd = prefixEnd(r.Key)
-		if r.Key == "" {
-			r.Key = "\x00"
-		}
-	case g.FromKey:
-		if r.Key == "" {
-			r.Key = "\x00"
-		}
-		r.RangeEnd, rg.RangeEnd = mvcc.GteEnd, mvcc.GteEnd
-	}
+	rg = widen(&r.Key, &r.RangeEnd, g.Prefix, g.FromKey)
 	return r, rg, nil
+}
+
+// widen applies --prefix or --from-key to a request's key and range end,
+// as clientv3's WithPrefix and WithFromKey do (an empty key becomes
+// "\x00"), and returns the range as the user asked for it.
+func widen(key, end *string, prefix, fromKey bool) Range {
+	rg := Range{Key: *key, RangeEnd: *end}
+	switch {
+	case prefix:
+		rg.Prefix = true
+		*end = prefixEnd(*key)
+	case fromKey:
+		*end, rg.RangeEnd = mvcc.GteEnd, mvcc.GteEnd
+	default:
+		return rg
+	}
+	if *key == "" {
+		*key = "\x00"
+	}
+	return rg
 }
 
 func prefixEnd(key string) string {
@@ -215,21 +222,7 @@ func (d *DelFlags) Request(args []string) (*mvcc.DeleteRangeRequest, Range, erro
 		}
 		r.RangeEnd = args[1]
 	}
-	rg = Range{Key: args[0], RangeEnd: r.RangeEnd}
-	switch {
-	case d.Prefix:
-		rg.Prefix = true
-		r.RangeEnd = prefixEnd(r.Key)
-		if r.Key == "" {
-			r.Key = "\x00"
-		}
-	case d.FromKey:
-		if r.Key == "" {
-			r.Key = "\x00"
-		}
-		r.RangeEnd, rg.RangeEnd = mvcc.GteEnd, mvcc.GteEnd
-	}
-	return r, rg, nil
+	return r, widen(&r.Key, &r.RangeEnd, d.Prefix, d.FromKey), nil
 }
 
 // ParseCompare reads one compare line of `txn`, as etcdctl's ParseCompare:

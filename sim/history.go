@@ -8,6 +8,7 @@ import (
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 )
@@ -185,14 +186,14 @@ func describeOp(op *Op) string {
 
 func leaseHex(id int64) string { return fmt.Sprintf("%016x", id) }
 
-// describeTxn says what a transaction asks, in etcdctl's words.
+// describeTxn says what a transaction asks, in etcdctl's txn syntax.
 func describeTxn(t *mvcc.TxnRequest) string {
 	if t == nil {
 		return "{}"
 	}
 	var cmps []string
 	for _, c := range t.Compare {
-		cmps = append(cmps, DescribeCompare(c))
+		cmps = append(cmps, etcdctl.FormatCompare(c))
 	}
 	s := "if " + strings.Join(cmps, " && ")
 	if len(cmps) == 0 {
@@ -201,40 +202,10 @@ func describeTxn(t *mvcc.TxnRequest) string {
 	return s + " then " + describeRequestOps(t.Success) + " else " + describeRequestOps(t.Failure)
 }
 
-// DescribeCompare writes a compare as etcdctl's txn reads it:
-// mod("k") = "5".
-func DescribeCompare(c *mvcc.Compare) string {
-	target, v := "", ""
-	switch c.Target {
-	case mvcc.TargetVersion:
-		target, v = "ver", strconv.FormatInt(c.Version, 10)
-	case mvcc.TargetCreate:
-		target, v = "create", strconv.FormatInt(c.CreateRevision, 10)
-	case mvcc.TargetMod:
-		target, v = "mod", strconv.FormatInt(c.ModRevision, 10)
-	case mvcc.TargetValue:
-		target, v = "val", c.Value
-	case mvcc.TargetLease:
-		target, v = "lease", strconv.FormatInt(c.Lease, 10)
-	}
-	op := map[mvcc.CompareResult]string{mvcc.CompareEqual: "=", mvcc.CompareNotEqual: "!=", mvcc.CompareLess: "<",
-		mvcc.CompareGreater: ">"}[c.Result]
-	return fmt.Sprintf("%s(%s) %s %s", target, strconv.Quote(c.Key), op, strconv.Quote(v))
-}
-
 func describeRequestOps(ops []*mvcc.RequestOp) string {
 	var parts []string
 	for _, o := range ops {
-		switch {
-		case o.RequestPut != nil:
-			parts = append(parts, "put "+strconv.Quote(o.RequestPut.Key)+" = "+strconv.Quote(o.RequestPut.Value))
-		case o.RequestDeleteRange != nil:
-			parts = append(parts, "del "+strconv.Quote(o.RequestDeleteRange.Key))
-		case o.RequestRange != nil:
-			parts = append(parts, "get "+strconv.Quote(o.RequestRange.Key))
-		case o.RequestTxn != nil:
-			parts = append(parts, "txn")
-		}
+		parts = append(parts, etcdctl.FormatRequest(o))
 	}
 	return "[" + strings.Join(parts, "; ") + "]"
 }
