@@ -99,6 +99,7 @@ var zh = map[string]string{
 	"manual":                   "手动",
 	"automatic":                "自动",
 	"installed":                "已安装",
+	"bootstrap":                "引导",
 
 	// The help overlay.
 	"Keyboard": "键盘",
@@ -223,7 +224,9 @@ var zh = map[string]string{
 	"%d entries":                            "%d 个条目",
 	"no new entries after %d/%d, commit %d": "%d/%d 之后无新条目，提交 %d",
 	"append %s after %d/%d, commit %d":      "在 %[2]d/%[3]d 之后追加 %[1]s，提交 %[4]d",
-	"append rejected at %d (hint: my log ends at %d)": "在 %d 处拒绝追加（提示：我的日志止于 %d）",
+	"logs (the term of each entry, from index 1): %s": "日志（从索引 1 起每个条目的任期）：%s",
+	"— as the scenario expects (linearizable: false)": "——正如场景所预期（linearizable: false）",
+	"append rejected at %d (hint: try %d/%d)":         "在 %d 处拒绝追加（提示：试试 %d/%d）",
 	"append ok, log matches up to %d":                 "追加成功，日志一致到 %d",
 	"vote request (my log ends at %d/%d)":             "投票请求（我的日志止于 %d/%d）",
 	"pre-vote request (my log ends at %d/%d)":         "预投票请求（我的日志止于 %d/%d）",

@@ -353,7 +353,7 @@ const (
 	CondVoters                 // voters: [refs]
 	CondLearners               // learners: [refs]
 	CondConverged              // converged: bool
-	CondSent                   // sent: {type, from, to, min}
+	CondSent                   // sent: {type, from, to, min, reject}
 	CondRevision               // revision: {label: cmp}, one per entry
 	CondModRevision            // mod_revision: {label: cmp}, one per entry
 	CondSucceeded              // succeeded: {label: bool}, one per entry
@@ -361,6 +361,9 @@ const (
 	CondLease                  // lease: {label: alive | gone}, one per entry
 	CondStoreRevision          // store_revision: {ref: cmp}, one per entry
 	CondAnyOf                  // any_of: [{conditions...}, ...]
+	CondLog                    // log: {ref: [terms]}, one per entry (extension)
+	CondLinearizable           // linearizable: bool (extension)
+	CondFirstIndex             // first_index: {ref: cmp}, one per entry (extension)
 	numCondKinds
 )
 
@@ -368,6 +371,7 @@ var condKindNames = [...]string{
 	"invalid", "leader", "leaders", "role", "term", "commit", "last_index", "op", "value",
 	"keys", "events", "error", "kv", "voters", "learners", "converged", "sent",
 	"revision", "mod_revision", "succeeded", "watch", "lease", "store_revision", "any_of",
+	"log", "linearizable", "first_index",
 }
 
 func (k CondKind) String() string {
@@ -387,8 +391,8 @@ type Condition struct {
 	Pos  Pos
 	Kind CondKind
 
-	// Node is the node of CondRole, CondTerm, CondCommit, CondLastIndex and
-	// CondKV. It may resolve to several nodes; the condition must hold for
+	// Node is the node of CondRole, CondTerm, CondCommit, CondLastIndex,
+	// CondFirstIndex, CondKV and CondLog. It may resolve to several nodes; the condition must hold for
 	// each.
 	Node NodeRef
 	// Label is the operation of CondOp, CondValue, CondKeys, CondEvents and
@@ -406,7 +410,7 @@ type Condition struct {
 	CountSet bool
 
 	Role   Role       // CondRole
-	Cmp    Comparison // CondTerm, CondCommit, CondLastIndex, CondEvents
+	Cmp    Comparison // CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondEvents
 	Status OpStatus   // CondOp
 
 	// Key is CondKV's key. Value is the value of CondKV and CondValue; nil
@@ -418,8 +422,12 @@ type Condition struct {
 	// Substr is what CondError's error text must contain.
 	Substr string
 	// Converged is CondConverged's value; false holds when the members
-	// disagree.
+	// disagree. It is also CondLinearizable's: false holds when the client
+	// history so far is not linearizable.
 	Converged bool
+	// Terms are CondLog's terms: Terms[i-1] is the term of the entry at
+	// index i, for every index up to the node's last.
+	Terms []uint64
 
 	// MsgType, From, To and Min describe CondSent: at least Min messages of
 	// MsgType from one of From to one of To (nil: any node) were sent since
@@ -436,6 +444,9 @@ type Condition struct {
 	// Alternatives are CondAnyOf's groups: it holds when every condition
 	// of one of them holds.
 	Alternatives [][]Condition
+	// Reject, if set, counts only messages whose reject flag is that
+	// (a refused append, vote or pre-vote).
+	Reject *bool
 }
 
 // Role is a node's role in a role: condition.

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.etcd.io/raft/v3"
@@ -63,7 +64,7 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 			return false, "", err
 		}
 		return sameSet(want, leaders), what, nil
-	case CondRole, CondTerm, CondCommit, CondLastIndex:
+	case CondRole, CondTerm, CondCommit, CondLastIndex, CondFirstIndex:
 		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
 			switch c.Kind {
 			case CondRole:
@@ -74,6 +75,8 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 				return c.Cmp.Holds(in.Term), seen("%s is in term %d", in.Name, in.Term)
 			case CondCommit:
 				return c.Cmp.Holds(in.Commit), seen("%s has commit index %d", in.Name, in.Commit)
+			case CondFirstIndex:
+				return c.Cmp.Holds(in.FirstIndex), seen("%s's log starts at %d (its snapshot is at %d)", in.Name, in.FirstIndex, in.SnapshotIndex)
 			default:
 				return c.Cmp.Holds(in.LastIndex), seen("%s's log ends at %d", in.Name, in.LastIndex)
 			}
@@ -215,6 +218,17 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 	case CondConverged:
 		conv := w.Converged()
 		return conv == c.Converged, seen("converged is %v", conv), nil
+	case CondLinearizable:
+		lin := r.linearizability()
+		if lin.Result != "linearizable" && lin.Result != "NOT linearizable" {
+			return false, seen("the linearizability check says %s", lin.Result), nil
+		}
+		return lin.OK == c.Converged, seen("the client history so far is %s", lin.Result), nil
+	case CondLog:
+		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
+			terms, _ := w.LogTerms(in.Name)
+			return slices.Equal(terms, c.Terms), seen("%s's log is %s", in.Name, formatTerms(terms))
+		})
 	case CondSent:
 		from, err := r.resolveAll(c.From)
 		if err != nil {
@@ -228,7 +242,7 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 		// the events since the last look.
 		for ; cs.scanned < w.HistoryLen(); cs.scanned++ {
 			e := w.EventAt(cs.scanned)
-			if e.Kind != sim.EvSend || e.Msg.Type != c.MsgType {
+			if e.Kind != sim.EvSend || e.Msg.Type != c.MsgType || c.Reject != nil && e.Msg.Reject != *c.Reject {
 				continue
 			}
 			if (len(c.From) == 0 || slices.Contains(from, r.name(e.Node))) && (len(c.To) == 0 || slices.Contains(to, r.name(e.Peer))) {
@@ -317,7 +331,7 @@ func describe(c *Condition) string {
 		return "leaders: " + refs(c.Refs)
 	case CondRole:
 		return fmt.Sprintf("role: {%s: %s}", c.Node, c.Role)
-	case CondTerm, CondCommit, CondLastIndex:
+	case CondTerm, CondCommit, CondLastIndex, CondFirstIndex:
 		return fmt.Sprintf("%s: {%s: %s}", c.Kind, c.Node, c.Cmp)
 	case CondOp:
 		return fmt.Sprintf("op: {%s: %s}", c.Label, c.Status)
@@ -355,6 +369,10 @@ func describe(c *Condition) string {
 			groups = append(groups, "{"+strings.Join(parts, ", ")+"}")
 		}
 		return "any_of: [" + strings.Join(groups, ", ") + "]"
+	case CondLinearizable:
+		return fmt.Sprintf("linearizable: %v", c.Converged)
+	case CondLog:
+		return fmt.Sprintf("log: {%s: %s}", c.Node, formatTerms(c.Terms))
 	case CondSent:
 		s := "sent: {type: " + c.MsgType.String()
 		if len(c.From) > 0 {
@@ -362,6 +380,9 @@ func describe(c *Condition) string {
 		}
 		if len(c.To) > 0 {
 			s += ", to: " + refs(c.To)
+		}
+		if c.Reject != nil {
+			s += fmt.Sprintf(", reject: %v", *c.Reject)
 		}
 		return s + fmt.Sprintf(", min: %d}", c.Min)
 	}
@@ -398,4 +419,14 @@ func watchEvents(op *sim.Op) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// formatTerms writes a log's terms as a scenario does: [1, 2, 4]. A term 0
+// is an index compacted away.
+func formatTerms(terms []uint64) string {
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		parts[i] = strconv.FormatUint(t, 10)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

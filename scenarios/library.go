@@ -52,7 +52,13 @@ func lessonOrder() []string {
 
 // lessonRank orders the lessons from the simplest up.
 func lessonRank(name string) string {
-	order := []string{"first-election", "follower-forwarding", "external-failover", "stale-read", "leader-crash", "split-brain", "quorum-loss", "membership"}
+	order := []string{
+		"first-election", "log-replication", "follower-forwarding", "external-failover",
+		"leader-crash", "stale-read", "split-brain", "quorum-loss", "quorum-sizes",
+		"pre-vote", "pre-vote-off", "partial-partition", "partial-partition-no-prevote",
+		"partial-partition-no-checkquorum", "partial-partition-neither", "figure-8", "figure-8-commit",
+		"leadership-transfer", "membership", "log-compaction", "lease-read", "watch", "kubernetes-failure",
+	}
 	if i := slices.Index(order, name); i >= 0 {
 		return fmt.Sprintf("%02d", i)
 	}

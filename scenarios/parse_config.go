@@ -18,7 +18,7 @@ var clusterKeys = []string{
 	"members", "learners", "tick", "election_ticks", "heartbeat_ticks", "pre_vote",
 	"check_quorum", "read_only", "proposal_forwarding", "max_inflight_msgs",
 	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency", "apiservers",
-	"initial_election_tick_advance", "compaction_interval",
+	"initial_election_tick_advance", "compaction_interval", "bootstrap",
 }
 
 // cluster applies cluster: to s.Config.
@@ -147,6 +147,15 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 			c.Apiservers = int(i)
 			if c.Topology == "" {
 				p.errorf(p.pos(v), "apiservers: only means something with a topology (stacked or external)")
+			}
+		}
+	}
+	if v := f.get("bootstrap"); v != nil {
+		if s, ok := p.str(v, "bootstrap"); ok {
+			if s == sim.BootstrapEtcd || s == sim.BootstrapRaft {
+				c.Bootstrap = s
+			} else {
+				p.errorf(p.pos(v), "bootstrap: want etcd (etcd's start: configuration changes, publication, cluster version) or raft (the Raft paper's: index 1 in term 1, nothing else), found %q", s)
 			}
 		}
 	}

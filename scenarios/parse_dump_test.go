@@ -82,6 +82,7 @@ func configFields(c sim.Config) []string {
 		fmt.Sprintf("duplicate=%s", c.Network.Duplicate),
 		fmt.Sprintf("client_latency=%s", c.ClientLatency),
 		fmt.Sprintf("topology=%s", c.Topology),
+		fmt.Sprintf("bootstrap=%s", c.Bootstrap),
 	}
 }
 
@@ -208,7 +209,7 @@ func dumpCond(c Condition) string {
 		return fmt.Sprintf("%s %t", k, c.Converged)
 	case CondRole:
 		return fmt.Sprintf("%s %s=%s", k, dumpRef(c.Node), c.Role)
-	case CondTerm, CondCommit, CondLastIndex:
+	case CondTerm, CondCommit, CondLastIndex, CondFirstIndex:
 		return fmt.Sprintf("%s %s %s %d", k, dumpRef(c.Node), c.Cmp.Op, c.Cmp.Value)
 	case CondKV:
 		return fmt.Sprintf("%s %s %q=%s", k, dumpRef(c.Node), c.Key, dumpValue(c.Value))
@@ -222,8 +223,15 @@ func dumpCond(c Condition) string {
 		return fmt.Sprintf("%s %s %s %d", k, c.Label, c.Cmp.Op, c.Cmp.Value)
 	case CondError:
 		return fmt.Sprintf("%s %s contains %q", k, c.Label, c.Substr)
+	case CondLinearizable:
+		return fmt.Sprintf("%s %t", k, c.Converged)
+	case CondLog:
+		return fmt.Sprintf("%s %s terms=%v", k, dumpRef(c.Node), c.Terms)
 	case CondSent:
 		s := fmt.Sprintf("%s %s min=%d", k, c.MsgType, c.Min)
+		if c.Reject != nil {
+			s += fmt.Sprintf(" reject=%t", *c.Reject)
+		}
 		if c.From != nil {
 			s += " from=" + dumpRefs(c.From)
 		}

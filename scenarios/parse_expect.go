@@ -100,8 +100,8 @@ func (p *parser) condition(st *Step, x *field) {
 			p.errorf(p.pos(v), "voters: a configuration has at least one voter")
 		}
 		add(base)
-	case CondConverged:
-		base.Converged, _ = p.boolean(v, "converged")
+	case CondConverged, CondLinearizable:
+		base.Converged, _ = p.boolean(v, x.key)
 		add(base)
 	case CondSent:
 		p.sent(&base, v)
@@ -109,7 +109,7 @@ func (p *parser) condition(st *Step, x *field) {
 	case CondAnyOf:
 		p.anyOf(&base, v)
 		add(base)
-	case CondRole, CondTerm, CondCommit, CondLastIndex, CondKV, CondStoreRevision:
+	case CondRole, CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondKV, CondStoreRevision, CondLog:
 		f := p.mapping(v, x.key, nil)
 		for _, e := range f {
 			c := base
@@ -138,6 +138,8 @@ func (p *parser) condition(st *Step, x *field) {
 					}
 				}
 				continue
+			case CondLog:
+				c.Terms, _ = p.terms(e.v)
 			default:
 				c.Cmp, _ = p.comparison(e.v, x.key)
 			}
@@ -209,7 +211,7 @@ func (p *parser) condition(st *Step, x *field) {
 // sent reads sent: {type, from, to, min}.
 func (p *parser) sent(c *Condition, v *yaml.Node) {
 	c.Min = 1
-	f := p.mapping(v, "sent", []string{"type", "from", "to", "min"})
+	f := p.mapping(v, "sent", []string{"type", "from", "to", "min", "reject"})
 	if f == nil {
 		return
 	}
@@ -233,6 +235,29 @@ func (p *parser) sent(c *Condition, v *yaml.Node) {
 			c.Min = int(n)
 		}
 	}
+	if x := f.get("reject"); x != nil {
+		if b, ok := p.boolean(x, "sent reject"); ok {
+			c.Reject = &b
+		}
+	}
+}
+
+// terms reads a log: entry's list of terms, [1, 2, 4]: one term per index
+// from 1, each at least 1.
+func (p *parser) terms(n *yaml.Node) ([]uint64, bool) {
+	items, ok := p.list(n, "log", "a list of terms, one per index from 1, like [1, 2, 4]")
+	if !ok {
+		return nil, false
+	}
+	out := []uint64{}
+	for _, it := range items {
+		t, good := p.integer(it, "log term", 1, math.MaxUint32)
+		if !good {
+			return nil, false
+		}
+		out = append(out, uint64(t))
+	}
+	return out, true
 }
 
 // parseMsgType reads a raft message type name as raftpb spells it.

@@ -84,6 +84,10 @@ type Runner struct {
 	printed  int // history events already written to the transcript
 	held     int // expectations that held
 	lang     i18n.Lang
+
+	lin           sim.Linearizability // the last check of the history (held.go)
+	linLen        int                 // the history length it checked
+	expectsNotLin bool                // a linearizable: false held
 }
 
 // Forever is a time limit later than any run.
@@ -308,6 +312,7 @@ func (r *Runner) expect(s *Step, until sim.Time) (bool, RunState) {
 			r.held++
 			r.sentMark = r.w.HistoryLen()
 			r.note("✓ " + r.lang.F("expect held (%s)", s.Pos))
+			r.afterHeld(s)
 			return true, Running
 		}
 		next, any := r.w.NextEventAt()
@@ -343,6 +348,7 @@ func (r *Runner) expectAlways(s *Step, until sim.Time) (bool, RunState) {
 			r.held++
 			r.sentMark = r.w.HistoryLen()
 			r.note("✓ " + r.lang.F("expect_always held for %s (%s)", s.For, s.Pos))
+			r.afterHeld(s)
 			return true, Running
 		}
 		next, any := r.w.NextEventAt()
@@ -516,6 +522,9 @@ func (r *Runner) Summary(lin *sim.Linearizability) string {
 		b.WriteString("\n" + l.F("client history: %s (%s checked, %s not checked)",
 			l.T(linResult(lin.Result)), l.Count(lin.Checked, "%d operation", "%d operations"),
 			l.Count(lin.Skipped, "%d serializable read or watch", "%d serializable reads and watches")))
+		if !lin.OK && r.expectsNotLin {
+			b.WriteString(" " + l.T("— as the scenario expects (linearizable: false)"))
+		}
 		if lin.Detail != "" {
 			b.WriteString("\n  " + lin.Detail)
 		}

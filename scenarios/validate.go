@@ -350,7 +350,7 @@ func (v *validator) cond(c *Condition) {
 	switch c.Kind {
 	case CondLeader, CondLeaders, CondVoters, CondLearners:
 		v.refs(c.Refs, what)
-	case CondRole, CondTerm, CondCommit, CondLastIndex, CondKV:
+	case CondRole, CondTerm, CondCommit, CondLastIndex, CondKV, CondLog, CondFirstIndex:
 		v.ref(c.Node, what)
 	case CondSent:
 		v.refs(c.From, "sent from")

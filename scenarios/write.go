@@ -111,6 +111,9 @@ func clusterNode(c sim.Config) *yaml.Node {
 	if !c.InitialElectionTickAdvance {
 		yadd(m, "initial_election_tick_advance", ybool(false))
 	}
+	if c.Bootstrap != "" && c.Bootstrap != sim.BootstrapEtcd {
+		yadd(m, "bootstrap", yplain(c.Bootstrap))
+	}
 	ro := "safe"
 	if c.ReadOnlyLease {
 		ro = "lease"

@@ -39,6 +39,10 @@ func (w *World) requestTimeout() time.Duration {
 func (m *member) boot() {
 	m.ready, m.publishing, m.wantVersion = false, false, false
 	m.advancePolls = 0
+	if m.w.raftBoot() {
+		m.ready = true // a plain raft node: it serves at once, and publishes nothing
+		return
+	}
 	if m.w.clusterSize() == 1 {
 		// etcd: "started as single-node; fast-forwarding election ticks".
 		m.advanceTicks(m.w.cfg.ElectionTicks - 1)
@@ -178,7 +182,7 @@ func (m *member) publishRetry() {
 // unset and some member cannot be asked, it sets the minimum, and checks
 // again every 4s.
 func (m *member) monitorClusterVersion() {
-	if m.soft.RaftState != raft.StateLeader || !m.up || m.stalled {
+	if m.soft.RaftState != raft.StateLeader || !m.up || m.stalled || m.w.raftBoot() {
 		return
 	}
 	all := true

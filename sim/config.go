@@ -56,6 +56,18 @@ type Config struct {
 	// Apiservers is how many kube-apiservers a topology builds, on the hosts
 	// of the first members; 0 means one per member.
 	Apiservers int
+	// Bootstrap is how a new cluster starts: "" or "etcd" as etcd does
+	// (configuration changes 1..n, publication, cluster version, election
+	// tick advance), or "raft" as the Raft paper draws it (see
+	// BootstrapRaft).
+	Bootstrap string
+
+	// CountReplicasCommit is for tests only, and no scenario key sets it:
+	// the safety checks count an entry committed as soon as a majority of
+	// the voters' logs hold it, whatever its term. That is the rule Figure
+	// 8 of the Raft paper refutes; raft itself is unchanged (countcommit.go).
+	CountReplicasCommit bool
+
 	// CompactionInterval is kube-apiserver's --etcd-compaction-interval:
 	// with a topology, each apiserver runs kube-apiserver's compactor at
 	// this interval (Kubernetes' default is 5m). 0 turns it off.

@@ -66,22 +66,28 @@ type Event struct {
 
 // MsgSummary is what the history keeps of a raft message.
 type MsgSummary struct {
-	ID        uint64 // unique per send; a duplicate delivery shares its ID
-	Type      pb.MessageType
-	Term      uint64
-	LogTerm   uint64
-	Index     uint64
-	Commit    uint64
-	Entries   int
-	Reject    bool
-	Forwarded bool // a MsgProp sent by a non-leader: a forwarded client write
-	ArriveAt  Time // sends: when it arrives, or vanishes if lost
+	ID      uint64 // unique per send; a duplicate delivery shares its ID
+	Type    pb.MessageType
+	Term    uint64
+	LogTerm uint64
+	Index   uint64
+	Commit  uint64
+	Entries int
+	Reject  bool
+	// RejectHint is a rejected MsgAppResp's hint: the index the follower
+	// suggests the leader try next (its LogTerm is that index's term).
+	RejectHint uint64
+	Forwarded  bool // a MsgProp sent by a non-leader: a forwarded client write
+	ArriveAt   Time // sends: when it arrives, or vanishes if lost
 }
 
 func summarize(id uint64, m *pb.Message, arrive Time) MsgSummary {
 	s := MsgSummary{
 		ID: id, Type: m.GetType(), Term: m.GetTerm(), LogTerm: m.GetLogTerm(), Index: m.GetIndex(),
 		Commit: m.GetCommit(), Entries: len(m.GetEntries()), Reject: m.GetReject(), ArriveAt: arrive,
+	}
+	if s.Type == pb.MsgAppResp {
+		s.RejectHint = m.GetRejectHint()
 	}
 	if md := m.GetSnapshot().GetMetadata(); s.Type == pb.MsgSnap && md != nil {
 		// NB: a MsgSnap leaves Index and LogTerm at 0; what it carries is

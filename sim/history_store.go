@@ -290,6 +290,11 @@ func (b *msgBody) set(m *pb.Message, forwarded bool) {
 	if forwarded {
 		b.flags |= msgForwarded
 	}
+	if b.typ == uint8(pb.MsgAppResp) {
+		// NB: a MsgAppResp carries no commit index; the slot keeps its
+		// reject hint.
+		b.commit = uint32(m.GetRejectHint())
+	}
 	if b.typ == uint8(pb.MsgSnap) {
 		// NB: as in summarize, a MsgSnap's index and term are its snapshot's.
 		md := m.GetSnapshot().GetMetadata()
@@ -359,6 +364,9 @@ func (h *history) decode(p *streamMark) decodedEvent {
 		e.Msg = MsgSummary{ID: uint64(ref) + 1, Type: pb.MessageType(body.typ), Term: uint64(body.term),
 			LogTerm: uint64(body.logTerm), Index: uint64(body.index), Commit: uint64(body.commit),
 			Entries: int(body.entries), Reject: body.flags&msgReject != 0}
+		if e.Msg.Type == pb.MsgAppResp {
+			e.Msg.Commit, e.Msg.RejectHint = 0, uint64(body.commit)
+		}
 		if e.Kind == EvSend {
 			// NB: only the send says the message is a forwarded proposal.
 			e.Msg.Forwarded = body.flags&msgForwarded != 0

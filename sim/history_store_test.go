@@ -42,6 +42,9 @@ func TestHistoryGivesBackWhatWasRecorded(t *testing.T) {
 			if rng.IntN(3) == 0 { // heartbeats repeat the body of the last one
 				m.Term, m.Commit, m.Reject = new(uint64(7)), new(uint64(9)), new(false)
 			}
+			if typ == pb.MsgAppResp { // it carries a reject hint where others carry a commit index
+				m.Commit, m.RejectHint = nil, new(rng.Uint64N(1<<32))
+			}
 			if typ == pb.MsgSnap {
 				m.Snapshot = &pb.Snapshot{Metadata: &pb.SnapshotMetadata{Index: new(rng.Uint64N(1 << 32)), Term: new(rng.Uint64N(1 << 32))}}
 			} else {

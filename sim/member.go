@@ -390,6 +390,11 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 		m.log.append(logEntry{Term: e.GetTerm(), Chain: h, Type: e.GetType()})
 		m.w.safety.logMatching(m, e.GetIndex(), e.GetTerm(), h)
 	}
+	if m.w.cfg.CountReplicasCommit {
+		for _, e := range ents {
+			m.w.safety.countCommit(m, e.GetIndex())
+		}
+	}
 	if isLeader && m.leaderTerm == m.hard.GetTerm() {
 		m.leaderHigh = m.lastIndex()
 	}

@@ -42,7 +42,7 @@ func DescribeMessageIn(l i18n.Lang, s MsgSummary) string {
 		return t + l.F("append %s after %d/%d, commit %d", l.Count(s.Entries, "%d entry", "%d entries"), s.LogTerm, s.Index, s.Commit)
 	case pb.MsgAppResp:
 		if s.Reject {
-			return t + l.F("append rejected at %d (hint: my log ends at %d)", s.Index, s.LogTerm)
+			return t + l.F("append rejected at %d (hint: try %d/%d)", s.Index, s.LogTerm, s.RejectHint)
 		}
 		return t + l.F("append ok, log matches up to %d", s.Index)
 	case pb.MsgVote:
@@ -207,6 +207,9 @@ func (w *World) AppendTraceLine(b []byte, e Event) []byte {
 		b = appendUintField(b, "entries", uint64(e.Msg.Entries))
 		if e.Msg.Reject {
 			b = append(b, `,"reject":true`...)
+			if e.Msg.Type == pb.MsgAppResp {
+				b = appendUintField(b, "reject_hint", e.Msg.RejectHint)
+			}
 		}
 		if e.Msg.Forwarded {
 			b = append(b, `,"forwarded":true`...)

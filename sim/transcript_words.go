@@ -121,8 +121,12 @@ func opText(l i18n.Lang, text string) string {
 
 // snapshotWord is why a snapshot was taken (or that it was installed),
 // marked for the catalog.
+// snapshotBootstrap is why a member of a BootstrapRaft cluster starts
+// with a snapshot.
+var snapshotBootstrap = i18n.N("bootstrap")
+
 func snapshotWord(why string) string {
-	for _, w := range []string{i18n.N("manual"), i18n.N("automatic"), i18n.N("installed")} {
+	for _, w := range []string{i18n.N("manual"), i18n.N("automatic"), i18n.N("installed"), snapshotBootstrap} {
 		if w == why {
 			return w
 		}

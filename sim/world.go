@@ -76,6 +76,12 @@ func New(cfg Config) (*World, error) {
 	ids := make([]uint64, len(w.members))
 	for i, m := range w.members {
 		ids[i] = m.memberID
+		if w.raftBoot() {
+			if err := w.bootstrapRaft(m); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		// What RawNode.Bootstrap leaves in a member's first Ready, made
 		// durable: the entries and HardState{Term: 1, Commit: n}.
 		if err := m.disk.Append(boot); err != nil {
@@ -143,6 +149,11 @@ func (c *Config) check() error {
 				return fmt.Errorf("link %s → %s: %q is not a member", l.From, l.To, n)
 			}
 		}
+	}
+	switch c.Bootstrap {
+	case "", BootstrapEtcd, BootstrapRaft:
+	default:
+		return fmt.Errorf("unknown bootstrap %q (want etcd or raft)", c.Bootstrap)
 	}
 	switch c.Topology {
 	case "", "stacked", "external":

@@ -135,7 +135,7 @@ the flags ask for:
 		}
 	}
 	fmt.Fprintf(stdout, "seed=%d  virtual time %s  %d events\n", w.Seed(), w.Now(), w.HistoryLen())
-	return runOutcome(runErr, lin, w.Seed())
+	return runOutcome(runErr, lin, w.Seed(), r.ExpectsNotLinearizable())
 }
 
 // writeFrames has the window draw the run's frames, from --from to --to,

@@ -100,7 +100,7 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *format == "text" {
 		fmt.Fprintln(out, r.Summary(lin))
 	}
-	outcome := runOutcome(runErr, lin, w.Seed())
+	outcome := runOutcome(runErr, lin, w.Seed(), r.ExpectsNotLinearizable())
 	if *format == "json" {
 		if err := writeSummaryJSON(out, r, lin, outcome); err != nil {
 			return err
@@ -110,8 +110,10 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return outcome
 }
 
-// runOutcome maps how a run ended to an exit code.
-func runOutcome(runErr error, lin *sim.Linearizability, seed uint64) error {
+// runOutcome maps how a run ended to an exit code. A history that is not
+// linearizable is a violation, unless the scenario expected exactly that
+// (linearizable: false held).
+func runOutcome(runErr error, lin *sim.Linearizability, seed uint64, expectedNotLin bool) error {
 	var v *sim.Violation
 	var ee *scenarios.ExpectError
 	var pe *scenarios.Error
@@ -124,7 +126,7 @@ func runOutcome(runErr error, lin *sim.Linearizability, seed uint64) error {
 		return &exitError{code: exitBadInput, err: pe}
 	case runErr != nil:
 		return runErr
-	case lin != nil && !lin.OK && lin.Result == "NOT linearizable":
+	case lin != nil && !lin.OK && lin.Result == "NOT linearizable" && !expectedNotLin:
 		return &exitError{code: exitViolation, err: fmt.Errorf("safety violation: the client history is not linearizable (seed=%d; write it out with --linearizability-html)", seed)}
 	}
 	return nil

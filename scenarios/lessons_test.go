@@ -1,0 +1,250 @@
+package scenarios
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// lessonSeeds is how many seeds every lesson must hold on (issue 10: seeds
+// 1 to 50, in both languages). -short runs the first five.
+func lessonSeeds() uint64 {
+	if testing.Short() {
+		return 5
+	}
+	return 50
+}
+
+// runLesson runs a scenario headless as `raftsim run` does, the final
+// linearizability check included, and returns how it ended: nil when every
+// expectation held and the history is what the scenario expects.
+func runLesson(s *Scenario, seed uint64, lang string, transcript *bytes.Buffer) error {
+	opts := RunOptions{Seed: seed, SeedSet: true, Lang: lang}
+	if transcript != nil {
+		opts.Transcript = transcript
+	}
+	r, err := NewRunner(s, opts)
+	if err != nil {
+		return err
+	}
+	if st, err := r.Run(); st != Done || err != nil {
+		return fmt.Errorf("the run stopped: %w", err)
+	}
+	if lin := r.World().CheckLinearizability(); !lin.OK && !(lin.Result == "NOT linearizable" && r.ExpectsNotLinearizable()) {
+		return fmt.Errorf("client history: %s", lin.Result)
+	}
+	return nil
+}
+
+// TestLessonsHoldOverSeeds runs every lesson on seeds 1 to 50 in English
+// and in Chinese: each claim a lesson makes is an expect, and must hold
+// whatever the latencies and election timeouts the seed draws. The
+// language changes only the captions, so the Chinese run must also print
+// the same events.
+func TestLessonsHoldOverSeeds(t *testing.T) {
+	for _, name := range lessonOrder() {
+		t.Run(name, func(t *testing.T) {
+			s, err := LoadLesson(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seed := uint64(1); seed <= lessonSeeds(); seed++ {
+				for _, lang := range []string{"en", "zh"} {
+					if err := runLesson(s, seed, lang, nil); err != nil {
+						t.Errorf("seed %d, --lang %s: %v", seed, lang, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// keyLine returns the line of the lesson's key claim: the expect marked
+// with a "# key" comment. Every lesson has exactly one.
+func keyLine(t *testing.T, name string) int {
+	t.Helper()
+	data, err := library.ReadFile("library/" + name + ".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, "# key") {
+			if line != 0 {
+				t.Fatalf("%s: two lines marked # key (%d and %d)", name, line, i+1)
+			}
+			line = i + 1
+		}
+	}
+	if line == 0 {
+		t.Fatalf("%s: no expect is marked # key", name)
+	}
+	return line
+}
+
+// A flip changes the one thing a lesson's key claim depends on.
+type flip struct {
+	what  string            // what it changes, for the failure message
+	apply func(s *Scenario) // the change
+	// violation, if set, is the safety invariant that must break instead
+	// of an expectation (a flip that breaks raft's own rules).
+	violation string
+}
+
+// flips is each lesson's flip.
+var flips = map[string]flip{
+	"first-election": {
+		what:  "pre_vote: false",
+		apply: func(s *Scenario) { s.Config.PreVote = false },
+	},
+	"follower-forwarding": {
+		// Without forwarding the followers cannot publish themselves
+		// through raft (raftsim lets them serve anyway, docs/semantics.md),
+		// so the lesson's wait for their publications goes too.
+		what: "proposal_forwarding: false",
+		apply: func(s *Scenario) {
+			s.Config.DisableProposalForwarding = true
+			removeStep(s, StepExpect, func(st *Step) bool { return st.Conds[0].Kind == CondCommit })
+		},
+	},
+	"external-failover": {
+		what:  "topology: stacked (each apiserver has its own member only)",
+		apply: func(s *Scenario) { s.Config.Topology = "stacked" },
+	},
+	"stale-read": {
+		what:  "the read at the cut-off follower is serializable",
+		apply: func(s *Scenario) { opStep(s, "l1").Serializable = true },
+	},
+	"leader-crash": {
+		what:  "election_ticks: 100 (a 10s election timeout)",
+		apply: func(s *Scenario) { s.Config.ElectionTicks = 100 },
+	},
+	"split-brain": {
+		what:  "check_quorum: false",
+		apply: func(s *Scenario) { s.Config.CheckQuorum = false },
+	},
+	"quorum-loss": {
+		what:  "check_quorum: false",
+		apply: func(s *Scenario) { s.Config.CheckQuorum = false },
+	},
+	"membership": {
+		what:  "snapshot_every: 0 (the leader never compacts its log)",
+		apply: func(s *Scenario) { s.Config.SnapshotEvery = 0 },
+	},
+	"figure-8": {
+		what:      "commit an entry once a majority stores it, whatever its term (sim.Config.CountReplicasCommit)",
+		apply:     func(s *Scenario) { s.Config.CountReplicasCommit = true },
+		violation: "Leader Completeness",
+	},
+	"figure-8-commit": {
+		what:  "S1's term-4 entry reaches S2 only, not a majority",
+		apply: func(s *Scenario) { restoreOnly(s, "s1", []string{"s2", "s3"}, "s2") },
+	},
+}
+
+// TestLessonKeyClaimsDependOnTheirConfiguration flips, for each lesson,
+// the configuration its key claim depends on (PreVote off, CheckQuorum
+// off, a lease read, the commit rule...) and shows that the expect marked
+// # key then fails: the claim is proven by the configuration the lesson
+// names, not by luck. Every seed the flip is tried on must fail there.
+func TestLessonKeyClaimsDependOnTheirConfiguration(t *testing.T) {
+	for _, name := range lessonOrder() {
+		t.Run(name, func(t *testing.T) {
+			f, ok := flips[name]
+			if !ok {
+				t.Fatalf("no flip for %s: add one to flips", name)
+			}
+			line := keyLine(t, name)
+			for seed := uint64(1); seed <= 5; seed++ {
+				s, err := LoadLesson(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := runLesson(s, seed, "en", nil); err != nil {
+					t.Fatalf("seed %d: the lesson itself fails: %v", seed, err)
+				}
+				f.apply(s)
+				var tr bytes.Buffer
+				err = runLesson(s, seed, "en", &tr)
+				var ee *ExpectError
+				var v *sim.Violation
+				switch {
+				case f.violation != "":
+					if !errors.As(err, &v) || v.Invariant != f.violation {
+						t.Fatalf("seed %d, %s: want a %s violation, got %v\n%s", seed, f.what, f.violation, err, tail(tr.String()))
+					}
+					if held := fmt.Sprintf("(%s.yaml:%d:", name, line); strings.Contains(tr.String(), held) {
+						t.Fatalf("seed %d, %s: the key expect (line %d) held before the violation", seed, f.what, line)
+					}
+				case !errors.As(err, &ee):
+					t.Fatalf("seed %d, %s: want the key expect (line %d) to fail, got %v\n%s", seed, f.what, line, err, tail(tr.String()))
+				case ee.Pos.Line != line:
+					t.Fatalf("seed %d, %s: line %d failed, want the key expect at line %d: %v", seed, f.what, ee.Pos.Line, line, ee)
+				}
+				if os.Getenv("RAFTSIM_SHOW_FLIPS") != "" && seed == 1 {
+					t.Logf("%s with %s:\n%v", name, f.what, err)
+				}
+			}
+		})
+	}
+}
+
+// tail is the end of a transcript, for a failure message.
+func tail(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > 30 {
+		lines = lines[len(lines)-30:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// restoreOnly finds the restore step from `from` to exactly the members
+// `to` and keeps only its link to `keep`.
+func restoreOnly(s *Scenario, from string, to []string, keep string) {
+	for i := range s.Steps {
+		st := &s.Steps[i]
+		if st.Kind != StepRestore || len(st.From) != 1 || st.From[0].Name != from || len(st.To) != len(to) {
+			continue
+		}
+		var names []string
+		for _, r := range st.To {
+			names = append(names, r.Name)
+		}
+		if strings.Join(names, ",") != strings.Join(to, ",") {
+			continue
+		}
+		for _, r := range st.To {
+			if r.Name == keep {
+				st.To = []NodeRef{r}
+				return
+			}
+		}
+	}
+	panic("restoreOnly: no such restore step")
+}
+
+// opStep returns the operation step labelled label.
+func opStep(s *Scenario, label string) *Step {
+	for i := range s.Steps {
+		if s.Steps[i].Kind.IsOp() && s.Steps[i].Label == label {
+			return &s.Steps[i]
+		}
+	}
+	panic("no operation labelled " + label)
+}
+
+// removeStep removes the first step of that kind for which match holds.
+func removeStep(s *Scenario, kind StepKind, match func(*Step) bool) {
+	for i := range s.Steps {
+		if s.Steps[i].Kind == kind && match(&s.Steps[i]) {
+			s.Steps = append(s.Steps[:i:i], s.Steps[i+1:]...)
+			return
+		}
+	}
+	panic("removeStep: no such step")
+}
