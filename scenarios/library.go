@@ -54,7 +54,7 @@ func lessonOrder() []string {
 func lessonRank(name string) string {
 	order := []string{
 		"first-election", "log-replication", "follower-forwarding", "external-failover",
-		"leader-crash", "stale-read", "split-brain", "quorum-loss", "quorum-sizes",
+		"stale-read", "leader-crash", "split-brain", "quorum-loss", "quorum-sizes",
 		"pre-vote", "pre-vote-off", "partial-partition", "partial-partition-no-prevote",
 		"partial-partition-no-checkquorum", "partial-partition-neither", "figure-8", "figure-8-commit",
 		"leadership-transfer", "membership", "log-compaction", "lease-read", "watch", "kubernetes-failure",
