@@ -28,6 +28,11 @@ type Config struct {
 	// ClusterToken is etcd's --initial-cluster-token; member and cluster
 	// IDs are computed from it. "" is etcd's default, "etcd-cluster".
 	ClusterToken string
+	// PeerURLs and ClientURLs give members the URLs they advertise, by
+	// name; a member not listed advertises http://NAME:2380 and
+	// http://NAME:2379. Member IDs are computed from the peer URL, as
+	// etcd computes them.
+	PeerURLs, ClientURLs map[string]string
 	// ReadOnlyLease selects raft.ReadOnlyLeaseBased instead of ReadOnlySafe.
 	ReadOnlyLease             bool
 	DisableProposalForwarding bool

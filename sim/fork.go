@@ -84,6 +84,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 	for _, m := range w.members {
 		fm := f.addMember(m.name)
 		fm.memberID, fm.inc, fm.removed = m.memberID, m.inc, m.removed
+		fm.peerURL, fm.clientURL = m.peerURL, m.clientURL
 		fm.disk = copyDisk(m.disk)
 		fm.log = m.log.clone()
 		fm.snap, fm.conf = m.snap, m.conf

@@ -22,6 +22,8 @@ type member struct {
 	id       uint64 // raft ID: 1, 2, 3... in the order members joined
 	memberID uint64 // etcd's member ID, as etcdctl shows it
 	name     string
+	// The URLs it advertises.
+	peerURL, clientURL string
 
 	inc     uint32 // incarnation: bumped by a crash, so stale events are ignored
 	up      bool

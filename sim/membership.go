@@ -37,6 +37,20 @@ func PeerURL(name string) string { return "http://" + name + ":2380" }
 // ClientURL is the URL a member advertises to clients.
 func ClientURL(name string) string { return "http://" + name + ":2379" }
 
+func (c *Config) peerURL(name string) string {
+	if u, ok := c.PeerURLs[name]; ok {
+		return u
+	}
+	return PeerURL(name)
+}
+
+func (c *Config) clientURL(name string) string {
+	if u, ok := c.ClientURLs[name]; ok {
+		return u
+	}
+	return ClientURL(name)
+}
+
 // MemberID computes an etcd member ID as etcd does (computeMemberID): the
 // first 8 bytes, big-endian, of the SHA-1 of the sorted peer URLs joined,
 // then the cluster token, then, for a member added at runtime, the Unix
@@ -235,4 +249,44 @@ func (m *member) restoreData(b []byte) error {
 	kv, err := decodeKV(d.b, m.w.cfg.minLeaseTTL())
 	m.kv = kv
 	return err
+}
+
+// ClusterMember is one member as a member's applied membership lists it:
+// etcd's MemberListResponse member.
+type ClusterMember struct {
+	ID       uint64 // etcd's member ID
+	Name     string // "" for a member added at runtime until it publishes itself
+	PeerURLs []string
+	// ClientURLs: none until the member has published itself.
+	ClientURLs []string
+	IsLearner  bool
+}
+
+// MemberList returns the membership the named member has applied, sorted
+// by ID as etcd sorts it: what that member answers to a MemberList call.
+// ok is false when there is no such member or it is down.
+func (w *World) MemberList(name string) (members []ClusterMember, ok bool) {
+	m := w.byName[name]
+	if m == nil || !m.up {
+		return nil, false
+	}
+	for _, cm := range m.cluster.members {
+		o := w.members[cm.id-1]
+		x := ClusterMember{ID: o.memberID, Name: cm.name, PeerURLs: []string{o.peerURL}, IsLearner: cm.learner}
+		if cm.published {
+			x.ClientURLs = []string{o.clientURL}
+		}
+		members = append(members, x)
+	}
+	slices.SortFunc(members, func(a, b ClusterMember) int { return cmpUint(a.ID, b.ID) })
+	return members, true
+}
+
+// ClusterVersion returns the cluster version the named member has applied
+// ("" until the leader has set it).
+func (w *World) ClusterVersion(name string) string {
+	if m := w.byName[name]; m != nil {
+		return m.cluster.version
+	}
+	return ""
 }

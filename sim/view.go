@@ -57,6 +57,8 @@ type MemberInfo struct {
 	Ready bool
 	// MemberID is etcd's member ID (ID is the raft ID inside the simulator).
 	MemberID uint64
+	// PeerURL and ClientURL are the URLs it advertises.
+	PeerURL, ClientURL string
 
 	Term, Vote, Lead      uint64
 	Commit, Applied       uint64
@@ -96,6 +98,7 @@ func (m *member) info() MemberInfo {
 		LastIndex: m.lastIndex(), FirstIndex: m.log.first, SnapshotIndex: m.snap.Index,
 		ClockRate: m.rate, DiskBusy: m.diskBusy, QueuedWhileStalled: len(m.queue),
 		Applied: m.applied, Ready: m.ready && m.up, MemberID: m.memberID,
+		PeerURL: m.peerURL, ClientURL: m.clientURL,
 	}
 	switch {
 	case m.removed:

@@ -212,11 +212,13 @@ func (w *World) addMember(name string) *member {
 	}
 	m := &member{
 		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick), clockBase: w.now, clockSince: w.now,
-		memberID:     MemberID([]string{PeerURL(name)}, w.token(addedAt), addedAt),
+		peerURL:      w.cfg.peerURL(name),
+		clientURL:    w.cfg.clientURL(name),
 		disk:         raft.NewMemoryStorage(),
 		electionRand: stream(w.cfg.Seed, "election/"+name),
 		clockRand:    stream(w.cfg.Seed, "clock/"+name),
 	}
+	m.memberID = MemberID([]string{m.peerURL}, w.token(addedAt), addedAt)
 	w.members = append(w.members, m)
 	w.byName[name] = m
 	return m
