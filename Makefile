@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean
+.PHONY: all build run test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare
 
 all: build
 
@@ -55,6 +55,15 @@ fuzz:
 		echo "fuzz $$t for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) $${t%%:*} || exit 1; \
 	done
+# etcd-compare builds etcd v3.6.16 and etcdctl from the Go module proxy
+# (once; cached in bin/etcd-v3.6.16) and runs the etcdctl sessions of
+# cmd/internal/etcdcompare against a real three-member cluster on loopback,
+# checking that it still prints the expected transcripts that raftsim is
+# compared with. UPDATE=1 writes them from the real etcd instead.
+ETCD_DIR := $(CURDIR)/$(BIN)/etcd-v3.6.16
+etcd-compare:
+	bash cmd/internal/etcdcompare/build-etcd.sh $(ETCD_DIR)
+	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestRealEtcd|TestSimMatchesRealEtcd' ./cmd/internal/etcdcompare/ $(if $(UPDATE),-update)
 
 test-short:
 	$(GO) test -short ./...

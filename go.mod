@@ -6,6 +6,7 @@ require (
 	github.com/anishathalye/porcupine v1.3.1
 	github.com/cockroachdb/datadriven v1.0.2
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
+	github.com/pmezard/go-difflib v1.0.0
 	github.com/spf13/pflag v1.1.0
 	go.etcd.io/raft/v3 v3.7.0
 	golang.org/x/image v0.30.0
@@ -27,7 +28,6 @@ require (
 	github.com/go-text/typesetting v0.2.0 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/jezek/xgb v1.1.1 // indirect
-	github.com/pmezard/go-difflib v1.0.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
 	golang.org/x/sys v0.25.0 // indirect
 	golang.org/x/text v0.28.0 // indirect

@@ -1,5 +1,13 @@
 package sim
 
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/raftsim/raftsim/mvcc"
+)
+
 // Accessors the console (cmd/internal/console) needs and the rest of the
 // world's API does not provide. They only read.
 
@@ -38,3 +46,24 @@ func (w *World) LeaseAlive(member string, id int64) bool {
 	m := w.byName[member]
 	return m != nil && m.up && m.kv != nil && m.kv.lessor.Exists(id)
 }
+
+// HashKV returns what a member answers to etcd's HashKV call: the hash of
+// its store's changes up to rev (0: its current revision), as etcd hashes
+// them, and its current revision. A learner does not serve it.
+func (w *World) HashKV(name string, rev int64) (mvcc.KeyValueHash, int64, error) {
+	m := w.byName[name]
+	if m == nil || !m.up || m.kv == nil {
+		return mvcc.KeyValueHash{}, 0, fmt.Errorf("%s is down", name)
+	}
+	if slices.Contains(m.conf.GetLearners(), m.id) {
+		return mvcc.KeyValueHash{}, 0, errNotForLearner
+	}
+	h, cur, err := m.kv.store.HashByRev(rev)
+	if err != nil {
+		return h, cur, fmt.Errorf("etcdserver: %w", err)
+	}
+	return h, cur, nil
+}
+
+// errNotForLearner is etcd's answer to an RPC a learner does not serve.
+var errNotForLearner = errors.New("etcdserver: rpc not supported for learner")

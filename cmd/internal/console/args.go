@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -66,6 +67,9 @@ type flags struct {
 	*pflag.FlagSet
 	endpoints *string
 	writeOut  *string
+	// commandTimeout is etcdctl's --command-timeout: how long a request
+	// waits for its answer.
+	commandTimeout *time.Duration
 }
 
 func newFlags(verb string) *flags {
@@ -74,7 +78,8 @@ func newFlags(verb string) *flags {
 	fs.Usage = func() {}
 	f := &flags{FlagSet: fs}
 	f.endpoints = fs.String("endpoints", "", "members to talk to, comma-separated (default: every member)")
-	f.writeOut = fs.StringP("write-out", "w", "simple", "output format: simple, json, fields or table")
+	f.writeOut = fs.StringP("write-out", "w", "simple", "output format: simple, json, table or fields")
+	f.commandTimeout = fs.Duration("command-timeout", defaultCommandTimeout, "timeout for short running command (excluding dial timeout)")
 	return f
 }
 
@@ -93,7 +98,10 @@ func (f *flags) parse(args []string, min, max int, usage string) ([]string, erro
 	switch *f.writeOut {
 	case "simple", "table", "json", "fields":
 	default:
-		return nil, fmt.Errorf("unsupported output format %q (want simple, json, fields or table)", *f.writeOut)
+		return nil, fmt.Errorf("unsupported output format %q (want simple, json, table or fields)", *f.writeOut)
+	}
+	if *f.commandTimeout <= 0 {
+		return nil, fmt.Errorf("--command-timeout must be positive, not %s", *f.commandTimeout)
 	}
 	return rest, nil
 }

@@ -86,6 +86,8 @@ type Console struct {
 	// maxRunTime, if set, replaces scenarios.MaxRunTime: a fuzz test keeps
 	// each input's virtual time short.
 	maxRunTime time.Duration
+	// epLabels: how the last --endpoints named each member, for output.
+	epLabels map[string]string
 }
 
 // job is a command that waits for something as virtual time passes. poll
@@ -96,8 +98,11 @@ type job struct {
 	poll       func() bool
 	deadline   sim.Time // 0: none
 	onDeadline func()   // called once if the deadline passes first
-	stopped    bool     // unwatch: stop printing it
-	watch      string   // a watch job: its op's label
+	// wake: poll wants to be called at this time (0: only when something
+	// happens), as when it waits for a request's own deadline.
+	wake    sim.Time
+	stopped bool   // unwatch: stop printing it
+	watch   string // a watch job: its op's label
 }
 
 // New returns a console over w.
@@ -106,7 +111,7 @@ func New(w *sim.World, opts Options) *Console {
 		opts.Out = io.Discard
 	}
 	return &Console{w: w, opts: opts, out: opts.Out, traced: w.HistoryLen(), heartbeats: opts.Heartbeats,
-		removed: map[string]bool{}}
+		removed: map[string]bool{}, epLabels: map[string]string{}}
 }
 
 // World returns the world the console acts on.
@@ -276,6 +281,9 @@ func (c *Console) wait(j *job) error {
 		next, ok := c.w.NextEventAt()
 		if !ok || (j.deadline != 0 && next > j.deadline) {
 			next = j.deadline
+		}
+		if j.wake > c.w.Now() && (next == 0 || next > j.wake) {
+			next = j.wake
 		}
 		if next == 0 {
 			return fmt.Errorf("nothing is scheduled and the command has no deadline: it would never finish")

@@ -38,11 +38,14 @@ var helpText = map[string][2]string{
 	"compaction": {"compaction REV [--physical]",
 		"Compacts the MVCC history before revision REV, through raft: reads and watches from older revisions\n" +
 			"fail with \"required revision has been compacted\". Raft log compaction is raft-snapshot."},
-	"endpoint": {"endpoint health|status [--cluster] [-w table|json] [--endpoints M,..]",
-		"health: a linearizable get of the key \"health\" through each endpoint, as etcdctl does; answers are\n" +
-			"listed as they arrive. status: each member's own view (ID, is leader, is learner, raft term,\n" +
-			"raft index = commit index, raft applied index, errors), read at once. --cluster asks the first\n" +
-			"endpoint for the member list and uses every member."},
+	"endpoint": {"endpoint health|status|hashkv [--cluster] [--rev N] [-w simple|json|table|fields] [--endpoints M,..]",
+		"health: a linearizable get of the key \"health\" through each endpoint at once, as etcdctl does;\n" +
+			"answers are listed in the order they arrive. status: each member's own view (ID, version, sizes,\n" +
+			"is leader, is learner, raft term, raft index = commit index, raft applied index, errors), asked\n" +
+			"in turn; one that does not answer costs the command timeout. hashkv: each member's hash of its\n" +
+			"store up to --rev, as etcd computes it. --cluster asks a member for the member list and uses every\n" +
+			"member's client URL."},
+	"version": {"version", "Prints etcdctl's version and its API version, as etcdctl v3.6.16 does."},
 	"member": {"member list [-w table|json] | member add NAME [--learner] | member remove ID|NAME | member promote ID|NAME",
 		"list: the members, as the first endpoint that answers has them configured. add/remove/promote:\n" +
 			"a configuration change proposed through the leader; waits until the leader has applied it.\n" +

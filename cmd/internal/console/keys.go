@@ -84,7 +84,7 @@ func (c *Console) put(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: req.Key, Value: req.Value,
+	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Key: req.Key, Value: req.Value,
 		Lease: req.Lease, PrevKV: req.PrevKv}, bg,
 		func(op *sim.Op) string { return formatPut(op, format) })
 }
@@ -112,7 +112,7 @@ func (c *Console) get(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	cmd := sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rg.Key, Prefix: rg.Prefix,
+	cmd := sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Key: rg.Key, Prefix: rg.Prefix,
 		RangeEnd: rg.RangeEnd, Rev: req.Revision, Limit: req.Limit, CountOnly: req.CountOnly, SortOrder: req.SortOrder,
 		SortTarget: req.SortTarget, KeysOnly: req.KeysOnly, Serializable: req.Serializable}
 	return c.request(cmd, bg, func(op *sim.Op) string {
@@ -149,7 +149,7 @@ func (c *Console) del(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Key: rg.Key, Prefix: rg.Prefix,
+	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Key: rg.Key, Prefix: rg.Prefix,
 		RangeEnd: rg.RangeEnd, PrevKV: req.PrevKv}, bg,
 		func(op *sim.Op) string { return formatDel(op, format) })
 }

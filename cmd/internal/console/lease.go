@@ -29,7 +29,7 @@ func (c *Console) lease(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	cmd := sim.Command{Via: from, By: c.sender(*via), Timeout: c.timeout(*via)}
+	cmd := sim.Command{Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via)}
 	leaseArg := func(what string) (int64, error) {
 		if len(rest) != 1 {
 			return 0, fmt.Errorf("%s", what)
@@ -297,6 +297,6 @@ func (c *Console) compaction(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	return c.request(sim.Command{Kind: sim.CmdCompact, Via: from, By: c.sender(*via), Timeout: c.timeout(*via), Rev: rev}, bg,
+	return c.request(sim.Command{Kind: sim.CmdCompact, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Rev: rev}, bg,
 		func(*sim.Op) string { return fmt.Sprintf("compacted revision %d\n", rev) })
 }

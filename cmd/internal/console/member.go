@@ -32,66 +32,89 @@ func (c *Console) member(args []string, _ bool) error {
 	return fmt.Errorf("unknown member subcommand %q (want list, add, remove or promote)", args[0])
 }
 
-// memberList prints the member list as the first endpoint that answers
-// gives it.
+// pbMember is etcdserverpb.Member as encoding/json writes it.
+type pbMember struct {
+	ID         uint64   `json:"ID,omitempty"`
+	Name       string   `json:"name,omitempty"`
+	PeerURLs   []string `json:"peerURLs,omitempty"`
+	ClientURLs []string `json:"clientURLs,omitempty"`
+	IsLearner  bool     `json:"isLearner,omitempty"`
+}
+
+func pbMembers(list []sim.ClusterMember) []pbMember {
+	out := make([]pbMember, len(list))
+	for i, m := range list {
+		out[i] = pbMember{ID: m.ID, Name: m.Name, PeerURLs: m.PeerURLs, ClientURLs: m.ClientURLs, IsLearner: m.IsLearner}
+	}
+	return out
+}
+
+// memberRows is etcdctl's makeMemberListTable.
+func memberRows(list []pbMember) [][]string {
+	var rows [][]string
+	for _, m := range list {
+		status := "started"
+		if m.Name == "" {
+			status = "unstarted"
+		}
+		rows = append(rows, []string{idHex(m.ID), status, m.Name, strings.Join(m.PeerURLs, ","),
+			strings.Join(m.ClientURLs, ","), strconv.FormatBool(m.IsLearner)})
+	}
+	return rows
+}
+
+// memberList prints the membership a member has applied, as etcdctl
+// member list does: sorted by ID, a member that has not published itself
+// yet shown as unstarted.
 func (c *Console) memberList(args []string) error {
 	f := newFlags("member list")
-	if _, err := f.parse(args, 0, 0, "member list [-w table|json] [--endpoints M]"); err != nil {
+	f.String("consistency", "l", "Linearizable(l) or Serializable(s)")
+	if _, err := f.parse(args, 0, 0, "member list [-w simple|json|table|fields] [--endpoints M]"); err != nil {
 		return err
 	}
 	eps, err := c.endpoints(f)
 	if err != nil {
 		return err
 	}
-	var from string
-	for _, ep := range eps {
-		if in, _ := c.w.Info(ep); in.Up && !in.Stalled {
-			from = ep
-			break
-		}
+	from, ok := c.firstReady(eps)
+	if !ok {
+		return fmt.Errorf("context deadline exceeded")
 	}
-	if from == "" {
-		return fmt.Errorf("context deadline exceeded: no endpoint answered (tried %s)", strings.Join(eps, ", "))
-	}
-	// etcd serves MemberList linearizably (a read through the leader), so
-	// the answer is the configuration the leader has applied; a member that
-	// knows no leader can only give its own.
-	voters, learners, ok := c.w.Membership()
-	if in, _ := c.w.Info(from); !ok || in.Lead == 0 {
-		voters, learners, _ = c.w.MemberConf(from)
-	}
-	type row struct {
-		ID        uint64   `json:"ID"`
-		Name      string   `json:"name"`
-		PeerURLs  []string `json:"peerURLs"`
-		ClientURL []string `json:"clientURLs"`
-		IsLearner bool     `json:"isLearner,omitempty"`
-	}
-	var rows []row
-	for _, in := range c.w.Infos() {
-		if contains(voters, in.Name) || contains(learners, in.Name) {
-			rows = append(rows, row{ID: in.ID, Name: in.Name, PeerURLs: []string{"http://" + in.Name + ":2380"},
-				ClientURL: []string{"http://" + in.Name + ":2379"}, IsLearner: contains(learners, in.Name)})
-		}
-	}
+	list, _ := c.w.MemberList(from)
+	members := pbMembers(list)
+	h := c.header(from, false)
+	var b strings.Builder
 	switch *f.writeOut {
 	case "json":
-		out := struct {
-			Members []row `json:"members"`
-		}{rows}
-		b, _ := json.Marshal(out)
-		c.printf("%s\n", b)
-	case "table":
-		t := table{header: []string{"ID", "STATUS", "NAME", "PEER ADDRS", "CLIENT ADDRS", "IS LEARNER"}}
-		for _, r := range rows {
-			t.rows = append(t.rows, []string{hexID(r.ID), "started", r.Name, r.PeerURLs[0], r.ClientURL[0], strconv.FormatBool(r.IsLearner)})
+		out, _ := json.Marshal(struct {
+			Header  respHeader `json:"header"`
+			Members []pbMember `json:"members,omitempty"`
+		}{h, members})
+		b.Write(out)
+		b.WriteString("\n")
+	case "fields":
+		writeFieldsHeader(&b, h)
+		for _, m := range members {
+			fmt.Fprintln(&b, `"ID" :`, m.ID)
+			fmt.Fprintf(&b, "\"Name\" : %q\n", m.Name)
+			for _, u := range m.PeerURLs {
+				fmt.Fprintf(&b, "\"PeerURL\" : %q\n", u)
+			}
+			for _, u := range m.ClientURLs {
+				fmt.Fprintf(&b, "\"ClientURL\" : %q\n", u)
+			}
+			fmt.Fprintln(&b, `"IsLearner" :`, m.IsLearner)
+			b.WriteString("\n")
 		}
-		c.printf("%s", t.String())
+	case "table":
+		t := table{header: []string{"ID", "STATUS", "NAME", "PEER ADDRS", "CLIENT ADDRS", "IS LEARNER"}, rows: memberRows(members)}
+		b.WriteString(t.String())
 	default:
-		for _, r := range rows {
-			c.printf("%s, started, %s, %s, %s, %t\n", hexID(r.ID), r.Name, r.PeerURLs[0], r.ClientURL[0], r.IsLearner)
+		for _, r := range memberRows(members) {
+			b.WriteString(strings.Join(r, ", ") + "\n")
 		}
 	}
+	c.printf("%s", b.String())
 	return nil
 }
 
@@ -120,18 +143,24 @@ func (c *Console) memberAdd(args []string) error {
 		}
 		return contains(voters, name)
 	}, func() {
-		kind := "Member"
+		as := " "
 		if *learner {
-			kind = "Member (learner)"
+			as = " as learner "
 		}
 		var initial []string
-		for _, m := range c.members() {
-			initial = append(initial, m+"=http://"+m+":2380")
+		list, _ := c.w.MemberList(name)
+		for _, m := range list {
+			n := m.Name
+			if m.ID == in.MemberID {
+				n = name
+			}
+			for _, u := range m.PeerURLs {
+				initial = append(initial, n+"="+u)
+			}
 		}
-		c.printf("%s %s added to cluster\n\n", kind, hexID(in.ID))
-		c.printf("ETCD_NAME=%q\nETCD_INITIAL_CLUSTER=%q\nETCD_INITIAL_ADVERTISE_PEER_URLS=%q\nETCD_INITIAL_CLUSTER_STATE=\"existing\"\n",
-			name, strings.Join(initial, ","), "http://"+name+":2380")
-		c.printf("(the simulator has started %s already)\n", name)
+		c.printf("Member %16x added%sto cluster %16x\n", in.MemberID, as, c.w.ClusterID())
+		c.printf("\nETCD_NAME=%q\nETCD_INITIAL_CLUSTER=%q\nETCD_INITIAL_ADVERTISE_PEER_URLS=%q\nETCD_INITIAL_CLUSTER_STATE=\"existing\"\n",
+			name, strings.Join(initial, ","), in.PeerURL)
 	})
 }
 
@@ -165,10 +194,10 @@ func (c *Console) memberChange(args []string, what string) error {
 		c.removed[name] = true
 		return c.awaitConf(func(voters, learners []string) bool {
 			return !contains(voters, name) && !contains(learners, name)
-		}, func() { c.printf("Member %s removed from cluster\n", hexID(in.ID)) })
+		}, func() { c.printf("Member %16x removed from cluster %16x\n", in.MemberID, c.w.ClusterID()) })
 	}
 	return c.awaitConf(func(voters, learners []string) bool { return contains(voters, name) && !contains(learners, name) },
-		func() { c.printf("Member %s promoted in cluster\n", hexID(in.ID)) })
+		func() { c.printf("Member %16x promoted in cluster %16x\n", in.MemberID, c.w.ClusterID()) })
 }
 
 // awaitConf waits until the leader's configuration satisfies ok, then
@@ -210,7 +239,7 @@ func (c *Console) moveLeader(args []string, _ bool) error {
 	from, _ := c.w.Info(lead)
 	to, _ := c.w.Info(target)
 	if lead == target {
-		c.printf("Leadership transferred from %s to %s (it leads already)\n", hexID(from.ID), hexID(to.ID))
+		c.printf("Leadership transferred from %s to %s (it leads already)\n", idHex(from.MemberID), idHex(to.MemberID))
 		return nil
 	}
 	if _, err := c.do(sim.Command{Kind: sim.CmdTransferLeader, Node: target}); err != nil {
@@ -219,7 +248,7 @@ func (c *Console) moveLeader(args []string, _ bool) error {
 	j := &job{deadline: c.w.Now().Add(sim.DefaultClientTimeout)}
 	j.poll = func() bool {
 		if l, ok := c.w.Leader(); ok && l == target {
-			c.printf("Leadership transferred from %s to %s\n", hexID(from.ID), hexID(to.ID))
+			c.printf("Leadership transferred from %s to %s\n", idHex(from.MemberID), idHex(to.MemberID))
 			return true
 		}
 		return false

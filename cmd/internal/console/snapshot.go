@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
-	"math"
 	"strings"
 
 	"github.com/raftsim/raftsim/scenarios"
@@ -110,25 +109,10 @@ func (c *Console) snapshotStatus(file, format string) error {
 		c.printf("%s\n", out)
 	case "table":
 		t := table{header: []string{"HASH", "REVISION", "TOTAL KEYS", "TOTAL SIZE"},
-			rows: [][]string{{fmt.Sprintf("%x", hash), fmt.Sprint(s.Revision), fmt.Sprint(len(s.KVs)), humanBytes(len(data))}}}
+			rows: [][]string{{fmt.Sprintf("%x", hash), fmt.Sprint(s.Revision), fmt.Sprint(len(s.KVs)), humanBytes(uint64(len(data)))}}}
 		c.printf("%s", t.String())
 	default:
-		c.printf("%x, %d, %d, %s\n", hash, s.Revision, len(s.KVs), humanBytes(len(data)))
+		c.printf("%x, %d, %d, %s\n", hash, s.Revision, len(s.KVs), humanBytes(uint64(len(data))))
 	}
 	return nil
-}
-
-// humanBytes formats a size as etcdctl does (go-humanize's SI units).
-func humanBytes(n int) string {
-	if n < 10 {
-		return fmt.Sprintf("%d B", n)
-	}
-	units := []string{"B", "kB", "MB", "GB"}
-	e := math.Floor(math.Log(float64(n)) / math.Log(1000))
-	e = math.Min(e, float64(len(units)-1))
-	v := math.Floor(float64(n)/math.Pow(1000, e)*10+0.5) / 10
-	if v < 10 {
-		return fmt.Sprintf("%.1f %s", v, units[int(e)])
-	}
-	return fmt.Sprintf("%.0f %s", v, units[int(e)])
 }

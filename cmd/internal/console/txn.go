@@ -40,7 +40,7 @@ func (c *Console) txnVerb(args []string, _ bool) error {
 		return err
 	}
 	c.txn = &txnReader{interactive: *interactive, format: *f.writeOut,
-		cmd: sim.Command{Kind: sim.CmdTxn, Via: from, By: c.sender(*via), Timeout: c.timeout(*via)}}
+		cmd: sim.Command{Kind: sim.CmdTxn, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via)}}
 	if c.txn.interactive {
 		c.println(txnPrompts[0])
 	}

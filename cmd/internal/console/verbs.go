@@ -34,6 +34,7 @@ func init() {
 		{name: "member", run: (*Console).member},
 		{name: "move-leader", run: (*Console).moveLeader},
 		{name: "snapshot", run: (*Console).snapshot},
+		{name: "version", run: (*Console).version},
 
 		{name: "tick", sim: true, run: (*Console).tick},
 		{name: "wait", sim: true, run: (*Console).waitVerb},
@@ -117,8 +118,10 @@ func (c *Console) members() []string {
 	return out
 }
 
-// resolve resolves a member reference: a name, a hex member ID as etcdctl
-// prints them, or @leader / @follower.
+// resolve resolves a member reference: a name, an endpoint as etcdctl's
+// --endpoints takes it (the member's client URL, with or without its
+// scheme, or http://NAME:2379), a hex member ID as etcdctl prints them, or
+// @leader / @follower.
 func (c *Console) resolve(ref string) (string, error) {
 	switch ref {
 	case "@leader":
@@ -134,13 +137,22 @@ func (c *Console) resolve(ref string) (string, error) {
 		}
 		return "", fmt.Errorf("@follower: no member is a follower now")
 	}
-	name := endpointName(ref)
-	if _, ok := c.w.Info(name); ok {
-		return name, nil
+	if _, ok := c.w.Info(ref); ok {
+		return ref, nil
+	}
+	for _, in := range c.w.Infos() {
+		if ref == in.ClientURL || "http://"+ref == in.ClientURL || "https://"+ref == in.ClientURL {
+			return in.Name, nil
+		}
+	}
+	if name := endpointName(ref); name != ref {
+		if _, ok := c.w.Info(name); ok {
+			return name, nil
+		}
 	}
 	if id, err := strconv.ParseUint(ref, 16, 64); err == nil {
 		for _, in := range c.w.Infos() {
-			if in.ID == id {
+			if in.MemberID == id {
 				return in.Name, nil
 			}
 		}
@@ -157,8 +169,10 @@ func endpointName(ep string) string {
 	return ep
 }
 
-// endpoints returns the members named by --endpoints, or every member.
+// endpoints returns the members named by --endpoints, or every member. As
+// etcdctl does, output names each endpoint as it was given (label).
 func (c *Console) endpoints(f *flags) ([]string, error) {
+	c.epLabels = map[string]string{}
 	if *f.endpoints == "" {
 		return c.members(), nil
 	}
@@ -174,12 +188,22 @@ func (c *Console) endpoints(f *flags) ([]string, error) {
 		}
 		if !slices.Contains(out, name) {
 			out = append(out, name)
+			c.epLabels[name] = ep
 		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("--endpoints: no endpoint given")
 	}
 	return out, nil
+}
+
+// label is how output names the endpoint of a member: as the last
+// --endpoints gave it, or by its name.
+func (c *Console) label(name string) string {
+	if l, ok := c.epLabels[name]; ok {
+		return l
+	}
+	return name
 }
 
 // via picks who sends a key request: --via names a client (a
@@ -229,18 +253,18 @@ func (c *Console) sender(via string) string {
 	return "etcdctl"
 }
 
-// timeout is the deadline of a key request: etcdctl's, unless --via sends
-// it from a client with its own.
-func (c *Console) timeout(via string) time.Duration {
+// timeout is the deadline of a key request: etcdctl's --command-timeout,
+// unless --via sends it from a client with its own.
+func (c *Console) timeout(f *flags, via string) time.Duration {
 	if via != "" {
 		return 0
 	}
-	return commandTimeout
+	return *f.commandTimeout
 }
 
-// commandTimeout is etcdctl's default --command-timeout: its requests give
-// up after 5s, before etcd's own 7s request timeout.
-const commandTimeout = 5 * time.Second
+// defaultCommandTimeout is etcdctl's default --command-timeout: its
+// requests give up after 5s, before etcd's own 7s request timeout.
+const defaultCommandTimeout = 5 * time.Second
 
 // hexID formats a member ID as etcd does.
 func hexID(id uint64) string { return strconv.FormatUint(id, 16) }

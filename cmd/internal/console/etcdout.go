@@ -1,0 +1,129 @@
+package console
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// What etcdctl v3.6 prints that several verbs share: the response header
+// in JSON and in -w fields, sizes as go-humanize prints them, clientv3's
+// log lines, and its error for an output format a verb has no printer for.
+
+// respHeader is etcdserverpb.ResponseHeader as encoding/json writes it
+// (every field omitempty).
+type respHeader struct {
+	ClusterID uint64 `json:"cluster_id,omitempty"`
+	MemberID  uint64 `json:"member_id,omitempty"`
+	Revision  int64  `json:"revision,omitempty"`
+	RaftTerm  uint64 `json:"raft_term,omitempty"`
+}
+
+// header is the response header the named member puts on an answer now:
+// the cluster, itself, its store's revision (if withRevision) and its raft
+// term.
+func (c *Console) header(name string, withRevision bool) respHeader {
+	in, _ := c.w.Info(name)
+	h := respHeader{ClusterID: c.w.ClusterID(), MemberID: in.MemberID, RaftTerm: in.Term}
+	if withRevision {
+		h.Revision, _, _ = c.w.MemberKV(name)
+	}
+	return h
+}
+
+// writeFieldsHeader writes a header as etcdctl's -w fields does (the
+// revision only when it is set).
+func writeFieldsHeader(b *strings.Builder, h respHeader) {
+	fmt.Fprintln(b, `"ClusterID" :`, h.ClusterID)
+	fmt.Fprintln(b, `"MemberID" :`, h.MemberID)
+	if h.Revision > 0 {
+		fmt.Fprintln(b, `"Revision" :`, h.Revision)
+	}
+	fmt.Fprintln(b, `"RaftTerm" :`, h.RaftTerm)
+}
+
+// unsupportedFormat is etcdctl's error for a format a verb cannot print.
+func unsupportedFormat(format string) error {
+	return fmt.Errorf("%s not supported as output format", format)
+}
+
+// humanBytes formats a size as go-humanize's Bytes does (SI units, one
+// decimal below 10).
+func humanBytes(n uint64) string {
+	if n < 10 {
+		return fmt.Sprintf("%d B", n)
+	}
+	sizes := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
+	e := math.Floor(math.Log(float64(n)) / math.Log(1000))
+	val := math.Floor(float64(n)/math.Pow(1000, e)*10+0.5) / 10
+	if val < 10 {
+		return fmt.Sprintf("%.1f %s", val, sizes[int(e)])
+	}
+	return fmt.Sprintf("%.0f %s", val, sizes[int(e)])
+}
+
+// idHex formats a member ID as etcdctl's tables and simple output do.
+func idHex(id uint64) string { return strconv.FormatUint(id, 16) }
+
+// A connection as clientv3 describes it in its log lines.
+const (
+	peerNone = "Peer{Addr: <nil>, LocalAddr: <nil>, AuthInfo: <nil>}"
+	// clientPtr stands for the address of etcdctl's client object in the
+	// gRPC target (a pointer, different on every run).
+	clientPtr = "0xc0001d4000"
+)
+
+// peerOf is the peer of a connection to an endpoint that answered.
+func peerOf(addr string) string {
+	return "Peer{Addr: '" + addr + "', LocalAddr: '127.0.0.1:40000', AuthInfo: 'insecure'}"
+}
+
+// hostPort is an endpoint as a dialer sees it: its client URL without the
+// scheme.
+func (c *Console) hostPort(name string) string {
+	in, _ := c.w.Info(name)
+	u := strings.TrimPrefix(strings.TrimPrefix(in.ClientURL, "http://"), "https://")
+	return u
+}
+
+// clientWarn writes the line clientv3's retry interceptor logs (as JSON,
+// on standard error) when an attempt of a call fails. logger is the
+// client's logger name, first the endpoint its target names (its first
+// endpoint).
+func (c *Console) clientWarn(b *strings.Builder, logger, first, peer, method, err string) {
+	fmt.Fprintf(b, `{"level":"warn","ts":%q,"logger":%q,"caller":"v3@v3.6.16/retry_interceptor.go:68",`+
+		`"msg":"retrying of unary invoker failed","target":"etcd-endpoints://%s/%s","peer":%q,"method":%q,"attempt":0,"error":%q}`+"\n",
+		wallClock(c.w.Now()), logger, clientPtr, first, peer, method, err)
+}
+
+// wallClock shows a virtual time as the timestamp of a log line: the
+// virtual clock counts from the Unix epoch.
+func wallClock(t sim.Time) string {
+	ns := int64(t)
+	s := ns / 1e9
+	return fmt.Sprintf("1970-01-01T%02d:%02d:%02d.%06dZ", s/3600%24, s/60%60, s%60, ns%1e9/1e3)
+}
+
+// refusedErr is how gRPC reports a deadline that passed while it could not
+// connect to a member that refuses connections.
+func refusedErr(hostPort string) string {
+	return `rpc error: code = DeadlineExceeded desc = latest balancer error: connection error: desc = "transport: Error while dialing: dial tcp ` +
+		hostPort + `: connect: connection refused"`
+}
+
+// deadlineErr is how gRPC reports a deadline that passed while a member
+// did not answer.
+const deadlineErr = "rpc error: code = DeadlineExceeded desc = context deadline exceeded"
+
+// version: etcdctl version.
+func (c *Console) version(args []string, _ bool) error {
+	f := newFlags("version")
+	if _, err := f.parse(args, 0, 0, "version"); err != nil {
+		return err
+	}
+	c.printf("etcdctl version: %s\nAPI version: 3.6\n", sim.ServerVersion)
+	return nil
+}

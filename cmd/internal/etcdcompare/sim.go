@@ -1,0 +1,133 @@
+package etcdcompare
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/raftsim/raftsim/cmd/internal/console"
+	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/sim"
+)
+
+// SimConfig is the simulated twin of the real cluster: members m1, m2, m3
+// with the real one's URLs and token, on loopback (latencies of a tenth of
+// a millisecond), and no clients but etcdctl.
+func SimConfig() sim.Config {
+	cfg := sim.DefaultConfig()
+	cfg.Members = Members
+	cfg.Network.Latency = netmodel.Latency{Min: 100 * time.Microsecond, Max: 200 * time.Microsecond}
+	cfg.ClientLatency = 50 * time.Microsecond
+	cfg.ClusterToken = Token
+	cfg.PeerURLs, cfg.ClientURLs = map[string]string{}, map[string]string{}
+	for _, m := range Members {
+		cfg.PeerURLs[m], cfg.ClientURLs[m] = PeerURL(m), ClientURL(m)
+	}
+	return cfg
+}
+
+// A SimCluster is raftsim's console on a SimConfig world.
+type SimCluster struct {
+	c   *console.Console
+	out bytes.Buffer
+}
+
+// StartSim builds the world and lets it start, as `raftsim shell` does.
+func StartSim() (*SimCluster, error) {
+	w, err := sim.New(SimConfig())
+	if err != nil {
+		return nil, err
+	}
+	s := &SimCluster{}
+	s.c = console.New(w, console.Options{Out: &s.out})
+	if err := s.c.Start("etcd-compare"); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// commandGap is the time between two etcdctl commands: a new etcdctl
+// process starts and dials its endpoints, which on this machine takes
+// tens of milliseconds.
+const commandGap = 20 * time.Millisecond
+
+// Run runs one step and returns what the console printed for it.
+func (s *SimCluster) Run(st Step) (string, error) {
+	if err := s.exec("wait " + commandGap.String()); err != nil {
+		return "", err
+	}
+	s.out.Reset()
+	var line string
+	switch {
+	case st.Stop != nil:
+		// A frozen process: a stall longer than any session.
+		for _, m := range st.Stop {
+			if err := s.exec("stall " + m + " 1h"); err != nil {
+				return "", err
+			}
+		}
+		s.out.Reset()
+		return "", nil
+	case st.Kill != nil:
+		for _, m := range st.Kill {
+			if err := s.exec("crash " + m); err != nil {
+				return "", err
+			}
+		}
+		s.out.Reset()
+		return "", nil
+	case st.Sleep > 0:
+		line = "wait " + st.Sleep.String()
+	case st.For > 0:
+		line = st.Command + " --for " + st.For.String()
+	default:
+		line = st.Command
+	}
+	if st.Sleep == 0 && !strings.Contains(line, "--endpoints") {
+		line += " --endpoints=" + Endpoints()
+	}
+	if st.Stdin != nil {
+		// A here-document: the console reads the lines after the command
+		// as the command's input, as it reads a script.
+		script := line + "\n" + strings.Join(st.Stdin, "\n") + "\n"
+		if err := s.c.RunScript(strings.NewReader(script)); err != nil {
+			return s.out.String(), err
+		}
+		return stripEchoes(s.out.String()), nil
+	}
+	err := s.exec(line)
+	if st.Sleep > 0 {
+		s.out.Reset()
+	}
+	return s.out.String(), err
+}
+
+func (s *SimCluster) exec(line string) error {
+	if err := s.c.Exec(line); err != nil {
+		return fmt.Errorf("%s: %w", line, err)
+	}
+	return nil
+}
+
+// stripEchoes drops the prompt-and-command lines a script echoes.
+func stripEchoes(out string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if strings.HasPrefix(l, "raftsim ") && strings.Contains(l, "s> ") {
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// KeptIDs are the IDs compared as they are: the bootstrap members' and the
+// cluster's, which both sides compute from the same URLs and token.
+func KeptIDs() []uint64 {
+	var ids []uint64
+	for _, m := range Members {
+		ids = append(ids, sim.MemberID([]string{PeerURL(m)}, Token, nil))
+	}
+	return append(ids, sim.ClusterID(ids))
+}
