@@ -174,8 +174,11 @@ func (c *Console) memberStatus(name string) statusResponse {
 		r.Errors = []string{"etcdserver: no leader"}
 	}
 	r.IsLearner = in.Learner
+	// A new etcd's storage is at 3.5 until the cluster version reaches 3.6
+	// (etcd's monitorStorageVersion moves it).
+	r.StorageVersion = "3.5.0"
 	if c.w.ClusterVersion(name) == "3.6.0" {
-		r.StorageVersion = "3.6.0" // etcd moves its storage to the cluster version
+		r.StorageVersion = "3.6.0"
 	}
 	r.DbSizeQuota = defaultQuota
 	return r

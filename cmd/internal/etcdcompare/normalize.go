@@ -2,6 +2,7 @@ package etcdcompare
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -306,17 +307,20 @@ func sortHealth(out string) string {
 }
 
 // logLinesLast moves clientv3's log lines (JSON on standard error) after
-// the rest, sorted: they are written from other goroutines, so where they
-// fall among the output is chance.
+// the rest, sorted, each once: they are written from other goroutines, so
+// where they fall among the output is chance, and so is whether a call
+// whose deadline passes is attempted once more in the last instant.
 func logLinesLast(out string) string {
 	var rest, logs []string
 	for _, l := range strings.SplitAfter(out, "\n") {
 		if strings.HasPrefix(l, `{"level":`) {
-			logs = append(logs, l)
+			logs = append(logs, attemptRE.ReplaceAllString(l, `"attempt":<n>`))
 		} else if l != "" {
 			rest = append(rest, l)
 		}
 	}
 	sort.Strings(logs)
-	return strings.Join(append(rest, logs...), "")
+	return strings.Join(append(rest, slices.Compact(logs)...), "")
 }
+
+var attemptRE = regexp.MustCompile(`"attempt":\d+`)

@@ -68,7 +68,7 @@ type RealCluster struct {
 // StartReal starts a fresh cluster from the binaries in bin, with its data
 // under dir, and waits until it has started as raftsim's console waits: a
 // leader, every member published, the cluster version set (every member
-// at the same applied index). Who wins the first election is chance, and
+// at the same applied index, its storage moved to 3.6). Who wins the first election is chance, and
 // it shows in the output, so it starts clusters until m1 wins, as m1 does
 // in SimConfig's simulation.
 func StartReal(bin, dir string) (*RealCluster, error) {
@@ -145,13 +145,14 @@ func (c *RealCluster) waitStarted(limit time.Duration) (leader uint64, err error
 			Status struct {
 				Leader           uint64 `json:"leader"`
 				RaftAppliedIndex uint64 `json:"raftAppliedIndex"`
+				StorageVersion   string `json:"storageVersion"`
 			}
 		}
 		if err == nil && json.Unmarshal(out, &st) == nil && len(st) == len(Members) {
 			ok := true
 			for _, s := range st {
 				ok = ok && s.Status.Leader != 0 && s.Status.RaftAppliedIndex == st[0].Status.RaftAppliedIndex &&
-					s.Status.RaftAppliedIndex >= uint64(2*len(Members)+2)
+					s.Status.RaftAppliedIndex >= uint64(2*len(Members)+2) && s.Status.StorageVersion == "3.6.0"
 			}
 			if ok {
 				return st[0].Status.Leader, nil
