@@ -86,8 +86,10 @@ type Console struct {
 	// maxRunTime, if set, replaces scenarios.MaxRunTime: a fuzz test keeps
 	// each input's virtual time short.
 	maxRunTime time.Duration
-	// epLabels: how the last --endpoints named each member, for output.
-	epLabels map[string]string
+	// epLabels: how the last --endpoints named each member, for output;
+	// firstEndpoint: the first of them, which names etcdctl's gRPC target.
+	epLabels      map[string]string
+	firstEndpoint string
 }
 
 // job is a command that waits for something as virtual time passes. poll

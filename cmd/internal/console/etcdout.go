@@ -127,3 +127,58 @@ func (c *Console) version(args []string, _ bool) error {
 	c.printf("etcdctl version: %s\nAPI version: 3.6\n", sim.ServerVersion)
 	return nil
 }
+
+// methods are the gRPC methods of etcdctl's unary calls, by command.
+var methods = map[sim.CommandKind]string{
+	sim.CmdPut: "/etcdserverpb.KV/Put", sim.CmdGet: "/etcdserverpb.KV/Range", sim.CmdDelete: "/etcdserverpb.KV/DeleteRange",
+	sim.CmdTxn: "/etcdserverpb.KV/Txn", sim.CmdCompact: "/etcdserverpb.KV/Compact",
+	sim.CmdLeaseGrant: "/etcdserverpb.Lease/LeaseGrant", sim.CmdLeaseRevoke: "/etcdserverpb.Lease/LeaseRevoke",
+	sim.CmdLeaseTimeToLive: "/etcdserverpb.Lease/LeaseTimeToLive",
+}
+
+// failureLog is the line clientv3 logs when etcdctl's call of cmd failed
+// as op did; nothing for a request sent --via another client, or for a
+// stream.
+func (c *Console) failureLog(cmd sim.Command, op *sim.Op) string {
+	method, ok := methods[cmd.Kind]
+	if !ok || cmd.By != "etcdctl" || op.Member == "" {
+		return ""
+	}
+	var b strings.Builder
+	peer := peerNone
+	if in, ok := c.w.Info(op.Member); ok && in.Up && in.Ready {
+		peer = peerOf(c.hostPort(op.Member))
+	}
+	first := c.firstEndpoint
+	if first == "" {
+		first = op.Member
+	}
+	c.clientWarn(&b, "etcd-client", first, peer, method, "rpc error: code = "+grpcCode(op.Err)+" desc = "+op.Err)
+	return b.String()
+}
+
+// grpcCode is the gRPC status code etcd sends with an error (etcd's
+// api/v3rpc/rpctypes), or that the client's own deadline gives.
+func grpcCode(msg string) string {
+	switch {
+	case msg == "context deadline exceeded":
+		return "DeadlineExceeded"
+	case msg == "context canceled":
+		return "Canceled"
+	case strings.HasPrefix(msg, "etcdserver: request timed out"), msg == "etcdserver: no leader",
+		msg == "etcdserver: leader changed", msg == "etcdserver: unhealthy cluster", msg == "etcdserver: server stopped",
+		strings.HasPrefix(msg, "rpc error: code = Unavailable"):
+		return "Unavailable"
+	case strings.Contains(msg, "required revision"), msg == "etcdserver: too large lease TTL":
+		return "OutOfRange"
+	case msg == "etcdserver: requested lease not found", msg == "etcdserver: member not found":
+		return "NotFound"
+	case msg == "etcdserver: request is too large", msg == "etcdserver: key not found", msg == "etcdserver: value is provided",
+		msg == "etcdserver: lease is provided", msg == "etcdserver: duplicate key given in txn request",
+		msg == "etcdserver: too many operations in txn request", msg == "etcdserver: given member URLs are invalid":
+		return "InvalidArgument"
+	case msg == "etcdserver: mvcc: database space exceeded", msg == "etcdserver: too many requests":
+		return "ResourceExhausted"
+	}
+	return "FailedPrecondition"
+}

@@ -46,7 +46,7 @@ func (c *Console) requestWith(cmd sim.Command, bg bool, show, fail func(op *sim.
 		if op.Status == sim.OpOK {
 			c.output(j, show(op))
 		} else {
-			c.output(j, fail(op))
+			c.output(j, c.failureLog(cmd, op)+fail(op))
 		}
 		return true
 	}

@@ -173,8 +173,13 @@ func endpointName(ep string) string {
 // etcdctl does, output names each endpoint as it was given (label).
 func (c *Console) endpoints(f *flags) ([]string, error) {
 	c.epLabels = map[string]string{}
+	c.firstEndpoint = ""
 	if *f.endpoints == "" {
-		return c.members(), nil
+		eps := c.members()
+		if len(eps) > 0 {
+			c.firstEndpoint = eps[0]
+		}
+		return eps, nil
 	}
 	var out []string
 	for _, ep := range strings.Split(*f.endpoints, ",") {
@@ -189,6 +194,9 @@ func (c *Console) endpoints(f *flags) ([]string, error) {
 		if !slices.Contains(out, name) {
 			out = append(out, name)
 			c.epLabels[name] = ep
+		}
+		if c.firstEndpoint == "" {
+			c.firstEndpoint = ep
 		}
 	}
 	if len(out) == 0 {
