@@ -47,6 +47,7 @@ func TestLongLines(t *testing.T) {
 	got := strings.Join(answers[4:], "\n")
 	want := strings.Join([]string{
 		"OK",
+		"{×424", // clientv3 logs the failed call, as JSON on standard error
 		"Error: etcdserver: request is too large",
 		"Error: rpc error: code = ResourceExhausted desc = trying to send message larger than max (2097160 vs. 2097152)",
 		"Error: the line is 5 MiB long; the shell reads lines of at most 3 MiB (etcd takes requests of up to 1.5 MiB)",
