@@ -54,6 +54,8 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 			return nil, fmt.Errorf("fork: %s has a disk write in progress", m.name)
 		case len(m.watches) > 0:
 			return nil, fmt.Errorf("fork: %s has a watch open", m.name)
+		case len(m.leaseWaits) > 0:
+			return nil, fmt.Errorf("fork: %s holds lease keep-alives", m.name)
 		}
 	}
 	for _, op := range w.ops {
@@ -82,16 +84,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 	}
 	f.clusterID = w.clusterID
 	for _, m := range w.members {
-		fm := f.addMember(m.name)
-		fm.memberID, fm.inc, fm.removed = m.memberID, m.inc, m.removed
-		fm.peerURL, fm.clientURL = m.peerURL, m.clientURL
-		fm.disk = copyDisk(m.disk)
-		fm.log = m.log.clone()
-		fm.snap, fm.conf = m.snap, m.conf
-		fm.hard = pb.HardState{Term: new(m.hard.GetTerm()), Vote: new(m.hard.GetVote()), Commit: new(m.hard.GetCommit())}
-		fm.rate = m.rate
-		fm.tickEvery = max(Time(float64(cfg.Tick)/m.rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
-		fm.leaderTerm, fm.leaderHigh = m.leaderTerm, m.leaderHigh
+		f.forkMember(m)
 	}
 	for _, e := range inFlight {
 		c := f.sched.push(e.at)
@@ -177,6 +170,31 @@ func (w *World) inFlight() ([]event, error) {
 	return out, nil
 }
 
+// forkMember adds to f its copy of m: what the same process would still
+// have, with a copy of its disk and new random streams from f's seed. What
+// a rebuilt RawNode changes is set by resume. (TestForkCopiesEveryField
+// lists each field of member and says which.)
+func (f *World) forkMember(m *member) *member {
+	fm := &member{
+		w: f, id: m.id, memberID: m.memberID, name: m.name, peerURL: m.peerURL, clientURL: m.clientURL,
+		inc: m.inc, removed: m.removed,
+		rate: m.rate, clockBase: m.clockBase, clockSince: m.clockSince, ticks: m.ticks,
+		tickEvery:    max(Time(float64(f.cfg.Tick)/m.rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond)),
+		electionRand: stream(f.cfg.Seed, "election/"+m.name),
+		clockRand:    stream(f.cfg.Seed, "clock/"+m.name),
+		disk:         copyDisk(m.disk),
+		conf:         m.conf,
+		hard:         pb.HardState{Term: new(m.hard.GetTerm()), Vote: new(m.hard.GetVote()), Commit: new(m.hard.GetCommit())},
+		log:          m.log.clone(),
+		snap:         m.snap,
+		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
+		noLeaderPolls: m.noLeaderPolls, nextLeaseCheck: m.nextLeaseCheck, idSuffix: m.idSuffix,
+	}
+	f.members = append(f.members, fm)
+	f.byName[m.name] = fm
+	return fm
+}
+
 // resume makes fm, a fork's copy of m, go on as m: the state machine and
 // the server's state are m's, and the RawNode is rebuilt over fm's copy of
 // the disk, having applied what m applied.
@@ -227,7 +245,7 @@ func copyDisk(d *raft.MemoryStorage) *raft.MemoryStorage {
 		}
 	}
 	hs, _, _ := d.InitialState()
-	_ = c.SetHardState(proto.Clone(hs).(*pb.HardState))
+	_ = c.SetHardState(&pb.HardState{Term: new(hs.GetTerm()), Vote: new(hs.GetVote()), Commit: new(hs.GetCommit())})
 	return c
 }
 
