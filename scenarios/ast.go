@@ -164,6 +164,7 @@ const (
 	StepLeaseRevoke              // lease_revoke: {via, lease, as}
 	StepLeaseKeepAlive           // lease_keepalive: {via, lease, repeat, as}
 	StepLeaseTimeToLive          // lease_timetolive: {via, lease, keys, as}
+	StepLoad                     // load: {for, rate, via, keys, prefix, distribution, mix, background}
 	numStepKinds
 )
 
@@ -172,7 +173,7 @@ var stepKindNames = [...]string{
 	"partition", "isolate", "cut", "restore", "link", "heal", "campaign", "transfer_leader",
 	"add_member", "promote", "remove_member", "snapshot", "put", "delete", "get", "watch",
 	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
-	"lease_timetolive",
+	"lease_timetolive", "load",
 }
 
 func (k StepKind) String() string {
@@ -265,6 +266,12 @@ type Step struct {
 	// Timeout is the operation's own deadline (an extension; 0: its
 	// client's), like etcdctl's --command-timeout.
 	Timeout time.Duration
+
+	// Load is StepLoad's workload. Unless Background, the step lasts as
+	// long as the load; LoadVia is where each name of its via: is.
+	Load       *sim.LoadSpec
+	Background bool
+	LoadVia    []Pos
 
 	// By names who sends an operation via a member (an extension, e.g.
 	// etcdctl); "" means the client on that member's host, or its local

@@ -183,6 +183,9 @@ func dumpStep(st Step) string {
 		w("within=%s", st.Within)
 	case StepExpectAlways:
 		w("for=%s", st.For)
+	case StepLoad:
+		l := st.Load
+		w("for=%s rate=%d via=%v keys=%d prefix=%q zipf=%v mix=%+v background=%v", l.For, l.Rate, l.Via, l.Keys, l.Prefix, l.Zipf, l.Mix, st.Background)
 	}
 	return b.String()
 }

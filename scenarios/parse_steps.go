@@ -188,6 +188,8 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		p.op(st, v)
 	case StepExpect, StepExpectAlways:
 		p.expect(st, v)
+	case StepLoad:
+		p.load(st, v)
 	}
 }
 

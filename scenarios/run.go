@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/mvcc"
@@ -39,7 +41,25 @@ type RunOptions struct {
 	// that a lesson's key claim fails when its configuration is flipped,
 	// whatever the flip did to the claims before it; nothing else sets it.
 	onlyExpect int
+
+	// Trace, if set, receives each event as a line of the JSON Lines
+	// trace as the run goes (the header is the caller's to write).
+	Trace io.Writer
+	// ForgetHistory gives back the history's memory once the transcript
+	// and the trace have it and no sent: condition will look at it, so
+	// that a long headless run keeps only what it still needs. The window
+	// leaves it off: it shows the whole history.
+	ForgetHistory bool
 }
+
+// forgetEvery is how many events a run with ForgetHistory lets gather
+// before giving back those it no longer needs.
+const forgetEvery = 1 << 16
+
+// sliceEvery is how much virtual time a headless run lets pass between
+// flushes of its transcript and trace, so that a long step does not hold
+// its whole history.
+const sliceEvery = sim.Time(time.Second)
 
 // RunState is where a Runner stands.
 type RunState uint8
@@ -86,6 +106,9 @@ type Runner struct {
 	vars     map[string][]string
 	paused   bool
 	narrated int // narrative steps (say, pause, chapter) that have run
+	line     []byte
+	acted    bool   // the current step has done what it does once
+	sentAt   []bool // by step: it or a later one has a sent: condition
 	caption  string
 	err      error
 	printed  int // history events already written to the transcript
@@ -202,7 +225,7 @@ func (r *Runner) advance(until sim.Time) RunState {
 			if st := r.runUntil(at); st == Failed {
 				return st
 			}
-			r.started, r.start = true, r.w.Now()
+			r.started, r.start, r.acted = true, r.w.Now(), false
 			r.conds = make([]condState, len(s.Conds))
 			for i := range r.conds {
 				r.conds[i].scanned = r.sentMark
@@ -226,6 +249,18 @@ func (r *Runner) advance(until sim.Time) RunState {
 }
 
 func (r *Runner) runUntil(t sim.Time) RunState {
+	if r.opts.ForgetHistory || r.opts.Trace != nil {
+		// NB: running to t in slices is running to t: nothing acts at
+		// the instants between but the events scheduled there.
+		for next := r.w.Now(); next < t; {
+			next = min(t, next+sliceEvery)
+			if err := r.w.RunUntil(next); err != nil {
+				r.err = err
+				return Failed
+			}
+			r.flushTranscript()
+		}
+	}
 	if err := r.w.RunUntil(t); err != nil {
 		r.err = err
 		return Failed
@@ -279,6 +314,19 @@ func (r *Runner) exec(s *Step, until sim.Time) (bool, RunState) {
 		return r.expect(s, until)
 	case StepExpectAlways:
 		return r.expectAlways(s, until)
+	case StepLoad:
+		// NB: a step may take several calls of exec (Advance stops at
+		// until); the load starts once.
+		if !r.acted {
+			r.acted = true
+			if st := r.do(sim.Command{Kind: sim.CmdLoad, Load: s.Load}, s.Pos); st == Failed {
+				return false, st
+			}
+		}
+		if s.Background {
+			return true, Running
+		}
+		return r.waitUntil(r.start.Add(s.Load.For), until)
 	}
 	cmds, err := r.commands(s)
 	if err != nil {
@@ -514,14 +562,17 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 
 // flushTranscript writes the events since the last flush.
 func (r *Runner) flushTranscript() {
-	out := r.opts.Transcript
-	if out == nil {
+	out, trace := r.opts.Transcript, r.opts.Trace
+	if out == nil && trace == nil {
 		r.printed = r.w.HistoryLen()
-		return
 	}
 	for ; r.printed < r.w.HistoryLen(); r.printed++ {
 		e := r.w.EventAt(r.printed)
-		if r.opts.Quiet && e.Kind != sim.EvCaption && e.Kind != sim.EvViolation {
+		if trace != nil {
+			r.line = r.w.AppendTraceLine(r.line[:0], e)
+			_, _ = trace.Write(r.line) // the caller's writer keeps the error
+		}
+		if out == nil || r.opts.Quiet && e.Kind != sim.EvCaption && e.Kind != sim.EvViolation {
 			continue
 		}
 		if e.IsHeartbeat() && !r.opts.Heartbeats {
@@ -529,6 +580,36 @@ func (r *Runner) flushTranscript() {
 		}
 		fmt.Fprintln(out, r.w.DescribeIn(r.lang, e))
 	}
+	if r.opts.ForgetHistory && r.printed-r.w.HistoryStart() >= forgetEvery {
+		r.w.ForgetHistory(r.needed())
+	}
+}
+
+// needed returns the first event the run may still read: the first not
+// yet written out, or, while a sent: condition is to come, the first it
+// will count.
+func (r *Runner) needed() int {
+	need := r.printed
+	if r.sentFrom(r.step) {
+		need = min(need, r.sentMark)
+		if r.started { // the conditions of the step running
+			for _, cs := range r.conds {
+				need = min(need, cs.scanned)
+			}
+		}
+	}
+	return need
+}
+
+// sentFrom reports whether step i or a later one has a sent: condition.
+func (r *Runner) sentFrom(i int) bool {
+	if r.sentAt == nil {
+		r.sentAt = make([]bool, len(r.s.Steps)+1)
+		for j := len(r.s.Steps) - 1; j >= 0; j-- {
+			r.sentAt[j] = r.sentAt[j+1] || slices.ContainsFunc(r.s.Steps[j].Conds, func(c Condition) bool { return c.Kind == CondSent })
+		}
+	}
+	return r.sentAt[min(i, len(r.s.Steps))]
 }
 
 // note writes a line about the scenario itself (not an event) in order.

@@ -2,9 +2,12 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/raftsim/raftsim/sim"
 )
 
 // validator walks the steps in order, keeping what is statically known at
@@ -20,6 +23,8 @@ type validator struct {
 	clients map[string]bool
 	vars    map[string]varInfo
 	labels  map[string]labelInfo
+
+	loadRequests int // what the load steps so far send
 
 	// later say where a name is introduced after its use, for a hint.
 	laterMember map[string]int
@@ -65,7 +70,7 @@ func (p *parser) validate(s *Scenario) {
 			if s.Config.Apiservers > 0 && i >= s.Config.Apiservers {
 				break
 			}
-			v.clients["apiserver-"+strconv.Itoa(i+1)] = true
+			v.clients[apiserverName(i)] = true
 		}
 		for i, m := range s.Config.Members {
 			if v.clients[m] && i < len(p.memberPos) {
@@ -121,6 +126,11 @@ func (v *validator) timing() {
 			latest = addDurations(latest, st.For)
 		case StepExpect:
 			latest = addDurations(latest, st.Within)
+		case StepLoad:
+			if st.Load != nil && !st.Background {
+				t = addDurations(t, st.Load.For)
+				latest = addDurations(latest, st.Load.For)
+			}
 		}
 		if latest > MaxRunTime {
 			v.p.errorf(st.Pos, "%v", PastRunTime(st.Kind.String(), latest))
@@ -130,6 +140,10 @@ func (v *validator) timing() {
 }
 
 func (v *validator) memberList() string { return strings.Join(v.current, ", ") }
+
+// apiserverName is the name a topology gives the apiserver on the host of
+// the i-th member (from 0).
+func apiserverName(i int) string { return "apiserver-" + strconv.Itoa(i+1) }
 
 // ref checks a reference to members.
 func (v *validator) ref(r NodeRef, what string) {
@@ -212,6 +226,16 @@ func (v *validator) step(st *Step) {
 		}
 	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepSnapshot, StepStall, StepClock:
 		v.refs(st.Nodes, what)
+	case StepLoad:
+		v.loadVia(st)
+		if st.Load != nil && st.Load.For > 0 {
+			v.loadRequests += sim.LoadRequests(st.Load.For, st.Load.Rate)
+			if v.loadRequests > sim.MaxLoadRequests {
+				v.p.errorf(st.Pos, "load: its loads would send %d requests by here; a run may send at most %d (each is kept for the linearizability check)",
+					v.loadRequests, sim.MaxLoadRequests)
+				v.loadRequests = math.MinInt / 2 // report it once
+			}
+		}
 	case StepCancel:
 		if _, ok := v.labels[st.Cancel]; !ok && st.Cancel != "" {
 			v.p.errorf(st.CancelPos, "cancel: no earlier operation has label %q; name one with as: %s", st.Cancel, st.Cancel)

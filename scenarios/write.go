@@ -324,6 +324,34 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 			yadd(m, "as", ystr(c.Label))
 		}
 		action(m)
+	case sim.CmdLoad:
+		if c.Load == nil {
+			return nil, fmt.Errorf("a load without its workload")
+		}
+		l := c.Load
+		m := ymap(true)
+		yadd(m, "for", yplain(l.For.String()))
+		yadd(m, "rate", yplain(strconv.Itoa(l.Rate)))
+		yadd(m, "via", ylist(l.Via))
+		yadd(m, "keys", yplain(strconv.Itoa(l.Keys)))
+		yadd(m, "prefix", ystr(l.Prefix))
+		if l.Zipf {
+			yadd(m, "distribution", yplain("zipf"))
+		}
+		mix := ymap(true)
+		for _, w := range []struct {
+			key    string
+			weight int
+		}{{"put", l.Mix.Put}, {"get", l.Mix.Get}, {"serializable", l.Mix.Serializable}, {"delete", l.Mix.Delete}, {"txn", l.Mix.Txn}} {
+			if w.weight > 0 {
+				yadd(mix, w.key, yplain(strconv.Itoa(w.weight)))
+			}
+		}
+		yadd(m, "mix", mix)
+		// The steps after it say when they run (at:), so the load goes
+		// on beside them, as it did.
+		yadd(m, "background", ybool(true))
+		action(m)
 	case sim.CmdCancel:
 		if c.Label == "" {
 			return nil, fmt.Errorf("cancel needs the label of an operation")

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,8 @@ func TestMarshalRoundTrip(t *testing.T) {
 		{At: at(1017), Kind: sim.CmdRemoveMember, Node: "etcd-6"},
 		{At: at(1018), Kind: sim.CmdSnapshot, Node: "etcd-1"},
 		{At: at(1019), Kind: sim.CmdCaption, Caption: "say", Text: "a: caption"},
+		{At: at(1020), Kind: sim.CmdLoad, Load: &sim.LoadSpec{For: time.Minute, Rate: 250, Via: []string{"apiserver-1", "etcd-2"},
+			Keys: 7, Prefix: "/l/", Zipf: true, Mix: sim.LoadMix{Put: 3, Serializable: 1, Txn: 2}}},
 	}
 	data, err := MarshalWith(MarshalOptions{End: at(2500)}, cfg, cmds)
 	if err != nil {
@@ -94,7 +97,10 @@ func TestMarshalRoundTrip(t *testing.T) {
 	if s.Steps[6].For != 300*time.Millisecond || s.Steps[7].Rate != 1 {
 		t.Errorf("stall for %s, clock rate %v", s.Steps[6].For, s.Steps[7].Rate)
 	}
-	if last := s.Steps[len(cmds)]; last.Kind != StepWait || last.Wait != 2500*time.Millisecond-1019*time.Millisecond {
+	if l, c := s.Steps[len(cmds)-1], cmds[len(cmds)-1]; l.Load == nil || !reflect.DeepEqual(*l.Load, *c.Load) || !l.Background {
+		t.Errorf("load: %+v, want %+v in the background", l.Load, c.Load)
+	}
+	if last := s.Steps[len(cmds)]; last.Kind != StepWait || last.Wait != 2500*time.Millisecond-1020*time.Millisecond {
 		t.Errorf("final step: %s %s", last.Kind, last.Wait)
 	}
 }

@@ -23,14 +23,16 @@ const firstChunkBytes = 4 << 10
 // hold no pointers: full-size chunks may live outside the Go heap (see
 // newChunk), where the garbage collector does not look.
 type chunked[T any] struct {
-	_      noCopy // the chunks outside the heap are given back when this is garbage
-	chunks [][]T
-	per    int // items in a full chunk
-	grown  int // how many chunks are growing ones
-	before int // how many items they hold
-	last   []T // the last chunk
-	used   int // items used in last
-	n      int
+	_       noCopy // the chunks outside the heap are given back when this is garbage
+	chunks  [][]T
+	frees   []func() // frees[k] gives chunk k back early (nil: the garbage collector does)
+	dropped int      // the leading chunks given back (see dropBefore)
+	per     int      // items in a full chunk
+	grown   int      // how many chunks are growing ones
+	before  int      // how many items they hold
+	last    []T      // the last chunk
+	used    int      // items used in last
+	n       int
 }
 
 // noCopy makes go vet report a copy of what holds it.
@@ -69,9 +71,49 @@ func (c *chunked[T]) grow() {
 		c.grown++
 		c.before += next
 	}
-	c.last = newChunk(&c.chunks, items)
+	var free func()
+	c.last, free = newChunk(&c.chunks, items)
 	c.chunks = append(c.chunks, c.last)
+	c.frees = append(c.frees, free)
 	c.used = 0
+}
+
+// chunkOf returns the chunk that holds item i, and i's place in it.
+func (c *chunked[T]) chunkOf(i int) (int, int) {
+	if i < c.before {
+		// Growing chunk k holds items f(2^k - 1) to f(2^(k+1) - 1) - 1.
+		s := c.firstShift()
+		k := bits.Len(uint(i>>s+1)) - 1
+		return k, i - (1<<k-1)<<s
+	}
+	i -= c.before
+	return c.grown + i/c.per, i % c.per
+}
+
+// dropBefore gives back every chunk whose items all come before item i;
+// reading one of those items afterwards panics. The last chunk is kept.
+func (c *chunked[T]) dropBefore(i int) {
+	if i <= 0 || c.n == 0 {
+		return
+	}
+	k, _ := c.chunkOf(min(i, c.n-1))
+	for ; c.dropped < k; c.dropped++ {
+		if f := c.frees[c.dropped]; f != nil {
+			f()
+		}
+		c.chunks[c.dropped], c.frees[c.dropped] = nil, nil
+	}
+}
+
+// first returns the first item still kept.
+func (c *chunked[T]) first() int {
+	if c.dropped == 0 {
+		return 0
+	}
+	if c.dropped <= c.grown {
+		return (1<<c.dropped - 1) << c.firstShift()
+	}
+	return c.before + (c.dropped-c.grown)*c.per
 }
 
 // at returns the i-th item (0-based), which must have been added.
@@ -79,26 +121,25 @@ func (c *chunked[T]) at(i int) *T {
 	if i < 0 || i >= c.n {
 		panic(fmt.Sprintf("sim: item %d of %d", i, c.n))
 	}
-	if i < c.before {
-		// Growing chunk k holds items f(2^k - 1) to f(2^(k+1) - 1) - 1.
-		s := c.firstShift()
-		k := bits.Len(uint(i>>s+1)) - 1
-		return &c.chunks[k][i-(1<<k-1)<<s]
+	k, j := c.chunkOf(i)
+	if k < c.dropped {
+		panic(fmt.Sprintf("sim: item %d was given back", i))
 	}
-	i -= c.before
-	return &c.chunks[c.grown+i/c.per][i%c.per]
+	return &c.chunks[k][j]
 }
 
 // recordLog is an append-only byte stream of records of up to maxRecord
 // bytes, kept in chunks that grow as a chunked's do. A record never spans
 // two chunks.
 type recordLog struct {
-	_      noCopy
-	chunks [][]byte
-	ends   []int // where the records end in each chunk but the last
-	last   []byte
-	used   int // bytes used in last
-	full   int // the size of a full chunk
+	_       noCopy
+	chunks  [][]byte
+	frees   []func() // as chunked's
+	dropped int      // the leading chunks given back
+	ends    []int    // where the records end in each chunk but the last
+	last    []byte
+	used    int // bytes used in last
+	full    int // the size of a full chunk
 }
 
 // logPos is where a record starts.
@@ -112,8 +153,10 @@ func (l *recordLog) grow() {
 	} else {
 		l.ends = append(l.ends, l.used)
 	}
-	l.last = newChunk(&l.chunks, min(max(2*len(l.last), firstChunkBytes), l.full))
+	var free func()
+	l.last, free = newChunk(&l.chunks, min(max(2*len(l.last), firstChunkBytes), l.full))
 	l.chunks = append(l.chunks, l.last)
+	l.frees = append(l.frees, free)
 	l.used = 0
 }
 
@@ -122,14 +165,29 @@ func (l *recordLog) from(p logPos) ([]byte, logPos) {
 	if p.chunk < len(l.ends) && p.off == l.ends[p.chunk] {
 		p = logPos{p.chunk + 1, 0} // the record did not fit in p's chunk
 	}
+	if p.chunk < l.dropped {
+		panic(fmt.Sprintf("sim: record in chunk %d, which was given back", p.chunk))
+	}
 	return l.chunks[p.chunk][p.off:], p
 }
 
-// len returns the number of bytes the records take.
+// dropBefore gives back the chunks before chunk k; never the last.
+func (l *recordLog) dropBefore(k int) {
+	for ; l.dropped < min(k, len(l.chunks)-1); l.dropped++ {
+		if f := l.frees[l.dropped]; f != nil {
+			f()
+		}
+		l.chunks[l.dropped], l.frees[l.dropped] = nil, nil
+	}
+}
+
+// len returns the number of bytes the records kept take.
 func (l *recordLog) len() int {
 	n := l.used
-	for _, e := range l.ends {
-		n += e
+	for k, e := range l.ends {
+		if k >= l.dropped {
+			n += e
+		}
 	}
 	return n
 }

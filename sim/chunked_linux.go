@@ -23,15 +23,16 @@ const hugePage = 2 << 20
 //     costs about as much as zeroing the page. In huge pages it takes one
 //     fault per 2 MiB instead of 512.
 //
-// If the mapping fails, the chunk comes from the Go heap instead.
-func newChunk[T any](owner *[][]T, n int) []T {
+// If the mapping fails, the chunk comes from the Go heap instead. The func
+// returned, if not nil, gives a mapped chunk back at once.
+func newChunk[T any](owner *[][]T, n int) ([]T, func()) {
 	if t := reflect.TypeFor[T](); !pointerFree(t) {
 		panic("sim: a chunk of " + t.String() + ", which holds pointers, outside the Go heap")
 	}
 	var zero T
 	size := int(unsafe.Sizeof(zero)) * n
 	if size < hugePage {
-		return make([]T, n)
+		return make([]T, n), nil
 	}
 	size = (size + hugePage - 1) &^ (hugePage - 1)
 	// Map one huge page more than needed, so that the chunk can start on
@@ -39,11 +40,15 @@ func newChunk[T any](owner *[][]T, n int) []T {
 	// huge pages. The slack is address space only; nothing touches it.
 	mem, err := syscall.Mmap(-1, 0, size+hugePage, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
-		return make([]T, n)
+		return make([]T, n), nil
 	}
 	skip := (hugePage - int(uintptr(unsafe.Pointer(&mem[0]))%hugePage)) % hugePage
 	chunk := mem[skip : skip+size]
 	_ = syscall.Madvise(chunk, syscall.MADV_HUGEPAGE) // a hint: without it, plain pages
-	runtime.AddCleanup(owner, func(mem []byte) { _ = syscall.Munmap(mem) }, mem)
-	return unsafe.Slice((*T)(unsafe.Pointer(&chunk[0])), n)
+	cleanup := runtime.AddCleanup(owner, func(mem []byte) { _ = syscall.Munmap(mem) }, mem)
+	free := func() {
+		cleanup.Stop()
+		_ = syscall.Munmap(mem)
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&chunk[0])), n), free
 }

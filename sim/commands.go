@@ -47,6 +47,7 @@ const (
 	CmdLeaseTimeToLive CommandKind = "lease_timetolive"
 	CmdLeaseList       CommandKind = "lease_list"
 	CmdCaption         CommandKind = "caption"
+	CmdLoad            CommandKind = "load"
 )
 
 // Command is one thing done to the world. Nodes are named, never given as
@@ -92,6 +93,7 @@ type Command struct {
 	LeaseKeys  bool            // lease timetolive: list the keys
 	Repeat     bool            // lease keep-alive: keep it alive until it is gone or cancelled (clientv3 KeepAlive)
 	Txn        *mvcc.TxnRequest
+	Load       *LoadSpec // load
 
 	Caption string // caption: say, pause or chapter
 	Text    string
@@ -189,7 +191,7 @@ func (c *Command) isPlainRequest() bool {
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
 		c.Label == "" && c.Caption == "" && c.Text == "" &&
 		c.RangeEnd == "" && c.Rev == 0 && c.Limit == 0 && !c.CountOnly && c.SortOrder == 0 && c.SortTarget == 0 &&
-		!c.PrevKV && c.Lease == 0 && c.TTL == 0 && !c.LeaseKeys && !c.Repeat && c.Txn == nil
+		!c.PrevKV && c.Lease == 0 && c.TTL == 0 && !c.LeaseKeys && !c.Repeat && c.Txn == nil && c.Load == nil
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -219,6 +221,16 @@ func (w *World) do(c *Command) (*Op, error) {
 	switch c.Kind {
 	case CmdCaption:
 		w.Caption(c.Caption, c.Text)
+		return nil, nil
+	case CmdLoad:
+		if c.Load == nil {
+			return nil, fmt.Errorf("load: no workload given")
+		}
+		if err := w.checkLoad(c.Load); err != nil {
+			return nil, err
+		}
+		w.fault(0, describeLoad(c.Load))
+		w.startLoad(*c.Load)
 		return nil, nil
 	case CmdPut, CmdDelete, CmdGet, CmdWatch, CmdTxn, CmdCompact, CmdLeaseGrant, CmdLeaseRevoke, CmdLeaseKeepAlive,
 		CmdLeaseTimeToLive, CmdLeaseList:

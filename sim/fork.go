@@ -63,6 +63,9 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 			return nil, fmt.Errorf("fork: request %d (%s) is pending", op.ID, describeOp(op))
 		}
 	}
+	if w.loadRunning() {
+		return nil, fmt.Errorf("fork: a load is running")
+	}
 	inFlight, err := w.inFlight()
 	if err != nil {
 		return nil, err
@@ -264,15 +267,23 @@ func (s *safety) clone(w *World) *safety {
 	return c
 }
 
-// copyTo makes the empty d a copy of c, chunk for chunk.
+// copyTo makes the empty d a copy of c, chunk for chunk (those given back
+// stay given back).
 func (c *chunked[T]) copyTo(d *chunked[T]) {
 	for _, chunk := range c.chunks {
-		dc := newChunk(&d.chunks, len(chunk))
-		copy(dc, chunk)
-		d.chunks = append(d.chunks, dc)
-		d.last = dc
+		var free func()
+		if chunk != nil {
+			var fresh []T
+			fresh, free = newChunk(&d.chunks, len(chunk))
+			copy(fresh, chunk)
+			chunk = fresh
+		}
+		d.chunks, d.frees = append(d.chunks, chunk), append(d.frees, free)
 	}
-	d.per, d.grown, d.before, d.used, d.n = c.per, c.grown, c.before, c.used, c.n
+	if len(d.chunks) > 0 {
+		d.last = d.chunks[len(d.chunks)-1]
+	}
+	d.dropped, d.per, d.grown, d.before, d.used, d.n = c.dropped, c.per, c.grown, c.before, c.used, c.n
 }
 
 func (l *entryLog) clone() entryLog {
@@ -287,11 +298,12 @@ func (l *entryLog) clone() entryLog {
 // copyTo makes the empty history d a copy of h.
 func (h *history) copyTo(d *history) {
 	h.events.copyTo(&d.events)
-	d.n, d.last, d.started = h.n, h.last, h.started
+	d.n, d.last, d.started, d.first = h.n, h.last, h.started, h.first
 	d.marks = slices.Clone(h.marks)
+	d.blockMsg, d.blockText = slices.Clone(h.blockMsg), slices.Clone(h.blockText)
 	h.msgs.copyTo(&d.msgs)
 	h.bodies.copyTo(&d.bodies)
-	d.texts = slices.Clone(h.texts)
+	d.texts, d.textBase = slices.Clone(h.texts), h.textBase
 	d.lastBody = h.lastBody
 }
 
@@ -299,11 +311,16 @@ func (h *history) copyTo(d *history) {
 // positions in one are positions in the other.
 func (l *recordLog) copyTo(d *recordLog) {
 	for _, chunk := range l.chunks {
-		c := newChunk(&d.chunks, len(chunk))
-		copy(c, chunk)
-		d.chunks = append(d.chunks, c)
-		d.last = c
+		var free func()
+		if chunk != nil {
+			var fresh []byte
+			fresh, free = newChunk(&d.chunks, len(chunk))
+			copy(fresh, chunk)
+			chunk = fresh
+		}
+		d.chunks, d.frees = append(d.chunks, chunk), append(d.frees, free)
+		d.last = chunk
 	}
 	d.ends = slices.Clone(l.ends)
-	d.used, d.full = l.used, l.full
+	d.used, d.full, d.dropped = l.used, l.full, l.dropped
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -124,6 +125,31 @@ func (w *World) event(i int) Event {
 
 // HistoryLen returns the number of events so far.
 func (w *World) HistoryLen() int { return w.history.len() }
+
+// HistoryStart returns the index of the first event still kept: 0, unless
+// ForgetHistory gave some back.
+func (w *World) HistoryStart() int { return w.history.first }
+
+// ForgetHistory gives back the memory of the events before index before,
+// for a headless run that has written out what it needed of them. It keeps
+// whole blocks of events, so it may keep a few hundred before before; those
+// it gives back can no longer be read (EventAt panics). The window never
+// calls it: it shows the whole history.
+func (w *World) ForgetHistory(before int) {
+	inFlight := uint64(math.MaxUint32)
+	note := func(e *event) {
+		if e.kind == evDeliver && e.id > 0 {
+			inFlight = min(inFlight, e.id-1)
+		}
+	}
+	w.sched.pending(note)
+	for _, m := range w.members {
+		for i := range m.queue {
+			note(&m.queue[i])
+		}
+	}
+	w.history.forget(before, uint32(inFlight))
+}
 
 // EventAt returns the i-th event (0-based).
 func (w *World) EventAt(i int) Event { return w.event(i) }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
@@ -41,12 +42,20 @@ type history struct {
 	events   recordLog
 	n        int          // events recorded
 	last     Time         // the time of the last event
-	marks    []streamMark // where each block of blockLen events starts
+	marks    []streamMark // where each block of blockLen events kept starts
 	msgs     chunked[msgRec]
 	bodies   chunked[msgBody]
-	texts    []string     // an event's text is an index into this; 0 is ""
+	texts    []string     // an event's text is an index into this (less textBase); 0 is ""
 	lastBody [32]lastBody // by message type
 	started  int          // the header and time length of the record begun last
+
+	// A headless run gives back what it has written out (see forget):
+	// the events before first (a multiple of blockLen), and the messages,
+	// bodies and texts only they refer to.
+	first     int
+	blockMsg  []uint32 // by block kept: the lowest message index its events refer to
+	blockText []int    // by block kept: the index of the first text its events may add
+	textBase  int      // the index of texts[0]
 
 	// The block last decoded, so that reading events in order (forwards or
 	// backwards) decodes each event once.
@@ -151,6 +160,8 @@ func (h *history) begin(kind EventKind, reason netmodel.DropReason, now Time) []
 	}
 	if h.n%blockLen == 0 {
 		h.marks = append(h.marks, streamMark{pos: logPos{len(l.chunks) - 1, l.used}, last: h.last})
+		h.blockMsg = append(h.blockMsg, math.MaxUint32)
+		h.blockText = append(h.blockText, h.textBase+len(h.texts))
 	}
 	b := l.last[l.used:]
 	b[0] = byte(kind) | byte(reason)<<4
@@ -182,10 +193,10 @@ func (h *history) addFact(e Event, fromOp bool) {
 	case fromOp:
 		text = textFromOp
 	case e.Text != "":
-		if len(h.texts) == 0 {
+		if h.textBase+len(h.texts) == 0 {
 			h.texts = append(h.texts, "")
 		}
-		text = uint64(len(h.texts))
+		text = uint64(h.textBase + len(h.texts))
 		h.texts = append(h.texts, e.Text)
 	}
 	b := h.begin(e.Kind, 0, e.At)
@@ -253,6 +264,9 @@ func (r *fieldReader) get(bit byte, width int) uint64 {
 func (h *history) addMsg(kind EventKind, why netmodel.DropReason, now Time, id uint64) {
 	binary.LittleEndian.PutUint32(h.begin(kind, why, now), uint32(id-1))
 	h.end(4)
+	if b := &h.blockMsg[len(h.blockMsg)-1]; uint32(id-1) < *b {
+		*b = uint32(id - 1)
+	}
 }
 
 // recordSend records a message put on the network, or dropped at once for
@@ -322,11 +336,11 @@ func (w *World) recordArrival(id uint64, why netmodel.DropReason) {
 // at returns the i-th event, and whether its text is to be worked out from
 // its operation.
 func (h *history) at(i int) (Event, bool) {
-	if i < 0 || i >= h.n {
-		panic(fmt.Sprintf("sim: event %d of %d", i, h.n))
+	if i < h.first || i >= h.n {
+		panic(fmt.Sprintf("sim: event %d of %d (the first kept is %d)", i, h.n, h.first))
 	}
 	if b := i / blockLen; b != h.block || h.decoded == nil {
-		h.block, h.decoded, h.decodePos = b, h.decoded[:0], h.marks[b]
+		h.block, h.decoded, h.decodePos = b, h.decoded[:0], h.marks[b-h.first/blockLen]
 	}
 	for len(h.decoded) <= i%blockLen {
 		h.decoded = append(h.decoded, h.decode(&h.decodePos))
@@ -385,7 +399,7 @@ func (h *history) decode(p *streamMark) decodedEvent {
 		case textFromOp:
 			fromOp = true
 		default:
-			e.Text = h.texts[t]
+			e.Text = h.texts[int(t)-h.textBase]
 		}
 		e.Peer = r.get(factPeer, 2)
 		e.Role = raft.StateType(r.get(factRole, 1))
@@ -393,4 +407,52 @@ func (h *history) decode(p *streamMark) decodedEvent {
 	}
 	p.pos, p.last = logPos{pos.chunk, pos.off + start - len(b)}, e.At
 	return decodedEvent{e, fromOp}
+}
+
+// forget gives back the events before before (rounded down to a block, and
+// never the block being written), and the messages, message bodies and
+// texts that no event kept refers to. inFlight is the lowest index of a
+// message still on its way (math.MaxUint32 if none): its arrival is yet to
+// be recorded. Reading a forgotten event panics.
+func (h *history) forget(before int, inFlight uint32) {
+	if h.n == 0 {
+		return
+	}
+	fb := h.first / blockLen
+	b := min(before/blockLen, (h.n-1)/blockLen) // a block that has begun
+	if b <= fb {
+		return
+	}
+	k := b - fb // the first block kept, in the slices by block
+	h.events.dropBefore(h.marks[k].pos.chunk)
+	minMsg := inFlight
+	for _, m := range h.blockMsg[k:] {
+		minMsg = min(minMsg, m)
+	}
+	keepText := h.blockText[k]
+	h.marks = slices.Clone(h.marks[k:])
+	h.blockMsg = slices.Clone(h.blockMsg[k:])
+	h.blockText = slices.Clone(h.blockText[k:])
+	h.first = b * blockLen
+	h.decoded = nil
+
+	if drop := keepText - h.textBase; drop > 0 {
+		h.texts = slices.Clone(h.texts[drop:])
+		h.textBase = keepText
+	}
+	if minMsg == math.MaxUint32 {
+		minMsg = uint32(h.msgs.n) // every message sent has arrived, and no event kept names one
+	}
+	// A message shares the body of an earlier one with the same words:
+	// find the lowest body a message kept uses, and make the next messages
+	// use new bodies, so that older bodies can go too.
+	h.msgs.dropBefore(int(minMsg))
+	if h.msgs.n-int(minMsg) < 1<<20 { // else a message long in flight holds much back: keep the bodies too
+		minBody := uint32(h.bodies.n)
+		for i := int(minMsg); i < h.msgs.n; i++ {
+			minBody = min(minBody, h.msgs.at(i).body)
+		}
+		h.bodies.dropBefore(int(minBody))
+		h.lastBody = [32]lastBody{}
+	}
 }

@@ -27,6 +27,7 @@ const (
 	evPeerRetry                       // a member tries a forwarded lease request again
 	evCompactor                       // a kube-apiserver's compaction timer fires
 	evKeepAlive                       // a keep-alive stream sends its next keep-alive
+	evLoad                            // a load sends its next request (peer: the load)
 )
 
 // event is one entry of the schedule.

@@ -30,13 +30,15 @@ type World struct {
 	clients []*client
 	net     *netmodel.Network
 
-	clusterID   uint64 // etcd's cluster ID, from the bootstrap members' IDs
-	history     history
-	lastCaption string
-	ops         []*Op
-	compactors  []*compactor
-	cmds        [][]loggedCommand
-	safety      *safety
+	clusterID    uint64 // etcd's cluster ID, from the bootstrap members' IDs
+	history      history
+	lastCaption  string
+	ops          []*Op
+	compactors   []*compactor
+	loads        []*load
+	loadRequests int // the requests every load of the run sends, in all
+	cmds         [][]loggedCommand
+	safety       *safety
 }
 
 // New builds a world from cfg. Every member bootstraps as etcd does
@@ -334,6 +336,9 @@ func (w *World) dispatch(e *event) {
 		} else {
 			w.sendKeepAlive(e.op)
 		}
+		return
+	case evLoad:
+		w.loadFires(w.loads[e.peer])
 		return
 	}
 	m := w.members[e.node-1]

@@ -64,9 +64,27 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	opts := scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Heartbeats: *heartbeats, Quiet: *quiet}
+	// A headless run keeps no more of its history than it has yet to
+	// write out: the trace goes to a spool file as the run goes.
+	opts := scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Heartbeats: *heartbeats, Quiet: *quiet,
+		ForgetHistory: true}
 	if *format == "text" {
 		opts.Transcript = out
+	}
+	var traceFile *os.File
+	if *tracePath != "" {
+		if traceFile, err = os.Create(*tracePath); err != nil {
+			return err
+		}
+		defer traceFile.Close()
+	}
+	var sp *spool
+	if *format == "json" || traceFile != nil {
+		if sp, err = newSpool(); err != nil {
+			return err
+		}
+		defer sp.remove()
+		opts.Trace = sp
 	}
 	r, err := scenarios.NewRunner(s, opts)
 	if err != nil {
@@ -77,14 +95,21 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(out, "raftsim run %s  seed=%d\n", s.Name, w.Seed())
 	}
 	_, runErr := r.Run()
-	if *format == "json" {
-		if err := w.WriteTrace(out, s.Name); err != nil {
-			return err
+	if sp != nil {
+		// The header names the members the run ended with, so it is
+		// written now, before the events spooled.
+		if *format == "json" {
+			if err := sp.writeTo(out, w, s.Name); err != nil {
+				return err
+			}
 		}
-	}
-	if *tracePath != "" {
-		if err := writeTraceFile(*tracePath, w, s.Name); err != nil {
-			return err
+		if traceFile != nil {
+			if err := sp.writeTo(traceFile, w, s.Name); err != nil {
+				return err
+			}
+			if err := traceFile.Close(); err != nil {
+				return err
+			}
 		}
 	}
 	var lin *sim.Linearizability
@@ -171,16 +196,45 @@ func writeSummaryJSON(out io.Writer, r *scenarios.Runner, lin *sim.Linearizabili
 	return err
 }
 
-func writeTraceFile(path string, w *sim.World, name string) error {
-	f, err := os.Create(path)
+// spool holds a run's trace events until the run ends and the header can
+// be written, in a temporary file rather than in memory: an hour of
+// simulation is gigabytes of trace.
+type spool struct {
+	f  *os.File
+	bw *bufio.Writer
+}
+
+func newSpool() (*spool, error) {
+	f, err := os.CreateTemp("", "raftsim-trace-*.jsonl")
 	if err != nil {
+		return nil, err
+	}
+	return &spool{f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+func (s *spool) Write(p []byte) (int, error) { return s.bw.Write(p) }
+
+// writeTo writes the trace: its header, then the events spooled.
+func (s *spool) writeTo(out io.Writer, w *sim.World, name string) error {
+	if err := s.bw.Flush(); err != nil {
+		return fmt.Errorf("spooling the trace: %w", err)
+	}
+	bw := bufio.NewWriterSize(out, 1<<20)
+	if err := w.WriteTraceHeader(bw, name); err != nil {
 		return err
 	}
-	if err := w.WriteTrace(f, name); err != nil {
-		f.Close()
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	return f.Close()
+	if _, err := io.Copy(bw, s.f); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func (s *spool) remove() {
+	s.f.Close()
+	os.Remove(s.f.Name())
 }
 
 func writeHTML(path string, l sim.Linearizability) error {

@@ -48,6 +48,7 @@ func TestSavedSessionReplays(t *testing.T) {
 	script := strings.Join([]string{
 		"put /registry/pods/default/nginx v1",
 		"put foo bar --via apiserver-2 &",
+		"load --for 2s --rate 20 --mix put=2,get=1,txn=1 &",
 		"watch /registry --prefix &",
 		"crash @leader",
 		"get foo --consistency=s --endpoints=etcd-4",

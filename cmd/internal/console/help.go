@@ -56,8 +56,10 @@ var helpText = map[string][2]string{
 		"save: writes one member's state machine (keys, revision, applied index, term) to FILE; like etcdctl it\n" +
 			"needs exactly one endpoint. status: hash, revision, total keys and total size of such a file."},
 
-	"tick":          {"tick [N]", "Lets N ticks (heartbeat intervals; default 1) of virtual time pass."},
-	"wait":          {"wait DUR", "Lets DUR (like 500ms or 3s) of virtual time pass, printing whatever arrives meanwhile."},
+	"tick": {"tick [N]", "Lets N ticks (heartbeat intervals; default 1) of virtual time pass."},
+	"wait": {"wait DUR", "Lets DUR (like 500ms or 3s) of virtual time pass, printing whatever arrives meanwhile."},
+	"load": {"load --for DUR [--rate N] [--via C1,C2] [--keys N] [--prefix P] [--distribution uniform|zipf] [--mix put=4,get=1] [&]",
+		"Sends a client workload for DUR, as a scenario's load: step: N requests a second from the clients in turn, on keys PREFIX0.., mixed by weight (put, get, serializable, delete, txn). Prints a summary once every request has its answer."},
 	"crash":         {"crash MEMBER...", "Crashes members: volatile state is lost, the disk is kept. Stacked: its apiserver fails with it."},
 	"restart":       {"restart MEMBER...", "Restarts crashed members from their disks."},
 	"stall":         {"stall MEMBER DUR", "Freezes a member's process for DUR, as a long GC pause does; its input queues."},

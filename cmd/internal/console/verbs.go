@@ -30,6 +30,7 @@ func init() {
 		{name: "txn", run: (*Console).txnVerb},
 		{name: "lease", run: (*Console).lease, bg: true},
 		{name: "compaction", run: (*Console).compaction, bg: true},
+		{name: "load", run: (*Console).load, bg: true},
 		{name: "endpoint", run: (*Console).endpoint},
 		{name: "member", run: (*Console).member},
 		{name: "move-leader", run: (*Console).moveLeader},
@@ -84,7 +85,7 @@ func (c *Console) dispatch(args []string, bg bool) error {
 		return fmt.Errorf("unknown command %q%s; type help for the list", name, hint)
 	}
 	if bg && !v.bg {
-		return fmt.Errorf("%s cannot run in the background (only put, get, del and watch can end with &)", name)
+		return fmt.Errorf("%s cannot run in the background (only put, get, del, watch, lease, compaction and load can end with &)", name)
 	}
 	return v.run(c, args[1:], bg)
 }

@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/raftsim/raftsim/netmodel"
+)
+
+// TestForgetHistory: a world that gives back its history as it goes reads
+// back every event it kept exactly as a world that keeps everything, and
+// gives back events, messages, bodies and texts. Messages in flight, even
+// queued at a stalled member, arrive with their words intact.
+func TestForgetHistory(t *testing.T) {
+	defer func(b int) { chunkBytes = b }(chunkBytes)
+	chunkBytes = 16 << 10
+	cfg := DefaultConfig()
+	cfg.Network.Duplicate = netmodel.Ratio{Num: 1, Den: 20}
+	cfg.Network.Loss = netmodel.Ratio{Num: 1, Den: 50}
+	slow := netmodel.Latency{Min: time.Second, Max: 3 * time.Second}
+	cfg.Links = []LinkOverride{{From: "n1", To: "n3", Latency: &slow}} // messages long in flight
+	keep, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forget, _ := New(cfg)
+	step := func(w *World, i int) {
+		switch {
+		case i%500 == 250:
+			_, _ = w.Do(Command{Kind: CmdStall, Node: "n2", For: 5 * time.Second})
+		case i%3 == 0:
+			_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Key: fmt.Sprint("k", i%7), Value: fmt.Sprint("v", i)})
+		case i%50 == 1:
+			_, _ = w.Do(Command{Kind: CmdCaption, Caption: "say", Text: fmt.Sprint("caption ", i)})
+		}
+		if err := w.Advance(20 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checked := 0
+	for i := range 3000 {
+		step(keep, i)
+		step(forget, i)
+		switch {
+		case i%37 == 0:
+			forget.ForgetHistory(forget.HistoryLen()) // all that it can
+		case i%11 == 0:
+			forget.ForgetHistory(forget.HistoryLen() - i%600)
+		}
+		if keep.HistoryLen() != forget.HistoryLen() {
+			t.Fatalf("step %d: %d events against %d", i, forget.HistoryLen(), keep.HistoryLen())
+		}
+		for j := max(forget.HistoryStart(), checked); j < forget.HistoryLen(); j++ {
+			if a, b := keep.EventAt(j), forget.EventAt(j); a != b {
+				t.Fatalf("event %d: kept %+v, after forgetting %+v", j, a, b)
+			}
+		}
+		checked = forget.HistoryLen()
+	}
+	h := &forget.history
+	t.Logf("%d events, first kept %d; chunks given back: events %d of %d, msgs %d of %d, bodies %d of %d; texts from %d",
+		h.n, h.first, h.events.dropped, len(h.events.chunks), h.msgs.dropped, len(h.msgs.chunks), h.bodies.dropped, len(h.bodies.chunks), h.textBase)
+	if h.first == 0 || h.events.dropped == 0 || h.msgs.dropped == 0 || h.bodies.dropped == 0 || h.textBase == 0 {
+		t.Fatal("nothing was given back")
+	}
+	// Reading back events of a forked world works the same (a fork needs
+	// every request answered).
+	if err := forget.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	f, err := forget.Fork(forget.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := forget.HistoryStart(); j < forget.HistoryLen(); j++ {
+		if a, b := forget.EventAt(j), f.EventAt(j); a != b {
+			t.Fatalf("fork: event %d: %+v against %+v", j, b, a)
+		}
+	}
+}

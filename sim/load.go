@@ -1,0 +1,194 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/raftsim/raftsim/mvcc"
+)
+
+// LoadSpec is a client workload: requests at a fixed rate for a time, from
+// clients taken in turn, on a set of keys. A load is one command, so an
+// hour of requests is one line of a scenario, and a saved session replays
+// it exactly: what it sends is drawn from its own random stream.
+type LoadSpec struct {
+	For  time.Duration
+	Rate int // requests a second
+	// Via are the clients that send the requests, in turn (a member's
+	// name means its local client, as for a request's via).
+	Via []string
+	// Keys are Prefix followed by 0 .. Keys-1.
+	Keys   int
+	Prefix string
+	// Zipf draws key i in proportion to 1/(i+1), as a few hot objects
+	// get most of a cluster's writes; otherwise keys are drawn uniformly.
+	Zipf bool
+	Mix  LoadMix
+}
+
+// LoadMix weighs the kinds of request a load sends.
+type LoadMix struct {
+	Put, Get, Serializable, Delete int
+	// Txn is a create-if-absent transaction, as kube-apiserver creates
+	// an object: if the key's create revision is 0, put it; else get it.
+	Txn int
+}
+
+// Total is the sum of the weights.
+func (m LoadMix) Total() int { return m.Put + m.Get + m.Serializable + m.Delete + m.Txn }
+
+// Limits of a load, which the scenario parser and the console check first.
+const (
+	MaxLoadRate = 10_000    // requests a second
+	MaxLoadKeys = 1_000_000 // keys
+	// MaxLoadRequests bounds the requests of all the loads of one run: each
+	// is kept for the linearizability check.
+	MaxLoadRequests = 1_000_000
+)
+
+// load is a running LoadSpec.
+type load struct {
+	spec     LoadSpec
+	n        int // its number among the run's loads
+	rng      *rand.Rand
+	end      Time
+	every    Time
+	sent     int
+	zipf     []uint64 // cumulative weights, for Zipf
+	requests []*Op    // what it sent, for the console's summary
+}
+
+// check refuses a load that breaks a limit or names a client that does
+// not exist.
+func (w *World) checkLoad(s *LoadSpec) error {
+	switch {
+	case s.For <= 0:
+		return fmt.Errorf("load: want a duration above zero")
+	case s.Rate < 1 || s.Rate > MaxLoadRate:
+		return fmt.Errorf("load: rate %d: want 1 to %d requests a second", s.Rate, MaxLoadRate)
+	case s.Keys < 1 || s.Keys > MaxLoadKeys:
+		return fmt.Errorf("load: keys %d: want 1 to %d", s.Keys, MaxLoadKeys)
+	case len(s.Via) == 0:
+		return fmt.Errorf("load: want at least one client to send the requests")
+	case s.Mix.Put < 0 || s.Mix.Get < 0 || s.Mix.Serializable < 0 || s.Mix.Delete < 0 || s.Mix.Txn < 0 || s.Mix.Total() <= 0:
+		return fmt.Errorf("load: the mix needs a weight above zero, and none below")
+	}
+	if n := LoadRequests(s.For, s.Rate); w.loadRequests+n > MaxLoadRequests {
+		return fmt.Errorf("load: %d requests, %d with the loads before it: more than %d, the most a run may send", n, w.loadRequests+n, MaxLoadRequests)
+	}
+	for _, v := range s.Via {
+		if w.client(v) == nil && w.byName[v] == nil {
+			return fmt.Errorf("load: no client or member named %q", v)
+		}
+	}
+	return nil
+}
+
+// LoadRequests returns how many requests a load of rate a second sends
+// in d: one at its start, then one every 1s/rate while d lasts.
+func LoadRequests(d time.Duration, rate int) int {
+	if rate <= 0 {
+		return 0
+	}
+	every := time.Second / time.Duration(rate)
+	return int((d-1)/every) + 1
+}
+
+// startLoad starts a load that checkLoad accepted; its first request goes
+// at once.
+func (w *World) startLoad(s LoadSpec) {
+	l := &load{spec: s, n: len(w.loads), rng: stream(w.cfg.Seed, "load/"+strconv.Itoa(len(w.loads))),
+		end: w.now.Add(s.For), every: Time(time.Second / time.Duration(s.Rate))}
+	l.spec.Via = slices.Clone(s.Via)
+	if s.Zipf {
+		l.zipf = make([]uint64, s.Keys)
+		var sum uint64
+		for i := range l.zipf {
+			sum += (1 << 40) / uint64(i+1)
+			l.zipf[i] = sum
+		}
+	}
+	w.loadRequests += LoadRequests(s.For, s.Rate)
+	w.loads = append(w.loads, l)
+	w.loadFires(l)
+}
+
+// loadFires sends a load's next request and schedules the one after.
+func (w *World) loadFires(l *load) {
+	c := &Command{Via: l.spec.Via[l.sent%len(l.spec.Via)]}
+	c.Key = l.spec.Prefix + strconv.Itoa(l.key())
+	c.Value = "l" + strconv.Itoa(l.n) + "-" + strconv.Itoa(l.sent)
+	m := l.spec.Mix
+	switch r := l.rng.IntN(m.Total()); {
+	case r < m.Put:
+		c.Kind = CmdPut
+	case r < m.Put+m.Get:
+		c.Kind = CmdGet
+	case r < m.Put+m.Get+m.Serializable:
+		c.Kind, c.Serializable = CmdGet, true
+	case r < m.Put+m.Get+m.Serializable+m.Delete:
+		c.Kind = CmdDelete
+	default:
+		c.Kind = CmdTxn
+		c.Txn = &mvcc.TxnRequest{
+			Compare: []*mvcc.Compare{{Key: c.Key, Target: mvcc.TargetCreate, Result: mvcc.CompareEqual, CreateRevision: 0}},
+			Success: []*mvcc.RequestOp{{RequestPut: &mvcc.PutRequest{Key: c.Key, Value: c.Value}}},
+			Failure: []*mvcc.RequestOp{{RequestRange: &mvcc.RangeRequest{Key: c.Key}}},
+		}
+	}
+	if op, err := w.doRequest(c); err == nil {
+		l.requests = append(l.requests, op)
+	}
+	l.sent++
+	if next := w.now.plus(l.every); next < l.end {
+		e := w.sched.after(w.now, l.every)
+		e.kind, e.peer = evLoad, uint64(l.n)
+	}
+}
+
+// key draws the next key's number.
+func (l *load) key() int {
+	if l.zipf == nil {
+		return l.rng.IntN(l.spec.Keys)
+	}
+	u := l.rng.Uint64N(l.zipf[len(l.zipf)-1])
+	i, _ := slices.BinarySearch(l.zipf, u+1)
+	return i
+}
+
+// LoadRequestsOf returns the requests the n-th load of the run has sent so
+// far.
+func (w *World) LoadRequestsOf(n int) []*Op {
+	if n < 0 || n >= len(w.loads) {
+		return nil
+	}
+	return w.loads[n].requests
+}
+
+// Loads returns how many loads the run has started.
+func (w *World) Loads() int { return len(w.loads) }
+
+// loadRunning reports whether a load has requests still to send.
+func (w *World) loadRunning() bool {
+	for _, l := range w.loads {
+		if l.sent < LoadRequests(l.spec.For, l.spec.Rate) {
+			return true
+		}
+	}
+	return false
+}
+
+// describeLoad says what a load does, for the history.
+func describeLoad(s *LoadSpec) string {
+	dist := "uniform"
+	if s.Zipf {
+		dist = "zipf"
+	}
+	m := s.Mix
+	return fmt.Sprintf("load for %s: %d requests a second via %s on %d keys %s0.. (%s); mix put %d get %d serializable %d delete %d txn %d",
+		s.For, s.Rate, strings.Join(s.Via, ","), s.Keys, s.Prefix, dist, m.Put, m.Get, m.Serializable, m.Delete, m.Txn)
+}
