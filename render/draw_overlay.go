@@ -6,168 +6,101 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
-	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
 )
 
-// legend draws what every colour, shape and glyph means. It is static, so
-// it is drawn once into the cached layer.
+// legendItems draws the legend's entries where the layout placed them:
+// each icon as the window draws the thing itself, and its words.
 func (r *Renderer) legendItems(p *painter, l ui.Layout) {
-	s := l.Scale
-	rect := l.Legend
-	// Condensed to fit: a short window (or a large scale) gets tighter
-	// lines, down to what the small font needs.
-	lh := math.Round(17 * s)
-	if need := r.legendHeight(s); need > rect.H-8*s {
-		lh = math.Max(math.Round(13.5*s), math.Floor(lh*(rect.H-8*s)/need))
-	}
-	gapY := math.Round(4 * s * lh / math.Round(17*s))
-	x := rect.X + 10*s
-	y := rect.Y + 6*s
-	type entry struct {
-		draw  func(c ui.Point)
-		label string
-	}
-	var texts []func()
-	heading := func(t string) {
-		yy := y
-		t = l.Lang.T(t)
-		texts = append(texts, func() { p.text(t, r.Fonts.Normal, x, yy, ui.Muted, text.AlignStart) })
-		y += lh + 2*s
-	}
-	more := false
-	item := func(e entry) {
-		if y+lh > rect.Bottom()-4*s {
-			more = true
-			return
-		}
-		c := ui.Point{X: x + 9*s, Y: y + lh/2}
-		e.draw(c)
-		yy := y
-		texts = append(texts, func() {
-			p.text(fit(l.Lang.T(e.label), r.Fonts.Small, rect.W-34*s), r.Fonts.Small, x+24*s, yy+(lh-l.LineH()*0.85)/2, ui.Ink, text.AlignStart)
-		})
-		y += lh
-	}
-	heading(i18n.N("Members (colour + shape)"))
-	for _, role := range ui.Roles {
-		st := ui.StyleOfRole(role)
-		item(entry{func(c ui.Point) {
-			R := 6.5 * s
-			switch st.Shape {
-			case ui.ShapeCircle:
-				p.b.circle(p.dst, c, R, st.Fill)
-				p.b.ring(p.dst, c, R, s, ui.Ink)
-			case ui.ShapeDiamond:
-				p.b.poly(p.dst, diamond(c, R*1.2), st.Fill)
-				p.b.outline(p.dst, diamond(c, R*1.2), s, ui.Ink)
-			case ui.ShapeRing:
-				p.b.ring(p.dst, c, R-1*s, 3*s, st.Fill)
-			case ui.ShapeSquare:
-				p.b.poly(p.dst, square(c, R*0.9), st.Fill)
-				p.b.outline(p.dst, square(c, R*0.9), s, ui.Ink)
-			}
-			if st.Crown {
-				p.b.crown(p.dst, ui.Point{X: c.X + 9*s, Y: c.Y - 4*s}, 8*s, ui.Yellow, ui.Ink)
-			}
-			if st.Cross {
-				p.b.cross(p.dst, c, R*0.5, 1.5*s, ui.Ink)
-			}
-			if st.Pause {
-				p.b.rect(p.dst, ui.Rect{X: c.X - 3*s, Y: c.Y - 3*s, W: 2 * s, H: 6 * s}, ui.Ink)
-				p.b.rect(p.dst, ui.Rect{X: c.X + 1*s, Y: c.Y - 3*s, W: 2 * s, H: 6 * s}, ui.Ink)
-			}
-		}, st.Label})
-	}
-	item(entry{func(c ui.Point) {
-		p.b.ring(p.dst, c, 6*s, 2.5*s, ui.LightGrey)
-		p.b.arc(p.dst, c, 6*s, 2.5*s, -math.Pi/2, math.Pi*0.8, ui.Orange)
-	}, i18n.N("election timer")})
-	item(entry{func(c ui.Point) {
-		p.b.rect(p.dst, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, hostFill)
-		p.b.frame(p.dst, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, 1, ui.PanelEdge)
-	}, i18n.N("host: a machine and all on it")})
-	item(entry{func(c ui.Point) {
-		dashedFrame(p, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, 1.5*s, 3*s, ui.Grey)
-	}, i18n.N("host down: all on it is down")})
-	y += gapY
-	heading(i18n.N("Messages (hollow = reply)"))
-	for _, t := range ui.LegendMessages {
-		st := ui.StyleOfMessage(t)
-		mt := t
-		item(entry{func(c ui.Point) {
-			r.message(p, ui.MsgDraw{M: sim.MessageView{MsgSummary: sim.MsgSummary{Type: mt}}, P: c, Style: st}, false)
-		}, st.Label})
-	}
-	item(entry{func(c ui.Point) {
-		p.b.cross(p.dst, c, 5*s, 2.5*s, ui.Vermillion)
-	}, i18n.N("dropped (with its reason)")})
-	y += gapY
-	heading(i18n.N("Links"))
-	item(entry{func(c ui.Point) {
-		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 9*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
-		p.b.circle(p.dst, c, 6*s, ui.Vermillion)
-		p.b.cross(p.dst, c, 3*s, 1.5*s, white)
-	}, i18n.N("cut both ways")})
-	item(entry{func(c ui.Point) {
-		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 4*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
-		p.b.arrowHead(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y}, ui.Point{X: 1}, 7*s, ui.Vermillion)
-		p.b.line(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y - 6*s}, ui.Point{X: c.X + 6*s, Y: c.Y + 6*s}, 2.5*s, ui.Vermillion)
-	}, i18n.N("cut one way")})
-	y += gapY
-	heading(i18n.N("Log cells"))
-	item(entry{func(c ui.Point) {
-		p.b.rect(p.dst, ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}, ui.TermColor(2))
-		p.b.rect(p.dst, ui.Rect{X: c.X - 7*s, Y: c.Y + 5*s, W: 14 * s, H: 2.5 * s}, ui.Ink)
-	}, i18n.N("committed; bar = applied")})
-	item(entry{func(c ui.Point) {
-		r := ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}
-		p.b.rect(p.dst, r, pale(ui.TermColor(2), 0.7))
-		p.b.frame(p.dst, r, 1, ui.TermColor(2))
-	}, i18n.N("not yet committed")})
-	item(entry{func(c ui.Point) {
-		r := ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}
-		p.b.rect(p.dst, r, ui.TermColor(3))
-		p.b.frame(p.dst, r, 2*s, ui.Vermillion)
-	}, i18n.N("conflicts with the leader")})
-	item(entry{func(c ui.Point) {
-		p.b.poly(p.dst, []ui.Point{{X: c.X, Y: c.Y - 4*s}, {X: c.X - 5*s, Y: c.Y + 4*s}, {X: c.X + 5*s, Y: c.Y + 4*s}}, ui.Vermillion)
-	}, i18n.N("leader's Match for it")})
-	y += gapY
-	heading(i18n.N("Timeline"))
-	for _, k := range ui.MarkKinds {
-		kc := ui.MarkColor(k.Kind)
-		item(entry{func(c ui.Point) {
-			p.b.rect(p.dst, ui.Rect{X: c.X - 1.5*s, Y: c.Y - 6*s, W: 3 * s, H: 12 * s}, kc)
-		}, k.Name})
-	}
-	if more {
-		yy := rect.Bottom() - lh - 2*s
-		texts = append(texts, func() {
-			p.text(l.Lang.T("… (a larger window shows the rest)"), r.Fonts.Small, x, yy, ui.Muted, text.AlignStart)
-		})
+	slots := l.LegendSlots()
+	for _, sl := range slots {
+		r.legendIcon(p, l, sl)
 	}
 	p.flush()
-	for _, t := range texts {
-		t()
+	for _, sl := range slots {
+		p.item(sl.Text)
 	}
 }
 
-// legendHeight is how tall the legend is at full spacing.
-func (r *Renderer) legendHeight(s float64) float64 {
-	lh := math.Round(17 * s)
-	items := len(ui.Roles) + 3 + len(ui.LegendMessages) + 1 + 2 + 4 + len(ui.MarkKinds)
-	return 6*s + 5*(lh+2*s) + 4*4*s + float64(items)*lh
+// legendIcon draws one legend entry's icon.
+func (r *Renderer) legendIcon(p *painter, l ui.Layout, sl ui.LegendSlot) {
+	s := l.S
+	c := sl.Icon
+	e := sl.Entry
+	box := ui.Rect{X: c.X - 7*s, Y: c.Y - 6*s, W: 14 * s, H: 10 * s}
+	switch e.Icon {
+	case ui.IconRole:
+		st := ui.StyleOfRole(e.Role)
+		drawRole(p, st, c, 6.5*s, s)
+		if st.Crown {
+			p.b.crown(p.dst, ui.Point{X: c.X + 9*s, Y: c.Y - 5*s}, 8*s, ui.Yellow, ui.Ink)
+		}
+	case ui.IconTimer:
+		p.b.ring(p.dst, c, 6*s, 2.5*s, ui.LightGrey)
+		p.b.arc(p.dst, c, 6*s, 2.5*s, -math.Pi/2, math.Pi*0.8, ui.Orange)
+	case ui.IconTally:
+		for k := range 3 {
+			pt := ui.Point{X: c.X - 6*s + float64(k)*6*s, Y: c.Y}
+			switch k {
+			case 0:
+				p.b.circle(p.dst, pt, 2.3*s, ui.Ink)
+			case 1:
+				p.b.ring(p.dst, pt, 2.3*s, math.Max(1, 0.8*s), ui.Ink)
+			case 2:
+				p.b.cross(p.dst, pt, 2.2*s, math.Max(1.2, s), ui.Ink)
+			}
+		}
+	case ui.IconHost:
+		p.b.rect(p.dst, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, hostFill)
+		p.b.frame(p.dst, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, 1, ui.PanelEdge)
+	case ui.IconHostDown:
+		dashedFrame(p, ui.Rect{X: c.X - 8*s, Y: c.Y - 6*s, W: 16 * s, H: 12 * s}, 1.5*s, 3*s, ui.Grey)
+	case ui.IconMessage:
+		st := ui.StyleOfMessage(e.Msg)
+		drawGlyph(p, st, c, math.Min(st.Size, 7)*s, st.Fill)
+	case ui.IconDrop:
+		p.b.cross(p.dst, c, 5*s, 2.5*s, ui.Vermillion)
+	case ui.IconCutBoth:
+		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 9*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
+		p.b.circle(p.dst, c, 6*s, ui.Vermillion)
+		p.b.cross(p.dst, c, 3*s, 1.5*s, white)
+	case ui.IconCutOne:
+		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 4*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
+		p.b.arrowHead(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y}, ui.Point{X: 1}, 7*s, ui.Vermillion)
+		p.b.line(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y - 6*s}, ui.Point{X: c.X + 6*s, Y: c.Y + 6*s}, 2.5*s, ui.Vermillion)
+	case ui.IconCommitted:
+		drawCell(p, ui.LogCell{R: box, Term: 2, Committed: true, Applied: true}, s)
+	case ui.IconUncommitted:
+		drawCell(p, ui.LogCell{R: box, Term: 2}, s)
+	case ui.IconConflict:
+		drawCell(p, ui.LogCell{R: box, Term: 3, Committed: false, Conflict: true}, s)
+	case ui.IconSnapshotted:
+		drawCell(p, ui.LogCell{R: box, Compacted: true}, s)
+	case ui.IconMatch:
+		p.b.poly(p.dst, []ui.Point{{X: c.X, Y: c.Y - 4*s}, {X: c.X - 5*s, Y: c.Y + 4*s}, {X: c.X + 5*s, Y: c.Y + 4*s}}, ui.Vermillion)
+	case ui.IconNext:
+		p.b.outline(p.dst, []ui.Point{{X: c.X, Y: c.Y - 4*s}, {X: c.X - 5*s, Y: c.Y + 4*s}, {X: c.X + 5*s, Y: c.Y + 4*s}}, math.Max(1, 1.3*s), ui.Blue)
+	case ui.IconMark:
+		p.b.rect(p.dst, ui.Rect{X: c.X - 1.5*s, Y: c.Y - 6*s, W: 3 * s, H: 12 * s}, ui.MarkColor(e.Mark))
+	}
 }
 
 // overlays draws the message details, the open menu and the help overlay,
 // on top of everything else.
 func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
-	s := f.L.Scale
+	s := f.L.S
 	small := r.Fonts.Small
-	lh := f.L.LineH()
+	lh := f.L.SmallH()
 	lang := f.L.Lang
+	if f.L.LegendOver {
+		// No column is wide enough for the legend: it is drawn over the
+		// ring panel while it is asked for (L).
+		p.b.rect(p.dst, f.L.Legend, ui.Background)
+		p.b.frame(p.dst, f.L.Legend, math.Max(1, 1.5*s), ui.Ink)
+		r.legendItems(p, f.L)
+	}
+	r.tooltip(p, a, f)
 	if m := a.Message; m != nil {
 		lines := []string{
 			sim.DescribeMessageIn(lang, m.MsgSummary),
@@ -238,8 +171,8 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 // the keys on the left, the mouse and the command box on the right.
 func (r *Renderer) help(p *painter, f *ui.Frame) {
 	l := f.L
-	s := l.Scale
-	lh := l.LineH()
+	s := l.S
+	lh := l.SmallH()
 	p.b.rect(p.dst, ui.Rect{W: l.W, H: l.H}, alpha(ui.Black, 0.55))
 	var left, right [][2]string
 	lang := l.Lang
@@ -270,6 +203,10 @@ func (r *Renderer) help(p *painter, f *ui.Frame) {
 	p.flush()
 	small := r.Fonts.Small
 	colW := (w - 32*s) / 2
+	keyW := 0.0
+	for _, ln := range append(append([][2]string{}, left...), right...) {
+		keyW = math.Max(keyW, width(ln[0], small))
+	}
 	column := func(lines [][2]string, x float64) {
 		for i, ln := range lines {
 			y := box.Y + 12*s + float64(i)*lh
@@ -290,10 +227,36 @@ func (r *Renderer) help(p *painter, f *ui.Frame) {
 				p.text(fit(ln[1], face, colW-8*s), face, x, y, c, text.AlignStart)
 				continue
 			}
-			p.text(ln[0], small, x+96*s, y, ui.Vermillion, text.AlignEnd)
-			p.text(fit(ln[1], small, colW-112*s), small, x+104*s, y, ui.Ink, text.AlignStart)
+			p.text(ln[0], small, x+keyW, y, ui.Vermillion, text.AlignEnd)
+			p.text(fit(ln[1], small, colW-keyW-16*s), small, x+keyW+8*s, y, ui.Ink, text.AlignStart)
 		}
 	}
 	column(left, box.X+16*s)
 	column(right, box.X+16*s+colW+8*s)
+}
+
+// tooltip shows the whole line of the client request under the pointer,
+// when its row had to shorten it.
+func (r *Renderer) tooltip(p *painter, a *ui.App, f *ui.Frame) {
+	at, ok := a.Hover()
+	if !ok || !f.L.Clients.Contains(at) {
+		return
+	}
+	l := f.L
+	for _, row := range f.OpRows(a) {
+		if !row.R.Contains(at) || !row.Cut {
+			continue
+		}
+		w := math.Min(l.W*0.6, l.Width(row.Full, l.Small)+l.Px(16))
+		lines := ui.Wrap(l.M, row.Full, l.Small, w-l.Px(16))
+		h := float64(len(lines))*l.SmallH() + l.Px(8)
+		box := ui.Rect{X: math.Max(l.Px(4), math.Min(at.X, l.W-w-l.Px(4))), Y: math.Max(l.Toolbar.Bottom(), at.Y-h-l.Px(8)), W: w, H: h}
+		p.b.rect(p.dst, box, ui.Panel)
+		p.b.frame(p.dst, box, math.Max(1, 1.5*l.S), ui.Ink)
+		p.flush()
+		for k, ln := range lines {
+			p.item(ui.TextItem{S: ln, Size: l.Small, R: ui.Rect{X: box.X + l.Px(8), Y: box.Y + l.Px(4) + float64(k)*l.SmallH(), W: w, H: l.SmallH()}, Color: ui.Ink})
+		}
+		return
+	}
 }

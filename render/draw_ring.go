@@ -12,9 +12,11 @@ import (
 	"github.com/raftsim/raftsim/sim"
 )
 
-// ring draws the links, cuts, messages, drops, members and client boxes.
+// ring draws the hosts, links, cuts, client boxes, members, messages and
+// drops. The members' and clients' words are in the frame's texts; what
+// it returns draws the words that go with messages and drops.
 func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
-	s := f.L.Scale
+	s := f.L.S
 	g := f.Ring
 	ms := f.View.Members
 	var texts []func()
@@ -64,9 +66,9 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 			p.b.line(p.dst, c.P.Add(n.Scale(7*s)), c.P.Sub(n.Scale(7*s)), 3*s, ui.Vermillion)
 		}
 	}
-	// The client boxes and their connections.
+	// The client boxes, their connections and their endpoints.
 	for _, c := range f.Clients {
-		if i, ok := f.Names[c.Member]; ok && len(c.Endpoints) == 0 {
+		if i, ok := f.Names[c.Member]; ok && len(c.Endpoints) == 0 && !g.Hosts {
 			p.b.line(p.dst, g.Pos[i], c.R.Center(), math.Max(1, s), ui.PanelEdge)
 		}
 	}
@@ -79,10 +81,9 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 		}
 		for k, ch := range c.Chips {
 			ep := c.Endpoints[k]
-			switch {
-			case ep == c.Member:
+			if ep == c.Member {
 				p.b.rect(p.dst, ch, ui.Blue)
-			default:
+			} else {
 				p.b.frame(p.dst, ch, 1, ui.PanelEdge)
 			}
 			if i, ok := f.Names[ep]; ok && !f.View.Members[i].Up {
@@ -90,7 +91,7 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 			}
 		}
 		if c.Pending > 0 {
-			p.b.circle(p.dst, ui.Point{X: c.R.Right(), Y: c.R.Y}, 7*s, ui.Orange)
+			p.b.circle(p.dst, ui.PendingBadge(c, f.L), f.L.SmallH()*0.45, ui.Orange)
 		}
 	}
 	// Members.
@@ -120,69 +121,13 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 		}
 	}
 	texts = append(texts, func() {
-		face := r.Fonts.Normal
 		small := r.Fonts.Small
-		for i, m := range ms {
-			st := ui.StyleOfRole(m.Role)
-			pos := g.Pos[i]
-			fill := st.Fill
-			if st.Shape == ui.ShapeRing || st.Shape == ui.ShapeDashedRing {
-				fill = ui.Panel
-			}
-			name := fit(m.Name, face, 2*g.NodeR+10*s)
-			p.text(name, face, pos.X, pos.Y-f.L.LineH()/2, textOn(fill), text.AlignCenter)
-			lab := f.Labels[i]
-			lang := f.L.Lang
-			line1 := lang.T(st.Label) + " · " + lang.F("term %d", m.Term)
-			line2 := lang.T("no vote")
-			if m.Vote != 0 {
-				line2 = lang.F("voted %s", nameOf(f.View, m.Vote))
-			}
-			switch {
-			case m.Stalled && m.QueuedWhileStalled > 0:
-				line2 += lang.F(" · %d queued", m.QueuedWhileStalled)
-			case m.ClockRate != 1 && m.ClockRate != 0:
-				line2 += lang.F(" · clock %g×", m.ClockRate)
-			}
-			p.text(fit(line1, small, lab.W), small, pos.X, lab.Y, ui.Ink, text.AlignCenter)
-			p.text(fit(line2, small, lab.W), small, pos.X, lab.Y+f.L.LineH()*0.85, ui.Muted, text.AlignCenter)
-		}
-		for _, c := range f.Clients {
-			col := ui.Ink
-			if c.Down {
-				col = ui.Grey
-			}
-			if len(c.Endpoints) > 0 {
-				// An external apiserver: its name, then its endpoints.
-				lh := f.L.BoxLineH()
-				p.text(fit(c.Name+" → "+c.Member, small, c.R.W-8*s), small, c.R.X+4*s, c.R.Y+2*s, col, text.AlignStart)
-				if len(c.Chips) == 0 {
-					p.text(fit(f.L.Lang.F("%d endpoints", len(c.Endpoints)), small, c.R.W-8*s), small, c.R.X+4*s, c.R.Y+2*s+lh, ui.Muted, text.AlignStart)
-				}
-				for k, ch := range c.Chips {
-					tc := ui.Ink
-					if c.Endpoints[k] == c.Member {
-						tc = white
-					}
-					p.text(ui.ChipLabel(c.Endpoints[k]), small, ch.X+ch.W/2, ch.Y+(ch.H-f.L.LineH()*0.85)/2, tc, text.AlignCenter)
-				}
-			} else {
-				name := c.Name
-				if c.Down {
-					name += " · " + f.L.Lang.T("down")
-				}
-				p.text(fit(name, small, c.R.W-4*s), small, c.R.X+c.R.W/2, c.R.Y+(c.R.H-f.L.LineH()*0.85)/2, col, text.AlignCenter)
-			}
-			if c.Pending > 0 {
-				p.text(strconv.Itoa(c.Pending), small, c.R.Right(), c.R.Y-f.L.LineH()*0.45, ui.Ink, text.AlignCenter)
+		for _, md := range f.Msgs {
+			if md.M.Type == pb.MsgApp && md.M.Entries > 0 {
+				p.text(strconv.Itoa(md.M.Entries), small, md.P.X+md.Style.Size*s+2*s, md.P.Y-md.Style.Size*s-f.L.SmallH()*0.6, ui.Blue, text.AlignStart)
 			}
 		}
 		n := 0
-		for _, md := range f.Msgs {
-			if md.M.Type == pb.MsgApp && md.M.Entries > 0 {
-				p.text(strconv.Itoa(md.M.Entries), small, md.P.X+8*s, md.P.Y-14*s, ui.Blue, text.AlignStart)
-			}
-		}
 		for _, d := range f.Drops {
 			if !d.Labelled {
 				continue
@@ -196,47 +141,61 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 	return texts
 }
 
-// nameOf returns a member's name by raft ID.
-func nameOf(v sim.View, id uint64) string {
-	for _, m := range v.Members {
-		if m.ID == id {
-			return m.Name
-		}
-	}
-	return "node " + strconv.FormatUint(id, 10)
-}
-
 // member draws one member: its shape in its role's colour, the crown, the
-// election timer arc, and a ring if it is selected.
+// election timer arc, a candidate's votes, and a ring if it is selected.
 func (r *Renderer) member(p *painter, a *ui.App, f *ui.Frame, i int, m sim.MemberView) {
-	s := f.L.Scale
+	s := f.L.S
 	pos := f.Ring.Pos[i]
 	R := f.Ring.NodeR
 	st := ui.StyleOfRole(m.Role)
 	dst := p.dst
 	if a.Selected == m.Name {
-		p.b.ring(dst, pos, R+11*s, 3*s, ui.Ink)
+		p.b.ring(dst, pos, R*1.2+11*s, 3*s, ui.Ink)
 	}
 	// The election timer fills as ticks pass without hearing from a leader;
 	// a full arc is the randomized timeout raft drew for this term.
 	if m.Up && m.Role != sim.RoleLeader && m.Role != sim.RoleRemoved && m.ElectionTimeout > 0 && m.ElectionElapsed >= 0 {
 		frac := math.Min(1, float64(m.ElectionElapsed)/float64(m.ElectionTimeout))
-		p.b.ring(dst, pos, R+5*s, 3*s, ui.LightGrey)
+		rr := R + 5*s
+		if st.Shape == ui.ShapeDiamond {
+			rr = R*1.2 + 3*s
+		}
+		p.b.ring(dst, pos, rr, 3*s, ui.LightGrey)
 		if frac > 0 {
-			p.b.arc(dst, pos, R+5*s, 3*s, -math.Pi/2, -math.Pi/2+2*math.Pi*frac, ui.Orange)
+			p.b.arc(dst, pos, rr, 3*s, -math.Pi/2, -math.Pi/2+2*math.Pi*frac, ui.Orange)
 		}
 	}
-	edge := math.Max(1.5, 2*s)
+	drawRole(p, st, pos, R, math.Max(1.5, 2*s))
+	if st.Crown {
+		c, w := ui.CrownAt(pos, R, s)
+		p.b.crown(dst, c, w, ui.Yellow, ui.Ink)
+	}
+	if len(m.Votes) > 0 {
+		r.tally(p, f, pos, R, m)
+	}
+}
+
+// drawRole draws a member's shape for its role, at radius R.
+func drawRole(p *painter, st ui.RoleStyle, pos ui.Point, R, edge float64) {
+	dst := p.dst
 	switch st.Shape {
 	case ui.ShapeCircle:
 		p.b.circle(dst, pos, R, st.Fill)
 		p.b.ring(dst, pos, R, edge, ui.Ink)
 	case ui.ShapeDiamond:
-		p.b.poly(dst, diamond(pos, R*1.2), st.Fill)
-		p.b.outline(dst, diamond(pos, R*1.2), edge, ui.Ink)
+		if st.Hollow {
+			// A pre-candidate: a thick outline of its colour on white.
+			p.b.poly(dst, diamond(pos, R*1.2), ui.Ink)
+			p.b.poly(dst, diamond(pos, R*1.2-edge), st.Fill)
+			p.b.poly(dst, diamond(pos, R*0.82), ui.Panel)
+			p.b.outline(dst, diamond(pos, R*0.82), edge*0.6, ui.Ink)
+		} else {
+			p.b.poly(dst, diamond(pos, R*1.2), st.Fill)
+			p.b.outline(dst, diamond(pos, R*1.2), edge, ui.Ink)
+		}
 	case ui.ShapeRing:
 		p.b.circle(dst, pos, R, ui.Panel)
-		p.b.ring(dst, pos, R-2*s, 5*s, st.Fill)
+		p.b.ring(dst, pos, R-R*0.1, R*0.2, st.Fill)
 	case ui.ShapeSquare:
 		p.b.poly(dst, square(pos, R*0.9), st.Fill)
 		p.b.outline(dst, square(pos, R*0.9), edge, ui.Ink)
@@ -244,22 +203,56 @@ func (r *Renderer) member(p *painter, a *ui.App, f *ui.Frame, i int, m sim.Membe
 		p.b.circle(dst, pos, R, ui.Panel)
 		for k := 0; k < 12; k += 2 {
 			a0 := 2 * math.Pi * float64(k) / 12
-			p.b.arc(dst, pos, R, 2*s, a0, a0+2*math.Pi/12, ui.Grey)
+			p.b.arc(dst, pos, R, math.Max(1, R/12), a0, a0+2*math.Pi/12, ui.Grey)
 		}
 	}
 	if st.Cross {
-		p.b.cross(dst, ui.Point{X: pos.X, Y: pos.Y + R*0.55}, R*0.25, 3*s, ui.Ink)
+		p.b.cross(dst, ui.Point{X: pos.X, Y: pos.Y + R*0.55}, R*0.25, math.Max(1.5, R/9), ui.Ink)
 	}
 	if st.Pause {
 		p.b.rect(dst, ui.Rect{X: pos.X - R*0.3, Y: pos.Y + R*0.3, W: R * 0.18, H: R * 0.45}, ui.Ink)
 		p.b.rect(dst, ui.Rect{X: pos.X + R*0.12, Y: pos.Y + R*0.3, W: R * 0.18, H: R * 0.45}, ui.Ink)
 	}
-	if st.Crown {
-		p.b.crown(dst, ui.Point{X: pos.X, Y: pos.Y - R - 9*s}, R*1.1, ui.Yellow, ui.Ink)
+}
+
+// tally draws a candidate's votes under its name, one mark per voter in
+// voter order: a filled dot for a vote granted, a hollow one for a voter
+// that has not answered, a cross for a vote refused. A majority of
+// filled dots makes a leader.
+func (r *Renderer) tally(p *painter, f *ui.Frame, pos ui.Point, R float64, m sim.MemberView) {
+	got := map[string]bool{}
+	answered := map[string]bool{}
+	for _, v := range m.Votes {
+		got[v.Name], answered[v.Name] = v.Granted, true
+	}
+	voters := m.Voters
+	if len(voters) == 0 {
+		return
+	}
+	n := float64(len(voters))
+	step := math.Min(R*0.42, 1.5*R/n)
+	rad := step * 0.36
+	x := pos.X - step*(n-1)/2
+	y := pos.Y + R*0.42
+	ink := ui.TextOn(ui.StyleOfRole(m.Role).Fill)
+	if ui.StyleOfRole(m.Role).Hollow {
+		ink = ui.Ink
+	}
+	for k, v := range voters {
+		c := ui.Point{X: x + float64(k)*step, Y: y}
+		switch {
+		case !answered[v]:
+			p.b.ring(p.dst, c, rad, math.Max(1, rad*0.35), ink)
+		case got[v]:
+			p.b.circle(p.dst, c, rad, ink)
+		default:
+			p.b.cross(p.dst, c, rad*0.9, math.Max(1.2, rad*0.4), ink)
+		}
 	}
 }
 
-// message draws one message glyph.
+// message draws one message glyph, and a chevron before it pointing the
+// way it travels.
 func (r *Renderer) message(p *painter, md ui.MsgDraw, selected bool) {
 	s := p.s
 	st := md.Style
@@ -273,43 +266,11 @@ func (r *Renderer) message(p *painter, md ui.MsgDraw, selected bool) {
 	if selected {
 		p.b.ring(dst, c, rad+5*s, 2.5*s, ui.Ink)
 	}
-	inner := fill
-	if st.Hollow {
-		inner = ui.Panel
+	if md.Dir != (ui.Point{}) {
+		// Direction: an arrowhead just ahead of the glyph.
+		p.b.arrowHead(dst, c.Add(md.Dir.Scale(rad+rad*0.9)), md.Dir, rad*0.9, ui.Ink)
 	}
-	switch st.Glyph {
-	case ui.GlyphSquare:
-		p.b.poly(dst, square(c, rad), fill)
-		if st.Hollow {
-			p.b.poly(dst, square(c, rad-2*s), inner)
-		}
-	case ui.GlyphDot:
-		p.b.circle(dst, c, rad, fill)
-		if st.Hollow {
-			p.b.circle(dst, c, rad-1.5*s, inner)
-		}
-	case ui.GlyphDiamond:
-		p.b.poly(dst, diamond(c, rad), ui.Ink)
-		p.b.poly(dst, diamond(c, rad-1.2*s), fill)
-		if st.Hollow {
-			p.b.poly(dst, diamond(c, rad-3*s), inner)
-		}
-	case ui.GlyphTriangle:
-		p.b.poly(dst, triangle(c, rad, !st.Hollow), fill)
-		if st.Hollow {
-			p.b.poly(dst, triangle(c, rad-3*s, false), inner)
-		}
-	case ui.GlyphStar:
-		p.b.circle(dst, c, rad+2*s, ui.Ink)
-		p.b.star(dst, c, rad, fill)
-	case ui.GlyphBolt:
-		// A lightning bolt: two triangles in a zigzag.
-		p.b.poly(dst, []ui.Point{{X: c.X + rad*0.5, Y: c.Y - rad}, {X: c.X - rad*0.5, Y: c.Y + rad*0.2}, {X: c.X + rad*0.2, Y: c.Y + rad*0.2}}, fill)
-		p.b.poly(dst, []ui.Point{{X: c.X - rad*0.2, Y: c.Y - rad*0.2}, {X: c.X + rad*0.5, Y: c.Y - rad*0.2}, {X: c.X - rad*0.5, Y: c.Y + rad}}, fill)
-		if st.Hollow {
-			p.b.circle(dst, c, rad*0.25, inner)
-		}
-	}
+	drawGlyph(p, st, c, rad, fill)
 	// A vote reply, and an append reply that was rejected, say so: ✓ or ✗.
 	switch md.M.Type {
 	case pb.MsgVoteResp, pb.MsgPreVoteResp:
@@ -321,6 +282,71 @@ func (r *Renderer) message(p *painter, md ui.MsgDraw, selected bool) {
 	case pb.MsgAppResp:
 		if md.M.Reject {
 			p.b.cross(dst, c, rad*0.6, 1.8*s, ui.Vermillion)
+		}
+	}
+}
+
+// drawGlyph draws a message type's glyph at c.
+func drawGlyph(p *painter, st ui.MsgStyle, c ui.Point, rad float64, fill color.RGBA) {
+	s := p.s
+	dst := p.dst
+	inner := fill
+	if st.Hollow {
+		inner = ui.Panel
+	}
+	switch st.Glyph {
+	case ui.GlyphSquare:
+		p.b.poly(dst, square(c, rad), ui.Ink)
+		p.b.poly(dst, square(c, rad-1.2*s), fill)
+		if st.Hollow {
+			p.b.poly(dst, square(c, rad-2.5*s), inner)
+		}
+	case ui.GlyphDot:
+		p.b.circle(dst, c, rad, ui.Grey)
+		p.b.circle(dst, c, rad-math.Max(1, 0.8*s), fill)
+		if st.Hollow {
+			p.b.circle(dst, c, rad-2*s, inner)
+		}
+	case ui.GlyphDiamond:
+		p.b.poly(dst, diamond(c, rad), ui.Ink)
+		p.b.poly(dst, diamond(c, rad-1.2*s), fill)
+		if st.Hollow {
+			p.b.poly(dst, diamond(c, rad-3*s), inner)
+		}
+	case ui.GlyphHalfDiamond:
+		// A pre-vote: a diamond, its lower half only outlined (it asks
+		// without counting yet).
+		p.b.poly(dst, diamond(c, rad), ui.Ink)
+		p.b.poly(dst, diamond(c, rad-1.2*s), ui.Panel)
+		p.b.poly(dst, []ui.Point{{X: c.X, Y: c.Y - rad + 1.2*s}, {X: c.X + rad - 1.2*s, Y: c.Y}, {X: c.X - rad + 1.2*s, Y: c.Y}}, fill)
+		if st.Hollow {
+			p.b.poly(dst, diamond(c, rad-3*s), inner)
+		}
+	case ui.GlyphTriangle:
+		p.b.poly(dst, triangle(c, rad, !st.Hollow), ui.Ink)
+		p.b.poly(dst, triangle(c, rad-1.5*s, !st.Hollow), fill)
+		if st.Hollow {
+			p.b.poly(dst, triangle(c, rad-3.5*s, false), inner)
+		}
+	case ui.GlyphHexagon:
+		var hex []ui.Point
+		for k := range 6 {
+			a := math.Pi / 6 * float64(2*k+1)
+			hex = append(hex, ui.Point{X: c.X + rad*math.Cos(a), Y: c.Y + rad*math.Sin(a)})
+		}
+		p.b.poly(dst, hex, fill)
+		if st.Hollow {
+			p.b.circle(dst, c, rad*0.45, inner)
+		}
+	case ui.GlyphStar:
+		p.b.circle(dst, c, rad+2*s, ui.Ink)
+		p.b.star(dst, c, rad, fill)
+	case ui.GlyphBolt:
+		// A lightning bolt: two triangles in a zigzag.
+		p.b.poly(dst, []ui.Point{{X: c.X + rad*0.5, Y: c.Y - rad}, {X: c.X - rad*0.5, Y: c.Y + rad*0.2}, {X: c.X + rad*0.2, Y: c.Y + rad*0.2}}, fill)
+		p.b.poly(dst, []ui.Point{{X: c.X - rad*0.2, Y: c.Y - rad*0.2}, {X: c.X + rad*0.5, Y: c.Y - rad*0.2}, {X: c.X - rad*0.5, Y: c.Y + rad}}, fill)
+		if st.Hollow {
+			p.b.circle(dst, c, rad*0.25, inner)
 		}
 	}
 }

@@ -3,98 +3,94 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"strings"
+	"math"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
+
+	"github.com/raftsim/raftsim/render/typeface"
+	"github.com/raftsim/raftsim/render/ui"
 )
 
-// CJKFontPaths are where a font covering Chinese, Japanese and Korean is
-// looked for, in order. fonts-noto-cjk (installed by .ci/deps.sh) puts
-// Noto Sans CJK at the first path.
-var CJKFontPaths = []string{
-	"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-	"/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
-	"/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
-	"/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-	"/System/Library/Fonts/PingFang.ttc",
-	"C:\\Windows\\Fonts\\msyh.ttc",
-}
-
-// Fonts are the faces the window draws text with, at its scale.
+// Fonts are the faces the window draws text with. The font is the one
+// package typeface finds (and measures text in for the layout); a face is
+// made for each size the layout asks for.
 type Fonts struct {
+	Font   *typeface.Font // the font file, and its measure
 	Source *text.GoTextFaceSource
-	Name   string // which font was found, for --version and the tests
+	Name   string // which font was found, for the screenshot's report and the tests
 	CJK    bool   // it covers Chinese
 
+	// Small, Normal and Big are the faces at the layout's three sizes,
+	// and Mono the command box's: Go Mono, so that etcdctl's tables line
+	// up, falling back to the main font for what it lacks (Chinese). Use
+	// sets them for a layout.
 	Small, Normal, Big *text.GoTextFace
-	// Mono is the command box's face: Go Mono, so that etcdctl's tables
-	// line up, falling back to the main font for what it lacks (Chinese).
-	Mono text.Face
+	Mono               text.Face
+
+	mono  *text.GoTextFaceSource
+	faces map[float64]*text.GoTextFace
+	monos map[float64]text.Face
 }
 
-// LoadFonts finds a CJK font (RAFTSIM_FONT names one explicitly) and falls
-// back to the embedded Go font, which covers Latin only. latinOnly skips
-// the search; the tests use it to draw what a missing CJK font looks like.
-func LoadFonts(scale float64, latinOnly bool) (*Fonts, error) {
-	f := &Fonts{}
-	if !latinOnly {
-		paths := CJKFontPaths
-		if p := os.Getenv("RAFTSIM_FONT"); p != "" {
-			paths = append([]string{p}, paths...)
-		}
-		for _, p := range paths {
-			src, err := loadFontFile(p)
-			if err == nil {
-				f.Source, f.Name, f.CJK = src, p, true
-				break
-			}
+// LoadFonts loads the font package typeface finds: a CJK font
+// (RAFTSIM_FONT names one explicitly), else the embedded Go font, which
+// covers Latin only. latinOnly skips the search; the tests use it to draw
+// what a missing CJK font looks like.
+func LoadFonts(latinOnly bool) (*Fonts, error) {
+	tf, err := typeface.Find(latinOnly)
+	if err != nil {
+		return nil, err
+	}
+	f := &Fonts{Font: tf, Name: tf.Name, CJK: tf.CJK, faces: map[float64]*text.GoTextFace{}, monos: map[float64]text.Face{}}
+	if tf.Index == 0 && !bytes.HasPrefix(tf.Data, []byte("ttcf")) {
+		f.Source, err = text.NewGoTextFaceSource(bytes.NewReader(tf.Data))
+	} else {
+		var srcs []*text.GoTextFaceSource
+		srcs, err = text.NewGoTextFaceSourcesFromCollection(bytes.NewReader(tf.Data))
+		if err == nil && tf.Index < len(srcs) {
+			f.Source = srcs[tf.Index]
+		} else if err == nil {
+			err = fmt.Errorf("%s: no face %d in the collection", tf.Name, tf.Index)
 		}
 	}
-	if f.Source == nil {
-		src, err := text.NewGoTextFaceSource(bytes.NewReader(goregular.TTF))
-		if err != nil {
-			return nil, fmt.Errorf("loading the embedded Go font: %w", err)
-		}
-		f.Source, f.Name = src, "Go Regular (embedded, Latin only)"
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", tf.Name, err)
 	}
-	f.Small = &text.GoTextFace{Source: f.Source, Size: 11 * scale}
-	f.Normal = &text.GoTextFace{Source: f.Source, Size: 13 * scale}
-	f.Big = &text.GoTextFace{Source: f.Source, Size: 17 * scale}
-	mono, err := text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
+	f.mono, err = text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
 	if err != nil {
 		return nil, fmt.Errorf("loading the embedded Go Mono font: %w", err)
 	}
-	f.Mono, err = text.NewMultiFace(&text.GoTextFace{Source: mono, Size: 11 * scale}, f.Small)
-	if err != nil {
-		return nil, err
-	}
+	f.Use(ui.ComputeLayout(1280, 800, 1))
 	return f, nil
 }
 
-// loadFontFile reads a font or a font collection. From a collection it
-// takes the Simplified Chinese face if there is one.
-func loadFontFile(path string) (*text.GoTextFaceSource, error) {
-	data, err := os.ReadFile(path)
+// Face returns the face at a size in pixels.
+func (f *Fonts) Face(size float64) *text.GoTextFace {
+	size = math.Round(size*4) / 4
+	if fc, ok := f.faces[size]; ok {
+		return fc
+	}
+	fc := &text.GoTextFace{Source: f.Source, Size: size}
+	f.faces[size] = fc
+	return fc
+}
+
+// MonoFace returns the command box's face at a size.
+func (f *Fonts) MonoFace(size float64) text.Face {
+	if fc, ok := f.monos[size]; ok {
+		return fc
+	}
+	fc, err := text.NewMultiFace(&text.GoTextFace{Source: f.mono, Size: size}, f.Face(size))
 	if err != nil {
-		return nil, err
+		return f.Face(size)
 	}
-	if !strings.HasSuffix(strings.ToLower(path), ".ttc") {
-		return text.NewGoTextFaceSource(bytes.NewReader(data))
-	}
-	srcs, err := text.NewGoTextFaceSourcesFromCollection(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	if len(srcs) == 0 {
-		return nil, fmt.Errorf("%s: an empty font collection", path)
-	}
-	for _, s := range srcs {
-		if strings.Contains(s.Metadata().Family, " SC") {
-			return s, nil
-		}
-	}
-	return srcs[0], nil
+	f.monos[size] = fc
+	return fc
+}
+
+// Use sets Small, Normal, Big and Mono to a layout's sizes.
+func (f *Fonts) Use(l ui.Layout) {
+	f.Small, f.Normal, f.Big = f.Face(l.Small), f.Face(l.Normal), f.Face(l.Big)
+	f.Mono = f.MonoFace(l.MonoSize())
 }

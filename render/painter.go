@@ -33,6 +33,35 @@ func (p *painter) text(s string, face text.Face, x, y float64, c color.Color, al
 	text.Draw(p.dst, s, face, op)
 }
 
+// item draws a placed text: in its box, aligned as it says, centred
+// vertically on the box.
+func (p *painter) item(t ui.TextItem) {
+	if t.S == "" {
+		return
+	}
+	face := p.fonts.Face(t.Size)
+	m := face.Metrics()
+	y := t.R.Y + (t.R.H-(m.HAscent+m.HDescent))/2
+	x, align := t.R.X, text.AlignStart
+	switch t.Align {
+	case ui.AlignCenter:
+		x, align = t.R.X+t.R.W/2, text.AlignCenter
+	case ui.AlignEnd:
+		x, align = t.R.Right(), text.AlignEnd
+	}
+	p.text(t.S, face, x, y, t.Color, align)
+}
+
+// plates fills the plates behind the texts that have one (into the
+// batch, before the texts are drawn).
+func (p *painter) plates(items []ui.TextItem) {
+	for _, t := range items {
+		if t.Plate.A != 0 && t.S != "" {
+			p.b.rect(p.dst, t.R, t.Plate)
+		}
+	}
+}
+
 // width returns how wide s is drawn in face.
 func width(s string, face text.Face) float64 { return text.Advance(s, face) }
 

@@ -104,13 +104,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 
-	fonts, err := render.LoadFonts(fl.Scale, fl.LatinFont)
+	fonts, err := render.LoadFonts(fl.LatinFont)
 	if err != nil {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)
 		return exitFailed
 	}
-	app := ui.NewApp(sess, w, h, fl.Scale)
-	app.SetLang(lang)
+	app := ui.NewAppFor(sess, ui.Screen{W: w, H: h, Scale: fl.Scale, Lang: lang, Present: fl.Present, M: fonts.Font})
 	app.SetSpeed(fl.Speed)
 	app.Playing = !fl.Paused && fl.Bench == 0
 	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, fl.SaveDir) }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
@@ -105,17 +106,28 @@ func near(a, b color.RGBA, tol int) bool {
 
 func at(img *image.RGBA, p ui.Point) color.RGBA { return img.RGBAAt(int(p.X), int(p.Y)) }
 
-// ring returns where the window (1280×800, scale 1) draws n members of a
-// cluster without a topology.
-func ring(n int) (ui.Layout, ui.Ring) {
-	l := ui.ComputeLayout(1280, 800, 1)
-	return l, ui.RingLayout(n, l.Ring, 1)
+// layoutOf returns how the window (1280×800, scale 1) lays out a cluster
+// built from cfg in a language: the same layout, measured in the same
+// font.
+func layoutOf(cfg sim.Config, lang i18n.Lang) ui.Layout {
+	return ui.Lay(ui.Screen{W: 1280, H: 800, Scale: 1, Lang: lang, Cluster: ui.ShapeOf(cfg)})
 }
 
-// sandboxRing is ring for the sandbox, whose stacked topology draws hosts.
-func sandboxRing(n int) (ui.Layout, ui.Ring) {
-	l := ui.ComputeLayout(1280, 800, 1)
-	return l, ui.RingLayoutFor(n, l.Ring, 1, true)
+// sandboxRing is where the window draws the sandbox's members.
+func sandboxRing() (ui.Layout, ui.Ring) {
+	l := layoutOf(sim.SandboxConfig(), i18n.En)
+	return l, l.Members
+}
+
+// lessonRing is where the window draws a lesson's members.
+func lessonRing(t *testing.T, name string, lang i18n.Lang) (ui.Layout, ui.Ring) {
+	t.Helper()
+	s, err := scenarios.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := layoutOf(s.Config, lang)
+	return l, l.Members
 }
 
 // inside is a point inside a member's shape, clear of its name.
@@ -151,7 +163,7 @@ func TestScreenshotShowsTheLeader(t *testing.T) {
 		t.Fatal("no leader at 3s")
 	}
 	names := w.MemberNames()
-	_, g := sandboxRing(len(names))
+	_, g := sandboxRing()
 	leaderC, followerC := ui.StyleOfRole(sim.RoleLeader).Fill, ui.StyleOfRole(sim.RoleFollower).Fill
 	for i, n := range names {
 		c := at(img, inside(g, i))
@@ -176,7 +188,7 @@ func TestScreenshotShowsTheLeader(t *testing.T) {
 func TestScreenshotShowsCutLinks(t *testing.T) {
 	img := shot(t, "3s", "--at", "2.5s:cut:etcd-1:etcd-2", "--at", "2.5s:cut1:etcd-3:etcd-4")
 	names := sim.SandboxConfig().Members
-	_, g := sandboxRing(len(names))
+	_, g := sandboxRing()
 	idx := map[string]int{}
 	for i, n := range names {
 		idx[n] = i
@@ -234,7 +246,7 @@ func differing(a, b *image.RGBA, r ui.Rect) int {
 // font it must look different from that, have ink, and two different
 // characters must not draw alike.
 func TestChineseCaptionDrawsGlyphs(t *testing.T) {
-	l, _ := ring(5)
+	l, _ := sandboxRing()
 	cap := l.Caption
 	cjk := shot(t, "0.5s", "--caption", "领导者选举")
 	tofu := shot(t, "0.5s", "--caption", "领导者选举", "--latin-font")
@@ -278,7 +290,7 @@ func TestLessonScreenshot(t *testing.T) {
 		t.Fatal("no leader at 5s")
 	}
 	names := w.MemberNames()
-	l, g := ring(len(names))
+	l, g := lessonRing(t, "split-brain", i18n.Zh)
 	i := index(names, lead)
 	if c := at(img, inside(g, i)); !near(c, ui.StyleOfRole(sim.RoleLeader).Fill, 8) {
 		t.Errorf("leader %s drawn %v", lead, c)
@@ -332,7 +344,7 @@ func TestCommandBoxTypesACommand(t *testing.T) {
 	waited := append(slices.Clone(open), "--input", "type:wait 100ms", "--input", "key:enter")
 	with := shot(t, "3s", typed...)
 	without := shot(t, "3s", waited...)
-	l := ui.Lay(ui.Screen{W: 1280, H: 800, Scale: 1, Box: true})
+	l := ui.Lay(ui.Screen{W: 1280, H: 800, Scale: 1, Box: true, Cluster: ui.ShapeOf(sim.SandboxConfig())})
 	if n := differing(with, without, l.State); n < 100 {
 		t.Errorf("the state panel shows no foo=bar: %d pixels differ", n)
 	}

@@ -20,6 +20,8 @@ const (
 	ActScreenshot
 	ActSeekBack
 	ActSeekForward
+	ActLegend  // show or hide the legend (L)
+	ActPresent // the projector layout on or off (P)
 
 	// Acting on the selected member.
 	ActCrash
@@ -74,6 +76,8 @@ var GlobalKeys = []struct{ Key, What string }{
 	{"1 … 9", i18n.N("select a member")},
 	{"escape", i18n.N("close the menu / deselect")},
 	{": or `", i18n.N("the command box: etcdctl on this cluster")},
+	{"P", i18n.N("the projector layout, on or off")},
+	{"L", i18n.N("the legend, shown or hidden")},
 	{"?", i18n.N("this help")},
 }
 

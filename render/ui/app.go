@@ -32,6 +32,9 @@ type App struct {
 	// Lang is the language of the window's words (not of etcd's errors
 	// or a console's output, which are etcd's own).
 	Lang i18n.Lang
+	// Title names what is shown: "sandbox", or the scenario's name and
+	// title.
+	Title string
 
 	speed    int
 	Playing  bool
@@ -54,12 +57,16 @@ type App struct {
 	consoleW   *sim.World    // the world console acts on
 	advance    time.Duration // virtual time the console asked for (wait, tick)
 
-	clock playClock // virtual time per tick of play, without rounding noise
-	menu  *menuState
-	drag  *dragState
-	scrub *scrubState
-	ticks int64
-	puts  int
+	clock    playClock // virtual time per tick of play, without rounding noise
+	hover    Point     // where the pointer is
+	hovering bool
+	view     viewOptions
+	scale    float64 // the scale asked for (--scale)
+	menu     *menuState
+	drag     *dragState
+	scrub    *scrubState
+	ticks    int64
+	puts     int
 }
 
 type menuState struct {
@@ -84,7 +91,7 @@ type scrubState struct {
 
 // NewApp makes an App on a session, laid out for a w×h window.
 func NewApp(s *Session, w, h int, scale float64) *App {
-	return &App{S: s, L: ComputeLayout(w, h, scale), speed: DefaultSpeed}
+	return NewAppFor(s, Screen{W: w, H: h, Scale: scale})
 }
 
 // Resize lays the App out again for a new window size.
@@ -92,17 +99,6 @@ func (a *App) Resize(w, h int) {
 	if float64(w) != a.L.W || float64(h) != a.L.H {
 		a.L = Lay(a.screen(w, h))
 	}
-}
-
-// screen is what the App's layout is made for, at a window size.
-func (a *App) screen(w, h int) Screen {
-	return Screen{W: w, H: h, Scale: a.L.Scale, Lang: a.Lang, Box: a.Box.Open}
-}
-
-// SetLang sets the language of the window's words, and lays it out again.
-func (a *App) SetLang(l i18n.Lang) {
-	a.Lang = l
-	a.L = Lay(a.screen(int(a.L.W), int(a.L.H)))
 }
 
 // Speed returns the speed factor.
@@ -139,6 +135,7 @@ func (a *App) Dragging() (from string, at Point, shift, ok bool) {
 // Update advances the App by one tick.
 func (a *App) Update() {
 	a.ticks++
+	a.syncLayout()
 	if sc := a.scrub; sc != nil && sc.target != a.S.Now() && (sc.done || a.ticks-sc.lastSeek >= 4) {
 		// Seeking back replays the log, so a drag seeks a few times a second
 		// and once more where it is let go.
@@ -207,11 +204,12 @@ func (a *App) mouseDown(in Input) {
 }
 
 func (a *App) mouseMove(in Input) {
+	a.hover, a.hovering = in.At, true
 	if a.drag == nil {
 		return
 	}
 	a.drag.at = in.At
-	if in.At.Sub(a.drag.start).Len() > 6*a.L.Scale {
+	if in.At.Sub(a.drag.start).Len() > a.L.Px(6) {
 		a.drag.moved = true
 	}
 	if a.scrub != nil {
@@ -305,6 +303,14 @@ func (a *App) key(k string, shift bool) {
 		}
 		return
 	}
+	switch {
+	case shift && k == "p": // P: the projector layout
+		a.act(ActPresent, "")
+		return
+	case shift && k == "l": // L: the legend
+		a.act(ActLegend, "")
+		return
+	}
 	if act, ok := keyActions[k]; ok {
 		a.act(act, a.Selected)
 		return
@@ -395,6 +401,12 @@ func (a *App) act(act Action, target string) {
 		return
 	case ActHelp:
 		a.Help = !a.Help
+		return
+	case ActLegend:
+		a.ToggleLegend()
+		return
+	case ActPresent:
+		a.SetPresent(!a.view.present)
 		return
 	case ActAddMember, ActAddLearner:
 		a.do(sim.Command{Kind: sim.CmdAddMember, Node: a.newMemberName(), Learner: act == ActAddLearner})
@@ -503,19 +515,20 @@ func (a *App) describeCommand(c sim.Command) string {
 	return l.T(CommandWord(c.Kind)) + " " + c.Node
 }
 
-// buildMenu places the open menu beside its target.
+// buildMenu places the open menu beside its target, as wide as its
+// longest entry and its key.
 func (a *App) buildMenu(f *Frame) *MenuDraw {
 	m := a.menu
-	s := a.L.Scale
+	l := f.L
 	var anchor Point
 	md := &MenuDraw{Target: m.target, Client: m.client}
 	info, isMember := a.S.World().Info(m.target)
 	if i, ok := f.Names[m.target]; ok {
-		anchor = f.Ring.Pos[i].Add(Point{f.Ring.NodeR + 8*s, -f.Ring.NodeR})
+		anchor = f.Ring.Pos[i].Add(Point{f.Ring.NodeR + l.Px(8), -f.Ring.NodeR})
 	} else {
 		for _, c := range f.Clients {
 			if c.Name == m.target {
-				anchor = Point{c.R.Right() + 6*s, c.R.Y}
+				anchor = Point{c.R.Right() + l.Px(6), c.R.Y}
 			}
 		}
 	}
@@ -524,21 +537,23 @@ func (a *App) buildMenu(f *Frame) *MenuDraw {
 			info, isMember = a.S.World().Info(c.Endpoints[0])
 		}
 	}
-	itemH := math.Round(22 * s)
-	w := math.Round(230 * s)
+	itemH := l.SmallH() + l.Px(5)
+	w := l.Width(m.target+" · "+a.Lang.T("pre-candidate"), l.Normal)
 	for _, ma := range MemberActions {
 		if m.client && ma.Action != ActPut && ma.Action != ActGetLinear && ma.Action != ActGetSerial {
 			continue
 		}
 		md.Items = append(md.Items, MenuItem{Action: ma.Action, Label: ma.Label, Key: ma.Key,
 			Enabled: isMember && enabled(ma.Action, info)})
+		w = math.Max(w, l.Width(a.Lang.T(ma.Label), l.Small)+l.Width(ma.Key, l.Small)+l.Px(24))
 	}
-	h := itemH*float64(len(md.Items)) + itemH + 8*s
-	x := math.Min(anchor.X, a.L.W-w-4*s)
-	y := math.Max(a.L.Toolbar.Bottom()+4*s, math.Min(anchor.Y, a.L.Timeline.Y-h-4*s))
+	w += l.Px(16)
+	h := itemH*float64(len(md.Items)) + l.LineH() + l.Px(10)
+	x := math.Max(0, math.Min(anchor.X, l.W-w-l.Px(4)))
+	y := math.Max(l.Toolbar.Bottom()+l.Px(4), math.Min(anchor.Y, l.Timeline.Y-h-l.Px(4)))
 	md.R = Rect{x, y, w, h}
 	for i := range md.Items {
-		md.Items[i].R = Rect{x + 4*s, y + itemH + 4*s + float64(i)*itemH, w - 8*s, itemH}
+		md.Items[i].R = Rect{x + l.Px(4), y + l.LineH() + l.Px(6) + float64(i)*itemH, w - l.Px(8), itemH}
 	}
 	return md
 }

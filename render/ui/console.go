@@ -47,10 +47,6 @@ func (a *App) CloseBox() {
 	a.relayout()
 }
 
-func (a *App) relayout() {
-	a.L = Lay(a.screen(int(a.L.W), int(a.L.H)))
-}
-
 // boxInput feeds the open command box one event; it reports whether the
 // box took it. Every key but F12 goes to the box while it is open.
 func (a *App) boxInput(in Input) bool {

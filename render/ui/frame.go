@@ -29,6 +29,9 @@ type Frame struct {
 	Span  sim.Time
 	Head  sim.Time
 	Marks []Mark
+
+	// Texts is every word drawn, placed and measured.
+	Texts []TextItem
 }
 
 // ClientBox is a client: bound to one member, drawn beside it; or with
@@ -41,10 +44,12 @@ type ClientBox struct {
 	// Down says the client is down with its host (a stacked apiserver
 	// whose member is down).
 	Down bool
-	// Endpoints, for a client with several, in failover order; Pinned is
+	// Endpoints, for a client with several, in failover order; Member is
 	// the one its last request went to (clientv3 stays there).
 	Endpoints []string
 	Chips     []Rect // where each endpoint is written
+	// Local says it is a member's own local client (named after it).
+	Local bool
 }
 
 // HostBox is a machine: a member and what runs beside it (stacked), or an
@@ -60,6 +65,7 @@ type HostBox struct {
 type MsgDraw struct {
 	M     sim.MessageView
 	P     Point
+	Dir   Point // the unit vector of its travel, from sender to receiver
 	Style MsgStyle
 }
 
@@ -106,24 +112,21 @@ const dropMarkWindow = 40 * time.Millisecond
 func BuildFrame(a *App) *Frame {
 	v := a.S.World().View()
 	l := a.L
-	f := &Frame{L: l, View: v, Names: map[string]int{}}
-	f.Ring = RingLayoutFor(len(v.Members), RingArea(l, v), l.Scale, a.S.World().Config().Topology != "")
+	if len(l.Members.Pos) != len(v.Members) {
+		// A member was added since the App was laid out; Update lays it
+		// out again, and until then this frame is laid out for itself.
+		l = Lay(a.screenFor(int(l.W), int(l.H), ViewShape(v, l.Members.Hosts)))
+	}
+	f := &Frame{L: l, View: v, Names: map[string]int{}, Ring: l.Members}
 	for i, m := range v.Members {
 		f.Names[m.Name] = i
 	}
-	s := l.Scale
-	lineH := l.LineH()
-	labelW := 124 * s
-	if n := len(v.Members); n > 1 {
-		// Neighbours at the bottom of the ring are closest side by side.
-		labelW = min(labelW, 2*f.Ring.RX*math.Sin(math.Pi/float64(n))-8*s)
-	}
+	g := f.Ring
 	for i := range v.Members {
-		p := f.Ring.Pos[i]
-		f.Labels = append(f.Labels, Rect{p.X - labelW/2, p.Y + f.Ring.LabelTop, labelW, 2 * lineH})
+		f.Labels = append(f.Labels, g.Labels(i))
 	}
 	f.placeClients(a)
-	if a.S.World().Config().Topology != "" {
+	if g.Hosts {
 		f.placeHosts()
 	}
 	f.placeMessages(a)
@@ -136,47 +139,49 @@ func BuildFrame(a *App) *Frame {
 	f.Span = Span(f.Head)
 	f.Track = Track(l)
 	f.Marks = a.S.Marks()
+	f.Texts = f.texts(a)
 	return f
 }
 
+// placeClients places the client boxes: a client bound to one member (a
+// stacked apiserver), or a member's own local client once it has sent a
+// request, in a box under that member's labels; a client with several
+// endpoints in the strip along the bottom of the ring panel.
 func (f *Frame) placeClients(a *App) {
-	s := f.L.Scale
-	bw, bh := f.Ring.ClientW, f.Ring.ClientH
+	g := f.Ring
 	pending := map[string]int{}
+	used := map[string]bool{}
 	for _, op := range f.View.Ops {
+		used[op.Client] = true
 		if op.Status == sim.OpPending && op.Kind != sim.OpWatch {
 			pending[op.Client]++
 		}
 	}
-	f.placeExternal(pending)
+	f.placeExternal(pending, used)
+	boxed := map[int]bool{}
+	box := func(name string, i int) {
+		if g.ClientH == 0 {
+			return // no room for it: its requests are in the clients panel
+		}
+		r := g.ClientSlot(i)
+		f.Clients = append(f.Clients, ClientBox{Name: name, Member: f.View.Members[i].Name, R: r,
+			Pending: pending[name], Down: !f.View.Members[i].Up, Local: name == f.View.Members[i].Name})
+		boxed[i] = true
+	}
 	for _, c := range f.View.Clients {
 		if len(c.Endpoints) != 1 {
 			continue
 		}
-		i, ok := f.Names[c.Endpoints[0]]
-		if !ok {
-			continue
+		if i, ok := f.Names[c.Endpoints[0]]; ok && !boxed[i] {
+			box(c.Name, i)
 		}
-		p, out := f.Ring.Pos[i], f.Ring.Outward(i)
-		var ctr Point
-		if f.Ring.Hosts {
-			// On the member's host: under its labels, inside the host box.
-			ctr = Point{p.X, f.Labels[i].Bottom() + 4*s + bh/2}
-		} else if out.Y > 0.3 {
-			// Lower members: below their labels.
-			lab := f.Labels[i]
-			ctr = Point{p.X + out.X*(f.Ring.NodeR+bw/2), lab.Bottom() + 4*s + bh/2}
-		} else {
-			// Upper members: beside them, outwards (the top one to the
-			// right, leaving room above it for the leader's crown).
-			dir := 1.0
-			if out.X < -0.01 {
-				dir = -1
-			}
-			ctr = Point{p.X + dir*(f.Ring.NodeR+12*s+bw/2), p.Y}
+	}
+	// A member's own client (a request "via" the member names it after
+	// the member): drawn once it has sent something.
+	for i, m := range f.View.Members {
+		if used[m.Name] && !boxed[i] {
+			box(m.Name, i)
 		}
-		f.Clients = append(f.Clients, ClientBox{Name: c.Name, Member: c.Endpoints[0],
-			R: Rect{ctr.X - bw/2, ctr.Y - bh/2, bw, bh}, Pending: pending[c.Name], Down: !f.View.Members[i].Up})
 	}
 }
 
@@ -191,41 +196,31 @@ func externalClients(v sim.View) []sim.ClientConfig {
 	return out
 }
 
-// RingArea is the part of the ring panel the members' ring gets: all of
-// it, less a strip at the bottom when clients with several endpoints
-// (external apiservers) sit there, on their own hosts.
-func RingArea(l Layout, v sim.View) Rect {
-	r := l.Ring
-	if len(externalClients(v)) == 0 {
-		return r
-	}
-	r.H = math.Max(0, r.H-externalStripH(l))
-	return r
-}
-
-func externalStripH(l Layout) float64 {
-	return 2*l.BoxLineH() + math.Round(26*l.Scale)
-}
-
-// placeExternal places the clients with several endpoints side by side
-// along the bottom of the ring panel: each a box with its name and its
-// endpoints, the pinned one (where its last request went) marked.
-func (f *Frame) placeExternal(pending map[string]int) {
-	ext := externalClients(f.View)
-	if len(ext) == 0 {
+// placeExternal places the clients with several endpoints side by side in
+// the strip along the bottom of the ring panel: each a box with its name,
+// the endpoint its last request went to (clientv3 stays there) and its
+// endpoints as chips, that one filled. On a Kubernetes topology each is
+// an apiserver on its own host; without one, a client is drawn once it
+// has sent a request (a client that sends nothing is not part of the
+// story).
+func (f *Frame) placeExternal(pending map[string]int, used map[string]bool) {
+	g := f.Ring
+	if g.Strip.W == 0 {
 		return
 	}
-	s := f.L.Scale
-	pad := math.Round(6 * s)
-	strip := Rect{f.L.Ring.X + pad, f.L.Ring.Bottom() - externalStripH(f.L) + pad, f.L.Ring.W - 2*pad, externalStripH(f.L) - 2*pad}
-	hostPad := math.Round(5 * s)
-	n := float64(len(ext))
-	w := math.Min(math.Round(210*s), (strip.W-(n-1)*pad)/n)
-	x := strip.X + (strip.W-(n*w+(n-1)*pad))/2
-	lh := f.L.BoxLineH()
-	for _, c := range ext {
-		host := Rect{x, strip.Y, w, strip.H}
-		r := host.Inset(hostPad)
+	l := f.L
+	pad, edge := l.Px(6), l.Px(5)
+	ext := externalClients(f.View)
+	perRow := max(1, int((g.Strip.W+pad)/(g.ExtW+pad)))
+	for k, c := range ext {
+		row, col := k/perRow, k%perRow
+		inRow := min(perRow, len(ext)-row*perRow)
+		x0 := g.Strip.X + (g.Strip.W-(float64(inRow)*g.ExtW+float64(inRow-1)*pad))/2
+		host := Rect{x0 + float64(col)*(g.ExtW+pad), g.Strip.Y + float64(row)*(g.ExtH+pad), g.ExtW, g.ExtH}
+		if !g.Hosts && !used[c.Name] {
+			continue
+		}
+		r := host.Inset(edge)
 		pinned := c.Endpoints[0]
 		for i := len(f.View.Ops) - 1; i >= 0; i-- {
 			if op := f.View.Ops[i]; op.Client == c.Name && op.Member != "" {
@@ -234,17 +229,15 @@ func (f *Frame) placeExternal(pending map[string]int) {
 			}
 		}
 		cb := ClientBox{Name: c.Name, Member: pinned, R: r, Pending: pending[c.Name], Endpoints: c.Endpoints}
-		// The endpoints as chips on the second line, each its member's
-		// number (etcd-3 → 3), or its name if it has none.
-		// Too narrow for them, the box names only the pinned endpoint.
-		if chipW := math.Min(math.Round(22*s), (r.W-8*s)/float64(len(c.Endpoints))-2*s); chipW >= 11*s {
-			for k := range c.Endpoints {
-				cb.Chips = append(cb.Chips, Rect{r.X + 4*s + float64(k)*(chipW+2*s), r.Bottom() - lh - 3*s, chipW, lh})
-			}
+		chipW, lh := g.ChipW, l.SmallH()
+		x := r.Right() - l.Px(4) - float64(len(c.Endpoints))*(chipW+l.Px(2)) + l.Px(2)
+		for i := range c.Endpoints {
+			cb.Chips = append(cb.Chips, Rect{x + float64(i)*(chipW+l.Px(2)), r.Y + (r.H-lh)/2, chipW, lh})
 		}
 		f.Clients = append(f.Clients, cb)
-		f.Hosts = append(f.Hosts, HostBox{R: host, Client: c.Name})
-		x += w + pad
+		if g.Hosts {
+			f.Hosts = append(f.Hosts, HostBox{R: host, Client: c.Name})
+		}
 	}
 }
 
@@ -262,28 +255,18 @@ func ChipLabel(name string) string {
 }
 
 // placeHosts draws a host around each member and what runs with it (its
-// stacked apiserver): room for the timer arc, the crown, the labels and
-// the client box.
+// stacked apiserver): the room the layout gave it.
 func (f *Frame) placeHosts() {
-	s := f.L.Scale
-	pad := math.Round(4 * s)
-	R := f.Ring.NodeR
 	for i, m := range f.View.Members {
 		if m.Role == sim.RoleRemoved {
 			continue
 		}
-		p := f.Ring.Pos[i]
-		top := p.Y - R - 9*s - R*0.4 // the crown
-		r := Rect{p.X - R - 12*s, top, 2 * (R + 12*s), p.Y + R + 12*s - top}
-		r = union(r, f.Labels[i])
-		h := HostBox{Member: m.Name, Down: !m.Up}
+		h := HostBox{Member: m.Name, Down: !m.Up, R: f.Ring.Footprint(i)}
 		for _, c := range f.Clients {
 			if c.Member == m.Name && len(c.Endpoints) == 0 {
-				r = union(r, c.R)
 				h.Client = c.Name
 			}
 		}
-		h.R = Rect{r.X - pad, r.Y - pad, r.W + 2*pad, r.H + 2*pad}
 		f.Hosts = append(f.Hosts, h)
 	}
 }
@@ -302,11 +285,15 @@ func (f *Frame) placeMessages(a *App) {
 			pos = queued[m.To]
 			queued[m.To]++
 		}
-		p, ok := MessagePos(f.Ring, f.Names, m, pos, f.View.Now, f.L.Scale)
+		p, ok := MessagePos(f.Ring, f.Names, m, pos, f.View.Now, f.L.S)
 		if !ok {
 			continue
 		}
-		f.Msgs = append(f.Msgs, MsgDraw{M: m, P: p, Style: StyleOfMessage(m.Type)})
+		d := f.Ring.Pos[f.Names[m.To]].Sub(f.Ring.Pos[f.Names[m.From]])
+		if n := d.Len(); n > 0 {
+			d = d.Scale(1 / n)
+		}
+		f.Msgs = append(f.Msgs, MsgDraw{M: m, P: p, Dir: d, Style: StyleOfMessage(m.Type)})
 	}
 }
 
@@ -332,13 +319,22 @@ func (f *Frame) placeDrops(a *App) {
 		if e.Kind != sim.EvDrop {
 			continue
 		}
-		p, ok := DropPos(f.Ring, f.Names, name(e.Node), name(e.Peer), e.Reason, f.L.Scale)
+		linkCut := cut[[2]string{name(e.Node), name(e.Peer)}]
+		if e.Reason == netmodel.DropCut && !linkCut {
+			// Dropped by a cut that has since healed: the link is whole
+			// again, and a "partition" mark there would say otherwise.
+			continue
+		}
+		p, ok := DropPos(f.Ring, f.Names, name(e.Node), name(e.Peer), e.Reason, f.L.S)
 		if !ok {
 			continue
 		}
 		f.Drops = append(f.Drops, DropDraw{P: p, Reason: e.Reason, Msg: e.Msg,
-			Age:      float64(f.View.Now-e.At) / float64(window),
-			Labelled: e.Reason != netmodel.DropCut || !cut[[2]string{name(e.Node), name(e.Peer)}]})
+			Age: float64(f.View.Now-e.At) / float64(window),
+			// Only a loss, or a full queue, is written: a drop on a link
+			// drawn cut is explained by the cut, a drop at a member that is
+			// down by its shape.
+			Labelled: e.Reason != netmodel.DropCut && e.Reason != netmodel.DropDown})
 		if len(f.Drops) >= 64 {
 			break
 		}
@@ -361,11 +357,11 @@ func (f *Frame) placeCuts() {
 			continue // drawn once, from the lower index
 		}
 		d := CutDraw{From: c.From, To: c.To, Both: both}
-		d.P, _ = CutMark(f.Ring, f.Names, c.From, c.To, both, f.L.Scale)
+		d.P, _ = CutMark(f.Ring, f.Names, c.From, c.To, both, f.L.S)
 		if both {
 			d.A, d.B = f.Ring.Pos[i], f.Ring.Pos[j]
 		} else {
-			d.A, d.B = Lane(f.Ring.Pos[i], f.Ring.Pos[j], f.Ring.NodeR, laneOffset(f.L.Scale))
+			d.A, d.B = Lane(f.Ring.Pos[i], f.Ring.Pos[j], f.Ring.NodeR, laneOffset(f.L.S))
 		}
 		f.Cuts = append(f.Cuts, d)
 	}
@@ -423,7 +419,7 @@ func HitTest(f *Frame, p Point, help bool) Hit {
 	if !f.L.Ring.Contains(p) {
 		return Hit{}
 	}
-	s := f.L.Scale
+	s := f.L.S
 	for _, c := range f.Cuts {
 		if p.Sub(c.P).Len() <= 10*s {
 			return Hit{Kind: HitCut, Cut: c}

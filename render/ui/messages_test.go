@@ -33,7 +33,7 @@ func TestProgress(t *testing.T) {
 // A message moves from its sender's edge to its receiver's, and the two
 // directions of a link use different lanes.
 func TestMessagePos(t *testing.T) {
-	g := RingLayout(2, Rect{0, 0, 400, 400}, 1)
+	g := Ring{NodeR: 26, Pos: []Point{{100, 200}, {300, 200}}, Center: Point{200, 200}}
 	names := map[string]int{"a": 0, "b": 1}
 	m := sim.MessageView{From: "a", To: "b", SentAt: ms(0), MsgSummary: sim.MsgSummary{ArriveAt: ms(10)}}
 	p0, _ := MessagePos(g, names, m, 0, ms(0), 1)
@@ -58,3 +58,5 @@ func TestMessagePos(t *testing.T) {
 		t.Error("a message to an unknown member was placed")
 	}
 }
+
+func abs(f float64) float64 { return math.Abs(f) }

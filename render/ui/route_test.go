@@ -1,14 +1,16 @@
 package ui
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/raftsim/raftsim/sim"
 )
 
-// TestOpRoute: a write and a linearizable read at a follower go through the
-// leader; a serializable read there does not.
-func TestOpRoute(t *testing.T) {
+// TestOpPath: a write and a linearizable read at a follower go through the
+// leader; a serializable read there does not; a write sent to a member
+// that is down is refused there and goes no further.
+func TestOpPath(t *testing.T) {
 	s, err := NewSession(sim.SandboxConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -17,26 +19,64 @@ func TestOpRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	lead, _ := s.World().Leader()
-	var follower string
+	var follower, other string
 	for _, in := range s.World().Infos() {
 		if in.Role == sim.RoleFollower {
-			follower = in.Name
-			break
+			if follower == "" {
+				follower = in.Name
+			} else if other == "" {
+				other = in.Name
+			}
 		}
 	}
 	put, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: follower, Key: "k", Value: "v"})
 	lin, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Key: "k"})
 	ser, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Key: "k", Serializable: true})
+	if _, err := s.Do(sim.Command{Kind: sim.CmdCrash, Node: other}); err != nil {
+		t.Fatal(err)
+	}
+	refused, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: other, Key: "k", Value: "lost"})
 	if _, err := s.AdvanceTo(sim.Time(4e9)); err != nil {
 		t.Fatal(err)
 	}
+	hops := func(op *sim.Op) []string {
+		var out []string
+		for _, h := range s.OpPath(op.ID) {
+			out = append(out, h.Member)
+		}
+		return out
+	}
 	for _, tc := range []struct {
 		op   *sim.Op
-		want bool
-	}{{put, true}, {lin, true}, {ser, false}} {
-		got, fwd := s.OpRoute(tc.op.ID)
-		if fwd != tc.want || fwd && got != lead {
-			t.Errorf("%s (serializable=%v): route %q %v, want forwarded=%v to %s", tc.op.Kind, tc.op.Serializable, got, fwd, tc.want, lead)
+		want []string
+	}{{put, []string{follower, lead}}, {lin, []string{follower, lead}}, {ser, []string{follower}}, {refused, []string{other}}} {
+		if got := hops(tc.op); !slices.Equal(got, tc.want) {
+			t.Errorf("%s (serializable=%v) at %s, status %s %q: path %v, want %v", tc.op.Kind, tc.op.Serializable, tc.op.Member, tc.op.Status, tc.op.Err, got, tc.want)
 		}
+	}
+	if p := s.OpPath(put.ID); !p[0].Forwarded || p[1].Forwarded {
+		t.Errorf("the put's path %+v: want the first hop forwarded to the leader", p)
+	}
+}
+
+// A client with several endpoints that fails over shows each member it
+// tried, the ones that refused it marked.
+func TestOpPathFailsOver(t *testing.T) {
+	cfg := sim.SandboxConfig()
+	cfg.Members, cfg.Topology, cfg.Apiservers = []string{"etcd-1", "etcd-2", "etcd-3"}, "external", 1
+	s, err := NewSession(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, s.Seek(sec(3)))
+	mustDo(t, s, sim.Command{Kind: sim.CmdCrash, Node: "etcd-1"})
+	op, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Key: "k", Value: "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, s.Seek(sec(4)))
+	p := s.OpPath(op.ID)
+	if len(p) < 2 || p[0].Member != "etcd-1" || !p[0].Failed || p[1].Member != "etcd-2" || p[1].Failed {
+		t.Errorf("path %+v: want etcd-1 refused, then etcd-2", p)
 	}
 }

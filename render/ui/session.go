@@ -367,9 +367,8 @@ func (s *Session) rescan() {
 	}
 }
 
-// OpRoute returns the leader, at the time an operation was sent, if it was
-// not the member the operation was sent to: the operation was forwarded.
-func (s *Session) OpRoute(id uint64) (leader string, forwarded bool) {
-	r, ok := s.scan.route[id]
-	return r, ok
-}
+// OpPath returns the members a client operation really reached, in
+// order: the member it was sent to, any it failed over to, and the leader
+// a member forwarded it to. A request refused at a member that was down,
+// or never passed on, has that member alone.
+func (s *Session) OpPath(id uint64) []Hop { return s.scan.paths[id] }

@@ -10,8 +10,11 @@ import (
 )
 
 // The Okabe-Ito palette: eight colours that people with the common forms
-// of colour blindness can still tell apart. Nothing is shown by colour
-// alone: every role also has a shape and a label, every message a glyph.
+// of colour blindness can still tell apart, and a few from Paul Tol's
+// colour-blind-safe schemes. Nothing is shown by colour alone: every role
+// also has a shape and a label, every message a glyph, every log cell its
+// term's number, every status its word. TestColoursStayApart checks every
+// pair that must be told apart under simulated colour blindness.
 var (
 	Black         = color.RGBA{0x00, 0x00, 0x00, 0xff}
 	Orange        = color.RGBA{0xe6, 0x9f, 0x00, 0xff}
@@ -22,6 +25,14 @@ var (
 	Vermillion    = color.RGBA{0xd5, 0x5e, 0x00, 0xff}
 	ReddishPurple = color.RGBA{0xcc, 0x79, 0xa7, 0xff}
 
+	// From Paul Tol's schemes.
+	Indigo = color.RGBA{0x33, 0x22, 0x88, 0xff}
+	Wine   = color.RGBA{0x88, 0x22, 0x55, 0xff}
+	Sand   = color.RGBA{0xdd, 0xcc, 0x77, 0xff}
+	Green  = color.RGBA{0x11, 0x77, 0x33, 0xff}
+	Purple = color.RGBA{0xaa, 0x44, 0x99, 0xff}
+	Cyan   = color.RGBA{0x88, 0xcc, 0xee, 0xff}
+
 	// Neutral tones for the background, panels and text.
 	Background = color.RGBA{0xfa, 0xfa, 0xf7, 0xff}
 	Panel      = color.RGBA{0xff, 0xff, 0xff, 0xff}
@@ -29,7 +40,10 @@ var (
 	Ink        = color.RGBA{0x20, 0x20, 0x20, 0xff}
 	Muted      = color.RGBA{0x70, 0x70, 0x70, 0xff}
 	Grey       = color.RGBA{0x9a, 0x9a, 0x9a, 0xff}
+	DarkGrey   = color.RGBA{0x50, 0x50, 0x50, 0xff} // a member that is down
+	PaleGrey   = color.RGBA{0xbb, 0xbb, 0xbb, 0xff} // heartbeats
 	LightGrey  = color.RGBA{0xe2, 0xe2, 0xdc, 0xff}
+	White      = color.RGBA{0xff, 0xff, 0xff, 0xff}
 )
 
 // Shape is the outline a member is drawn with.
@@ -64,13 +78,13 @@ func StyleOfRole(r sim.Role) RoleStyle {
 	case sim.RolePreCandidate:
 		return RoleStyle{Fill: Yellow, Shape: ShapeDiamond, Hollow: true, Label: i18n.N("pre-candidate")}
 	case sim.RoleCandidate:
-		return RoleStyle{Fill: Orange, Shape: ShapeDiamond, Label: i18n.N("candidate")}
+		return RoleStyle{Fill: Vermillion, Shape: ShapeDiamond, Label: i18n.N("candidate"), Dark: true}
 	case sim.RoleLeader:
 		return RoleStyle{Fill: BluishGreen, Shape: ShapeCircle, Crown: true, Label: i18n.N("leader"), Dark: true}
 	case sim.RoleLearner:
 		return RoleStyle{Fill: SkyBlue, Shape: ShapeRing, Hollow: true, Label: i18n.N("learner")}
 	case sim.RoleDown:
-		return RoleStyle{Fill: Grey, Shape: ShapeSquare, Cross: true, Label: i18n.N("down")}
+		return RoleStyle{Fill: DarkGrey, Shape: ShapeSquare, Cross: true, Label: i18n.N("down"), Dark: true}
 	case sim.RoleStalled:
 		return RoleStyle{Fill: ReddishPurple, Shape: ShapeSquare, Pause: true, Label: i18n.N("stalled")}
 	case sim.RoleJoining:
@@ -89,12 +103,14 @@ type Glyph uint8
 
 // The message glyphs.
 const (
-	GlyphSquare   Glyph = iota // MsgApp (with its entry count), MsgSnap (large)
-	GlyphDot                   // heartbeats
-	GlyphDiamond               // votes and pre-votes
-	GlyphTriangle              // read index
-	GlyphStar                  // a forwarded proposal
-	GlyphBolt                  // timeout-now, transfer-leader
+	GlyphSquare      Glyph = iota // MsgApp (with its entry count), MsgSnap (large)
+	GlyphDot                      // heartbeats
+	GlyphDiamond                  // votes
+	GlyphHalfDiamond              // pre-votes: a diamond, half filled
+	GlyphTriangle                 // read index
+	GlyphStar                     // a forwarded proposal
+	GlyphBolt                     // timeout-now, transfer-leader
+	GlyphHexagon                  // a snapshot
 )
 
 // MsgStyle is how a message type is drawn.
@@ -111,33 +127,33 @@ type MsgStyle struct {
 func StyleOfMessage(t pb.MessageType) MsgStyle {
 	switch t {
 	case pb.MsgApp:
-		return MsgStyle{Fill: Blue, Glyph: GlyphSquare, Size: 6, Label: i18n.N("append (entries)")}
+		return MsgStyle{Fill: Blue, Glyph: GlyphSquare, Size: 7, Label: i18n.N("append (entries)")}
 	case pb.MsgAppResp:
-		return MsgStyle{Fill: Blue, Glyph: GlyphSquare, Size: 5, Hollow: true, Label: i18n.N("append reply")}
+		return MsgStyle{Fill: Blue, Glyph: GlyphSquare, Size: 6, Hollow: true, Label: i18n.N("append reply")}
 	case pb.MsgHeartbeat:
-		return MsgStyle{Fill: Grey, Glyph: GlyphDot, Size: 4, Label: i18n.N("heartbeat")}
+		return MsgStyle{Fill: PaleGrey, Glyph: GlyphDot, Size: 4.5, Label: i18n.N("heartbeat")}
 	case pb.MsgHeartbeatResp:
-		return MsgStyle{Fill: Grey, Glyph: GlyphDot, Size: 4, Hollow: true, Label: i18n.N("heartbeat reply")}
+		return MsgStyle{Fill: PaleGrey, Glyph: GlyphDot, Size: 4.5, Hollow: true, Label: i18n.N("heartbeat reply")}
 	case pb.MsgVote:
-		return MsgStyle{Fill: Orange, Glyph: GlyphDiamond, Size: 7, Label: i18n.N("vote request")}
+		return MsgStyle{Fill: Vermillion, Glyph: GlyphDiamond, Size: 8, Label: i18n.N("vote request")}
 	case pb.MsgVoteResp:
-		return MsgStyle{Fill: Orange, Glyph: GlyphDiamond, Size: 7, Hollow: true, Label: i18n.N("vote reply (✓ granted)")}
+		return MsgStyle{Fill: Vermillion, Glyph: GlyphDiamond, Size: 8, Hollow: true, Label: i18n.N("vote reply (✓ granted)")}
 	case pb.MsgPreVote:
-		return MsgStyle{Fill: Yellow, Glyph: GlyphDiamond, Size: 7, Label: i18n.N("pre-vote request")}
+		return MsgStyle{Fill: Yellow, Glyph: GlyphHalfDiamond, Size: 8, Label: i18n.N("pre-vote request")}
 	case pb.MsgPreVoteResp:
-		return MsgStyle{Fill: Yellow, Glyph: GlyphDiamond, Size: 7, Hollow: true, Label: i18n.N("pre-vote reply (✓ granted)")}
+		return MsgStyle{Fill: Yellow, Glyph: GlyphHalfDiamond, Size: 8, Hollow: true, Label: i18n.N("pre-vote reply (✓ granted)")}
 	case pb.MsgProp:
-		return MsgStyle{Fill: ReddishPurple, Glyph: GlyphStar, Size: 9, Label: i18n.N("forwarded proposal")}
+		return MsgStyle{Fill: ReddishPurple, Glyph: GlyphStar, Size: 10, Label: i18n.N("forwarded proposal")}
 	case pb.MsgReadIndex:
-		return MsgStyle{Fill: BluishGreen, Glyph: GlyphTriangle, Size: 7, Label: i18n.N("read index")}
+		return MsgStyle{Fill: BluishGreen, Glyph: GlyphTriangle, Size: 8, Label: i18n.N("read index")}
 	case pb.MsgReadIndexResp:
-		return MsgStyle{Fill: BluishGreen, Glyph: GlyphTriangle, Size: 7, Hollow: true, Label: i18n.N("read index reply")}
+		return MsgStyle{Fill: BluishGreen, Glyph: GlyphTriangle, Size: 8, Hollow: true, Label: i18n.N("read index reply")}
 	case pb.MsgSnap:
-		return MsgStyle{Fill: Black, Glyph: GlyphSquare, Size: 9, Label: i18n.N("snapshot")}
+		return MsgStyle{Fill: Black, Glyph: GlyphHexagon, Size: 10, Label: i18n.N("snapshot")}
 	case pb.MsgTimeoutNow:
-		return MsgStyle{Fill: Vermillion, Glyph: GlyphBolt, Size: 8, Label: i18n.N("timeout-now")}
+		return MsgStyle{Fill: SkyBlue, Glyph: GlyphBolt, Size: 9, Label: i18n.N("timeout-now")}
 	case pb.MsgTransferLeader:
-		return MsgStyle{Fill: Vermillion, Glyph: GlyphBolt, Size: 7, Hollow: true, Label: i18n.N("transfer leader")}
+		return MsgStyle{Fill: SkyBlue, Glyph: GlyphBolt, Size: 8, Hollow: true, Label: i18n.N("transfer leader")}
 	}
 	return MsgStyle{Fill: Muted, Glyph: GlyphDot, Size: 3, Label: t.String()}
 }
@@ -146,9 +162,13 @@ func StyleOfMessage(t pb.MessageType) MsgStyle {
 var LegendMessages = []pb.MessageType{pb.MsgApp, pb.MsgAppResp, pb.MsgHeartbeat, pb.MsgPreVote,
 	pb.MsgVote, pb.MsgProp, pb.MsgReadIndex, pb.MsgSnap, pb.MsgTimeoutNow}
 
-// termPalette colours log entries by term. Neighbouring terms get colours
-// far apart; the term number is also written in the cell when it fits.
-var termPalette = []color.RGBA{SkyBlue, Orange, BluishGreen, ReddishPurple, Yellow, Blue, Vermillion}
+// termPalette colours log entries by term, term%7: term 1 (the
+// bootstrap's entries) wine, term 2 (the first leader's) sky blue, then
+// yellow, green, purple, cyan, sand. In this order any two terms at most
+// two apart stay far apart under every colour blindness simulated, solid
+// and pale (see TestColoursStayApart); the term's number is also written
+// in every cell.
+var termPalette = []color.RGBA{Sand, Wine, SkyBlue, Yellow, Green, Purple, Cyan}
 
 // TermColor returns the colour of log entries of a term.
 func TermColor(term uint64) color.RGBA {
@@ -157,6 +177,10 @@ func TermColor(term uint64) color.RGBA {
 	}
 	return termPalette[term%uint64(len(termPalette))]
 }
+
+// UncommittedPale is how far an entry not yet committed is paled towards
+// white (it also has a border of its term's colour).
+const UncommittedPale = 0.45
 
 // IsDark reports whether white text reads better than black on c.
 func IsDark(c color.RGBA) bool {
@@ -171,7 +195,11 @@ func OpStatusColor(s sim.OpStatus) color.RGBA {
 	case sim.OpError:
 		return Vermillion
 	case sim.OpTimeout:
-		return ReddishPurple
+		return Indigo
 	}
 	return Orange
 }
+
+// StaleColor is the colour of a serializable read that returned stale
+// data.
+var StaleColor = Black

@@ -53,10 +53,10 @@ func TestMessageStyles(t *testing.T) {
 		{pb.MsgAppResp, GlyphSquare, true},
 		{pb.MsgHeartbeat, GlyphDot, false},
 		{pb.MsgVote, GlyphDiamond, false},
-		{pb.MsgPreVoteResp, GlyphDiamond, true},
+		{pb.MsgPreVoteResp, GlyphHalfDiamond, true},
 		{pb.MsgProp, GlyphStar, false},
 		{pb.MsgReadIndex, GlyphTriangle, false},
-		{pb.MsgSnap, GlyphSquare, false},
+		{pb.MsgSnap, GlyphHexagon, false},
 		{pb.MsgTimeoutNow, GlyphBolt, false},
 	}
 	for _, tt := range tests {

@@ -3,9 +3,12 @@ package ui
 import (
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/sim"
@@ -57,19 +60,32 @@ var MarkKinds = []struct {
 	{MarkFault, i18n.N("fault/action")}, {MarkCaption, i18n.N("caption")}}
 
 // markScanner turns history events into timeline marks. It follows each
-// member's role so that commits are marked only at the leader, and notes
-// which client operations were sent to a member that was not the leader.
+// member's role so that commits are marked only at the leader, and
+// follows each client operation's path through the cluster.
 type markScanner struct {
 	roles  map[uint64]raft.StateType
 	lead   uint64 // the member that most recently became leader
-	route  map[uint64]string
+	paths  map[uint64][]Hop
+	open   map[uint64][]uint64 // by member: the operations waiting there
 	commit uint64
+}
+
+// Hop is one member a client operation reached.
+type Hop struct {
+	Member string
+	// Failed: the client gave up on this member and failed over to the
+	// next endpoint.
+	Failed bool
+	// Forwarded: the member passed the operation on (a proposal, or a
+	// read-index request) to the next hop, the leader it knew.
+	Forwarded bool
 }
 
 func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 	if sc.roles == nil {
-		sc.roles, sc.route = map[uint64]raft.StateType{}, map[uint64]string{}
+		sc.roles, sc.paths, sc.open = map[uint64]raft.StateType{}, map[uint64][]Hop{}, map[uint64][]uint64{}
 	}
+	name := func(id uint64) string { return w.MemberNames()[id-1] }
 	switch e.Kind {
 	case sim.EvRole:
 		prev := sc.roles[e.Node]
@@ -93,13 +109,48 @@ func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 			return Mark{At: e.At, Kind: MarkCommit, Text: w.Describe(e)}, true
 		}
 	case sim.EvRequest:
-		// Writes and linearizable reads at a follower go through the
-		// leader; serializable reads and watches stay at the member.
-		op := w.Ops()[e.Op-1]
-		local := op.Kind == sim.OpWatch || op.Kind == sim.OpGet && op.Serializable
-		if sc.lead != e.Node && sc.lead != 0 && !local {
-			if info, ok := w.Info(w.MemberNames()[sc.lead-1]); ok {
-				sc.route[e.Op] = info.Name
+		sc.paths[e.Op] = append(sc.paths[e.Op], Hop{Member: name(e.Node)})
+		sc.open[e.Node] = append(sc.open[e.Node], e.Op)
+	case sim.EvSend:
+		// A member passing an operation waiting there on to the leader: a
+		// forwarded proposal carries a write, a read-index request a
+		// linearizable read. (Raft's messages do not name the request, so
+		// every such operation waiting at the member is counted as passed
+		// on; in the lessons there is one at a time.)
+		t := e.Msg.Type
+		if t != pb.MsgProp && t != pb.MsgReadIndex {
+			break
+		}
+		for _, id := range sc.open[e.Node] {
+			op := w.Ops()[id-1]
+			write := op.Kind == sim.OpPut || op.Kind == sim.OpDelete
+			read := op.Kind == sim.OpGet && !op.Serializable
+			hops := sc.paths[id]
+			last := &hops[len(hops)-1]
+			if last.Member != name(e.Node) || last.Forwarded || !(t == pb.MsgProp && write || t == pb.MsgReadIndex && read) {
+				continue
+			}
+			last.Forwarded = true
+			sc.paths[id] = append(hops, Hop{Member: name(e.Peer)})
+		}
+	case sim.EvReply:
+		// An answer, a timeout or a failover: the operation no longer waits
+		// at that member.
+		sc.open[e.Node] = slices.DeleteFunc(sc.open[e.Node], func(id uint64) bool { return id == e.Op })
+		if strings.HasPrefix(e.Text, "failover: ") {
+			// The client gives up on this member and sends the request to
+			// its next endpoint (clientv3's order).
+			hops := sc.paths[e.Op]
+			hops[len(hops)-1].Failed = true
+			op := w.Ops()[e.Op-1]
+			for _, c := range w.Clients() {
+				if k := slices.Index(c.Endpoints, name(e.Node)); c.Name == op.Client && k >= 0 {
+					next := c.Endpoints[(k+1)%len(c.Endpoints)]
+					sc.paths[e.Op] = append(hops, Hop{Member: next})
+					if in, ok := w.Info(next); ok {
+						sc.open[in.ID] = append(sc.open[in.ID], e.Op)
+					}
+				}
 			}
 		}
 	case sim.EvFault:
@@ -121,9 +172,9 @@ func Span(head sim.Time) sim.Time {
 
 // Track returns the part of the timeline strip that maps to time.
 func Track(l Layout) Rect {
-	pad := math.Round(12 * l.Scale)
+	pad := l.Px(12)
 	r := l.Timeline
-	return Rect{r.X + pad, r.Y + math.Round(6*l.Scale), math.Max(1, r.W-2*pad), r.H - math.Round(24*l.Scale)}
+	return Rect{r.X + pad, r.Y + l.Px(6), math.Max(1, r.W-2*pad), l.trackH()}
 }
 
 // XAtTime returns the x on the track of a virtual time.

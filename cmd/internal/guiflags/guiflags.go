@@ -31,6 +31,7 @@ type Flags struct {
 	LatinFont  bool
 	Speed      float64
 	Paused     bool
+	Present    bool
 	SaveDir    string
 	Ats        []string
 	Inputs     []string
@@ -71,6 +72,7 @@ func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
 	fs.Uint64Var(&f.Seed, "seed", 0, "the seed (default: the scenario's, or 1 for the sandbox)")
 	fs.StringVar(&f.Lang, "lang", "", "language of the window and the captions: en or zh (default: the locale's, from LC_ALL, LC_MESSAGES or LANG)")
 	fs.Float64Var(&f.Scale, "scale", 1, "scale of text and shapes (1.5 or 2 for a projector)")
+	fs.BoolVar(&f.Present, "present", false, "the projector layout: no legend (L shows it), text at least 24 px high at 1080 lines (P toggles)")
 	fs.StringVar(&f.Size, "size", "1280x800", "window size WxH")
 	fs.DurationVar(&f.ShotAt, "screenshot-at", 0, "play to this virtual time, save --out as PNG and exit")
 	fs.StringVar(&f.Out, "out", "", "the PNG written by --screenshot-at")

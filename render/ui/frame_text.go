@@ -1,0 +1,619 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/sim"
+)
+
+// texts places every word of the frame that is not an overlay: the
+// buttons, the panels' headings, the members' names and labels, the
+// client boxes, the logs, the state machines, the client requests and
+// the timeline's times. The header and the caption area are placed by
+// whoever fills them (PlaceHeader, PlaceCaption).
+func (f *Frame) texts(a *App) []TextItem {
+	l := f.L
+	var out []TextItem
+	for _, b := range l.Buttons {
+		s := l.Lang.T(b.Label)
+		out = append(out, TextItem{S: s, Size: l.Normal, R: b.Rect.Inset(l.Px(8) - 1), Align: AlignCenter, Color: Ink, Essential: true})
+	}
+	out = append(out, f.headings()...)
+	out = append(out, f.memberTexts()...)
+	out = append(out, f.clientBoxTexts()...)
+	out = append(out, f.logTexts()...)
+	out = append(out, f.stateTexts()...)
+	out = append(out, f.opTexts(a)...)
+	out = append(out, f.timelineTexts()...)
+	if l.LegendShown {
+		for _, sl := range l.LegendSlots() {
+			out = append(out, sl.Text)
+		}
+	}
+	return out
+}
+
+// heading places a panel's title: its name, then a hint in a quieter
+// colour that is shortened, or left out, when the panel is narrow.
+func (f *Frame) heading(r Rect, name, hint string) []TextItem {
+	l := f.L
+	x, y := r.X+l.Px(8), r.Y+l.Px(3)
+	name = l.Lang.T(name)
+	w := l.Width(name, l.Normal)
+	out := []TextItem{{S: name, Size: l.Normal, R: Rect{x, y, w, l.LineH()}, Color: Ink, Essential: true}}
+	room := r.Right() - l.Px(8) - (x + w + l.Px(10))
+	if hint != "" && room > l.Width("(…)", l.Small)*3 {
+		s, cut := Fit(l.M, l.Lang.T(hint), l.Small, room)
+		out = append(out, TextItem{S: s, Size: l.Small, R: Rect{x + w + l.Px(10), y + (l.LineH()-l.SmallH())/2, l.Width(s, l.Small), l.SmallH()}, Color: Muted, Cut: cut})
+	}
+	return out
+}
+
+func (f *Frame) headings() []TextItem {
+	var out []TextItem
+	out = append(out, f.heading(f.L.Logs, i18n.N("Logs"), i18n.N("one cell per entry; the number is its term"))...)
+	out = append(out, f.heading(f.L.State, i18n.N("State machines"), i18n.N("key = value; differs from the leader's: highlighted"))...)
+	out = append(out, f.heading(f.L.Clients, i18n.N("Client requests"), i18n.N("newest first; hover for the whole line"))...)
+	return out
+}
+
+// MemberLabels returns the lines under a member: its role, its term, and
+// its vote (with what else there is to say about it).
+func MemberLabels(lang i18n.Lang, v sim.View, m sim.MemberView) (role, term, vote string) {
+	role = lang.T(StyleOfRole(m.Role).Label)
+	term = lang.F("term %d", m.Term)
+	vote = lang.T("no vote")
+	if m.Vote != 0 {
+		vote = lang.F("voted %s", NameOf(v, m.Vote))
+	}
+	switch {
+	case m.Stalled && m.QueuedWhileStalled > 0:
+		vote += lang.F(" · %d queued", m.QueuedWhileStalled)
+	case m.ClockRate != 1 && m.ClockRate != 0:
+		vote += lang.F(" · clock %g×", m.ClockRate)
+	}
+	return role, term, vote
+}
+
+// NameOf returns a member's name by raft ID.
+func NameOf(v sim.View, id uint64) string {
+	for _, m := range v.Members {
+		if m.ID == id {
+			return m.Name
+		}
+	}
+	return "node " + strconv.FormatUint(id, 10)
+}
+
+// memberTexts places each member's name inside its shape and its labels
+// under it, on a plate so that messages passing under them do not hide
+// them.
+func (f *Frame) memberTexts() []TextItem {
+	l, g := f.L, f.Ring
+	var out []TextItem
+	for i, m := range f.View.Members {
+		p := g.Pos[i]
+		st := StyleOfRole(m.Role)
+		fill := st.Fill
+		if st.Hollow {
+			fill = Panel
+		}
+		nameY := p.Y - LineH(g.NameSize)/2
+		if len(m.Votes) > 0 {
+			nameY -= g.NodeR * 0.22 // room for the tally under the name
+		}
+		nw := l.Width(m.Name, g.NameSize)
+		out = append(out, TextItem{S: m.Name, Size: g.NameSize, R: Rect{p.X - nw/2, nameY, nw, LineH(g.NameSize)}, Align: AlignCenter, Color: TextOn(fill), Essential: true})
+		role, term, vote := MemberLabels(l.Lang, f.View, m)
+		lab := f.Labels[i]
+		lh := g.LabelLineH
+		lines := []string{role, term, vote}
+		if g.LabelLines == 2 {
+			// Two lines: the vote after the term if it fits there.
+			lines = lines[:2]
+			if both := term + " · " + vote; l.Width(both, l.Small) <= lab.W {
+				lines[1] = both
+			}
+		}
+		for k, s := range lines {
+			r := Rect{lab.X, lab.Y + float64(k)*lh, lab.W, lh}
+			item := TextItem{S: s, Size: l.Small, R: r, Align: AlignCenter, Color: Ink, Essential: k < 2, Plate: Background}
+			if k == 2 {
+				item.S, item.Cut = Fit(l.M, s, l.Small, lab.W)
+				item.Color = Muted
+			}
+			// The plate hugs the words.
+			w := l.Width(item.S, l.Small)
+			item.R = Rect{lab.X + lab.W/2 - w/2 - l.Px(2), r.Y, w + l.Px(4), lh}
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// clientBoxTexts places the client boxes' names, their endpoint chips and
+// their count of pending requests.
+func (f *Frame) clientBoxTexts() []TextItem {
+	l := f.L
+	var out []TextItem
+	lh := l.SmallH()
+	for _, c := range f.Clients {
+		col := Ink
+		if c.Down {
+			col = Grey
+		}
+		if len(c.Endpoints) > 0 {
+			w := c.Chips[0].X - c.R.X - l.Px(6)
+			s, cut := Fit(l.M, c.Name, l.Small, w)
+			out = append(out, TextItem{S: s, Size: l.Small, R: Rect{c.R.X + l.Px(4), c.R.Y + (c.R.H-lh)/2, w, lh}, Color: col, Cut: cut, Essential: true})
+			for k, ch := range c.Chips {
+				tc := Ink
+				if c.Endpoints[k] == c.Member {
+					tc = White
+				}
+				out = append(out, TextItem{S: ChipLabel(c.Endpoints[k]), Size: l.Small, R: ch, Align: AlignCenter, Color: tc, Essential: true})
+			}
+		} else {
+			name := c.Name
+			if c.Local {
+				name = l.Lang.T("client")
+			}
+			w := c.R.W - l.Px(4) - lh // the badge's room at the right
+			s, cut := Fit(l.M, name, l.Small, w)
+			out = append(out, TextItem{S: s, Size: l.Small, R: Rect{c.R.X + l.Px(2), c.R.Y + (c.R.H-lh)/2, w, lh}, Align: AlignCenter, Color: col, Cut: cut})
+		}
+		if c.Pending > 0 {
+			n := strconv.Itoa(c.Pending)
+			b := PendingBadge(c, l)
+			out = append(out, TextItem{S: n, Size: l.Small, R: Rect{b.X - lh/2, b.Y - lh/2, lh, lh}, Align: AlignCenter, Color: Ink})
+		}
+	}
+	return out
+}
+
+// LogCell is one cell of a member's log, placed.
+type LogCell struct {
+	R         Rect
+	Index     uint64
+	Term      uint64
+	Committed bool
+	Applied   bool
+	Conflict  bool // differs from the leader's entry at this index
+	Compacted bool // in a snapshot: the log starts after it
+}
+
+// LogRow is one member's row of the logs panel.
+type LogRow struct {
+	Name  string
+	Y     float64 // the top of its cells
+	Cells []LogCell
+	// Match and Next are the leader's marks for this follower (0: none
+	// on screen): the cell its log is known to match up to, and the cell
+	// the leader sends from next.
+	Match, Next LogCell
+	Progress    string // "3 · 5 · replicate", or the leader's own row
+}
+
+// LogRows places the logs panel's rows: one per member, the cells of the
+// latest entries that fit, coloured by term.
+func (f *Frame) LogRows() (rows []LogRow, lo uint64) {
+	l, g := f.L, f.L.Log
+	v := f.View
+	var hi uint64
+	for _, m := range v.Members {
+		hi = max(hi, m.LastIndex)
+	}
+	lo = 1
+	if hi >= uint64(g.Cells) {
+		lo = hi - uint64(g.Cells) + 1
+	}
+	lead, haveLead := leaderOf(v)
+	prog := map[string]sim.ProgressView{}
+	for _, pr := range lead.Progress {
+		prog[pr.Name] = pr
+	}
+	cellAt := func(i uint64, y float64) Rect {
+		return Rect{g.CellsX + float64(i-lo)*g.CellW + 1, y, g.CellW - 2, g.CellH}
+	}
+	for row, m := range v.Members {
+		y := g.Top + float64(row)*g.RowH
+		r := LogRow{Name: m.Name, Y: y}
+		for i := lo; i <= m.LastIndex && i < lo+uint64(g.Cells); i++ {
+			c := LogCell{R: cellAt(i, y), Index: i}
+			e, ok := entryAt(m, i)
+			if !ok {
+				// Below the first index: compacted into a snapshot.
+				c.Compacted = true
+				r.Cells = append(r.Cells, c)
+				continue
+			}
+			c.Term, c.Committed, c.Applied = e.Term, i <= m.Commit, i <= m.Applied
+			if haveLead && m.Name != lead.Name {
+				if le, ok := entryAt(lead, i); ok && le.Term != e.Term {
+					c.Conflict = true
+				}
+			}
+			r.Cells = append(r.Cells, c)
+		}
+		if pr, ok := prog[m.Name]; ok && m.Name != lead.Name {
+			if pr.Match >= lo && pr.Match < lo+uint64(g.Cells) && pr.Match > 0 {
+				r.Match = LogCell{R: cellAt(pr.Match, y), Index: pr.Match}
+			}
+			if pr.Next >= lo && pr.Next < lo+uint64(g.Cells) {
+				r.Next = LogCell{R: cellAt(pr.Next, y), Index: pr.Next}
+			}
+			r.Progress = fmt.Sprintf("%d · %d · %s", pr.Match, pr.Next, l.Lang.T(ProgressWord(pr.State)))
+		}
+		if haveLead && m.Name == lead.Name {
+			r.Progress = l.Lang.T("leader")
+		}
+		rows = append(rows, r)
+	}
+	return rows, lo
+}
+
+// leaderOf returns the View's leader member, if any.
+func leaderOf(v sim.View) (sim.MemberView, bool) {
+	for _, m := range v.Members {
+		if m.Name == v.Leader {
+			return m, true
+		}
+	}
+	return sim.MemberView{}, false
+}
+
+// entryAt returns a member's log entry at an index.
+func entryAt(m sim.MemberView, i uint64) (sim.LogEntryView, bool) {
+	if i < m.FirstIndex || len(m.Log) == 0 {
+		return sim.LogEntryView{}, false
+	}
+	k := i - m.FirstIndex
+	if k >= uint64(len(m.Log)) {
+		return sim.LogEntryView{}, false
+	}
+	return m.Log[k], true
+}
+
+func (f *Frame) logTexts() []TextItem {
+	l, g := f.L, f.L.Log
+	rows, lo := f.LogRows()
+	var out []TextItem
+	sh := l.SmallH()
+	// Index numbers above the cells, as often as they fit.
+	step := uint64(1)
+	for _, st := range []uint64{1, 2, 5, 10, 20, 50, 100} {
+		step = st
+		if float64(st)*g.CellW >= l.Width("0000", l.Small) {
+			break
+		}
+	}
+	top := g.Top - g.HeaderH
+	for k := range g.Cells {
+		i := lo + uint64(k)
+		if i%step == 0 || k == 0 {
+			s := strconv.FormatUint(i, 10)
+			w := l.Width(s, l.Small)
+			x := g.CellsX + float64(k)*g.CellW + g.CellW/2
+			if k == 0 && i%step != 0 && step > 1 {
+				continue
+			}
+			out = append(out, TextItem{S: s, Size: l.Small, R: Rect{x - w/2, top, w, sh}, Align: AlignCenter, Color: Muted})
+		}
+	}
+	progX := l.Logs.Right() - l.Px(8) - (g.ProgW - l.Px(8))
+	head := l.Lang.T("match · next · state")
+	out = append(out, TextItem{S: head, Size: l.Small, R: Rect{progX, top, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Muted})
+	for _, r := range rows {
+		ty := r.Y + (g.CellH-sh)/2
+		out = append(out, TextItem{S: r.Name, Size: l.Small, R: Rect{l.Logs.X + l.Px(8), ty, g.NameW - l.Px(4), sh}, Color: Ink, Essential: true})
+		if r.Progress != "" {
+			out = append(out, TextItem{S: r.Progress, Size: l.Small, R: Rect{progX, ty, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Ink, Essential: true})
+		}
+		for _, c := range r.Cells {
+			if c.Compacted {
+				continue
+			}
+			s := strconv.FormatUint(c.Term, 10)
+			size := l.Small
+			for size > 6 && l.Width(s, size) > c.R.W-2 {
+				size-- // a term of three digits or more: smaller, never cut
+			}
+			fill := TermColor(c.Term)
+			if !c.Committed {
+				fill = Pale(fill, UncommittedPale)
+			}
+			out = append(out, TextItem{S: s, Size: size, R: Rect{c.R.X, c.R.Y + (c.R.H-LineH(size))/2, c.R.W, LineH(size)}, Align: AlignCenter, Color: TextOn(fill), Essential: true})
+		}
+	}
+	return out
+}
+
+// StatePiece is one piece of a member's row in the state-machine panel.
+type StatePiece struct {
+	S   string
+	R   Rect
+	Bad bool // differs from the leader's: highlighted
+}
+
+// StateRows places the state-machine panel: each member's keys and
+// values, those that differ from the leader's highlighted.
+func (f *Frame) StateRows() [][]StatePiece {
+	l := f.L
+	v := f.View
+	lead, haveLead := leaderOf(v)
+	leadKV := map[string]string{}
+	for _, kv := range lead.KV {
+		leadKV[kv.Key] = kv.Value
+	}
+	top := l.State.Y + l.LineH() + l.Px(4)
+	rowH := l.RowH()
+	nameW := l.Log.NameW
+	var rows [][]StatePiece
+	for row, m := range v.Members {
+		y := top + float64(row)*rowH
+		if y+rowH > l.State.Bottom() {
+			break
+		}
+		x := l.State.X + l.Px(8) + nameW
+		maxX := l.State.Right() - l.Px(8)
+		pieces := []StatePiece{{S: m.Name, R: Rect{l.State.X + l.Px(8), y, nameW, rowH}}}
+		var items []StatePiece
+		if !m.Up {
+			items = append(items, StatePiece{S: l.Lang.T("(down: state machine lost until restart)")})
+		}
+		have := map[string]bool{}
+		for _, kv := range m.KV {
+			have[kv.Key] = true
+			lv, ok := leadKV[kv.Key]
+			items = append(items, StatePiece{S: kv.Key + "=" + kv.Value, Bad: haveLead && m.Name != lead.Name && (!ok || lv != kv.Value)})
+		}
+		if haveLead && m.Up && m.Name != lead.Name {
+			for _, kv := range lead.KV {
+				if !have[kv.Key] {
+					items = append(items, StatePiece{S: l.Lang.F("missing %s", kv.Key), Bad: true})
+				}
+			}
+		}
+		if len(items) == 0 {
+			items = append(items, StatePiece{S: l.Lang.T("(empty)")})
+		}
+		ell := l.Width("…", l.Small)
+		for k, it := range items {
+			w := l.Width(it.S, l.Small)
+			last := k == len(items)-1
+			if x+w > maxX || !last && x+w+l.Px(12)+ell > maxX {
+				if x+ell <= maxX {
+					pieces = append(pieces, StatePiece{S: "…", R: Rect{x, y, ell, rowH}})
+				}
+				break
+			}
+			it.R = Rect{x, y, w, rowH}
+			pieces = append(pieces, it)
+			x += w + l.Px(12)
+		}
+		rows = append(rows, pieces)
+	}
+	return rows
+}
+
+func (f *Frame) stateTexts() []TextItem {
+	l := f.L
+	var out []TextItem
+	for _, row := range f.StateRows() {
+		for k, pc := range row {
+			out = append(out, TextItem{S: pc.S, Size: l.Small, R: pc.R, Color: Ink, Essential: k == 0})
+		}
+	}
+	return out
+}
+
+// OpRow is one client request in the clients panel: its status chip and
+// its line, wrapped to at most two lines (the whole line shows on hover).
+type OpRow struct {
+	Op     sim.Op
+	Chip   Rect
+	Status string
+	Fill   bool // the chip is filled (the request has ended)
+	Stale  bool
+	Lines  []string
+	Full   string // the whole line
+	Cut    bool   // Lines do not hold all of Full
+	R      Rect   // the row
+	// Frac is how far through its timeout a pending request is.
+	Frac float64
+}
+
+// OpLine is the whole line of a client request: its path (the members it
+// really reached), the request, its outcome and its latency.
+func OpLine(lang i18n.Lang, op sim.Op, path []Hop, now sim.Time) string {
+	p := op.Client
+	if len(path) == 0 && op.Member != "" {
+		path = []Hop{{Member: op.Member}}
+	}
+	for k, h := range path {
+		p += " → "
+		if k > 0 && path[k-1].Forwarded {
+			p += lang.F("leader %s", h.Member)
+		} else {
+			p += h.Member
+		}
+		if h.Failed {
+			p += " ×"
+		}
+	}
+	what := op.Kind.String() + " " + op.Key
+	switch op.Kind {
+	case sim.OpPut:
+		what += "=" + op.Value
+	case sim.OpGet:
+		if op.Serializable {
+			what += lang.T(" (serializable)")
+		} else {
+			what += lang.T(" (linearizable)")
+		}
+	}
+	res := ""
+	switch {
+	case op.Status == sim.OpOK && op.Kind == sim.OpGet && op.Prefix:
+		res = " = " + lang.Count(len(op.KVs), "%d key", "%d keys")
+	case op.Status == sim.OpOK && op.Kind == sim.OpGet && op.Found:
+		res = " = " + strconv.Quote(op.Result)
+	case op.Status == sim.OpOK && op.Kind == sim.OpGet:
+		res = lang.T(" = (not found)")
+	case op.Status == sim.OpError || op.Status == sim.OpTimeout:
+		res = " · " + op.Err
+	}
+	if op.Stale {
+		res += " · " + op.StaleNote
+	}
+	// The outcome first, the path last: a row that must be shortened loses
+	// the path, which the ring shows too.
+	return fmt.Sprintf("#%d %s%s · %s · %s", op.ID, what, res, FmtDur(op.Latency(now)), p)
+}
+
+// FmtDur formats a latency.
+func FmtDur(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.1fs", d.Seconds())
+}
+
+// OpRows places the clients panel: the newest requests first, as many as
+// fit, each wrapped to two lines.
+func (f *Frame) OpRows(a *App) []OpRow {
+	l := f.L
+	v := f.View
+	r := l.Clients
+	top := r.Y + l.LineH() + l.Px(4)
+	sh := l.SmallH()
+	chipW := 0.0
+	for _, s := range []sim.OpStatus{sim.OpPending, sim.OpOK, sim.OpError, sim.OpTimeout} {
+		chipW = math.Max(chipW, l.Width(l.Lang.T(StatusWord(s)), l.Small))
+	}
+	chipW = math.Max(chipW, l.Width(l.Lang.T("STALE"), l.Small)) + l.Px(12)
+	textX := r.X + l.Px(8) + chipW + l.Px(8)
+	textW := r.Right() - l.Px(8) - textX
+	var rows []OpRow
+	y := top
+	for k := len(v.Ops) - 1; k >= 0; k-- {
+		op := v.Ops[k]
+		full := OpLine(l.Lang, op, a.S.OpPath(op.ID), v.Now)
+		lines := Wrap(l.M, full, l.Small, textW)
+		cut := false
+		if len(lines) > 2 {
+			rest := lines[1]
+			for _, ln := range lines[2:] {
+				rest += " " + ln
+			}
+			lines[1], cut = Fit(l.M, rest, l.Small, textW)
+			lines = lines[:2]
+		}
+		h := float64(len(lines))*sh + l.Px(3)
+		if y+h > r.Bottom()-l.Px(4) {
+			break
+		}
+		row := OpRow{Op: op, Chip: Rect{r.X + l.Px(8), y + l.Px(1), chipW, sh}, Status: l.Lang.T(StatusWord(op.Status)),
+			Fill: op.Status != sim.OpPending, Lines: lines, Full: full, Cut: cut, R: Rect{r.X, y, r.W, h}}
+		if op.Stale {
+			row.Status, row.Stale = l.Lang.T("STALE"), true
+		}
+		if op.Status == sim.OpPending {
+			row.Frac = math.Min(1, float64(op.Latency(v.Now))/float64(sim.DefaultClientTimeout))
+		}
+		rows = append(rows, row)
+		y += h
+	}
+	return rows
+}
+
+func (f *Frame) opTexts(a *App) []TextItem {
+	l := f.L
+	sh := l.SmallH()
+	var out []TextItem
+	rows := f.OpRows(a)
+	if len(rows) == 0 && len(f.View.Ops) == 0 {
+		r := l.Clients
+		y := r.Y + l.LineH() + l.Px(4)
+		for _, ln := range Wrap(l.M, l.Lang.T("No requests yet: click an apiserver box or a member, then put or get (p, g)."), l.Small, r.W-l.Px(16)) {
+			if y+sh > r.Bottom() {
+				break
+			}
+			out = append(out, TextItem{S: ln, Size: l.Small, R: Rect{r.X + l.Px(8), y, l.Width(ln, l.Small), sh}, Color: Muted})
+			y += sh
+		}
+	}
+	for _, row := range rows {
+		c := OpStatusColor(row.Op.Status)
+		if row.Stale {
+			c = StaleColor
+		}
+		tc := Ink
+		if row.Fill {
+			tc = TextOn(c)
+		}
+		out = append(out, TextItem{S: row.Status, Size: l.Small, R: row.Chip, Align: AlignCenter, Color: tc, Essential: true})
+		x := row.Chip.Right() + l.Px(8)
+		for k, ln := range row.Lines {
+			out = append(out, TextItem{S: ln, Size: l.Small, R: Rect{x, row.R.Y + float64(k)*sh, l.Width(ln, l.Small), sh}, Color: Ink, Cut: row.Cut && k == len(row.Lines)-1})
+		}
+	}
+	return out
+}
+
+// timelineTexts places the times under the timeline's track.
+func (f *Frame) timelineTexts() []TextItem {
+	l := f.L
+	tr := f.Track
+	var out []TextItem
+	y := tr.Bottom() + l.Px(2)
+	sh := l.SmallH()
+	label := func(t sim.Time) string {
+		return strconv.FormatFloat(time.Duration(t).Seconds(), 'f', -1, 64) + "s"
+	}
+	widest := l.Width(label(f.Span), l.Small)
+	step := TickStep(f.Span, tr.W/(widest+l.Px(24)))
+	for t := sim.Time(0); t <= f.Span; t += step {
+		s := label(t)
+		w := l.Width(s, l.Small)
+		x := XAtTime(tr, f.Span, t) - w/2
+		if t == 0 {
+			x = tr.X
+		}
+		x = math.Min(x, l.Timeline.Right()-w-l.Px(2))
+		out = append(out, TextItem{S: s, Size: l.Small, R: Rect{x, y, w, sh}, Color: Muted, Essential: true})
+	}
+	return out
+}
+
+// TextOn returns the text colour that reads on a fill.
+func TextOn(fill color.RGBA) color.RGBA {
+	if IsDark(fill) {
+		return White
+	}
+	return Ink
+}
+
+// Pale mixes c with white: k = 0 is c, 1 is white.
+func Pale(c color.RGBA, k float64) color.RGBA {
+	mix := func(v uint8) uint8 { return uint8(float64(v) + (255-float64(v))*k) }
+	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 0xff}
+}
+
+// PendingBadge returns where the count of a client's pending requests is
+// drawn: a disc at the right end of its box.
+func PendingBadge(c ClientBox, l Layout) Point {
+	lh := l.SmallH()
+	if len(c.Chips) > 0 {
+		return Point{c.R.Right(), c.R.Y}
+	}
+	return Point{c.R.Right() - lh/2 - l.Px(1), c.R.Y + c.R.H/2}
+}
