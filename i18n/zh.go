@@ -27,6 +27,7 @@ var zh = map[string]string{
 	"undo":              "撤销",
 	"save":              "保存",
 	"help":              "帮助",
+	"legend":            "图例",
 	"|| paused":         "|| 已暂停",
 	"▶ playing":         "▶ 播放中",
 	"|| scenario pause": "|| 剧本暂停",
