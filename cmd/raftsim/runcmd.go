@@ -287,8 +287,12 @@ func lessonsCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	width := 0
 	for _, l := range lessons {
-		fmt.Fprintf(stdout, "%-22s %s\n", l.Name, l.Title.In(*lang))
+		width = max(width, len(l.Name))
+	}
+	for _, l := range lessons {
+		fmt.Fprintf(stdout, "%-*s  %s\n", width, l.Name, l.Title.In(*lang))
 	}
 	fmt.Fprintf(stdout, "\nRun one with 'raftsim run NAME', or watch it with 'raftsim play NAME'.\n")
 	return nil
