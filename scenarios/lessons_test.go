@@ -362,3 +362,53 @@ func TestLeaseReadStaleEvenWithTrueClocks(t *testing.T) {
 		t.Fatalf("stale %d, not stale %d: want some of each", stale, fresh)
 	}
 }
+
+// TestLessonsDoc keeps docs/lessons.md true to the library: its table of
+// key claims names every lesson, and its Figure 8 table quotes log lines
+// that the two Figure 8 lessons print (seed 1).
+func TestLessonsDoc(t *testing.T) {
+	data, err := os.ReadFile("../docs/lessons.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, name := range lessonOrder() {
+		if !strings.Contains(doc, "\n| "+name+" | ") {
+			t.Errorf("docs/lessons.md: the table of key claims has no row for %s", name)
+		}
+	}
+	var transcripts strings.Builder
+	for _, name := range []string{"figure-8", "figure-8-commit"} {
+		s, err := LoadLesson(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tr bytes.Buffer
+		if err := runLesson(s, 1, "en", &tr); err != nil {
+			t.Fatal(err)
+		}
+		transcripts.Write(tr.Bytes())
+	}
+	quoted := 0
+	for _, line := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(line, "| (") {
+			continue
+		}
+		cells := strings.Split(line, "`")
+		if len(cells) < 3 {
+			t.Errorf("docs/lessons.md: a Figure 8 row quotes no transcript line: %s", line)
+			continue
+		}
+		want := strings.Replace(cells[1], "logs ...:", "logs (the term of each entry, from index 1):", 1)
+		if !strings.Contains(squeeze(transcripts.String()), squeeze(want)) {
+			t.Errorf("docs/lessons.md quotes %q, which the Figure 8 lessons do not print", cells[1])
+		}
+		quoted++
+	}
+	if quoted != 5 {
+		t.Errorf("docs/lessons.md: %d Figure 8 rows, want panels (a) to (e)", quoted)
+	}
+}
+
+// squeeze makes every run of spaces one space.
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
