@@ -412,3 +412,59 @@ func TestLessonsDoc(t *testing.T) {
 
 // squeeze makes every run of spaces one space.
 func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestLessonTranscriptsTellTheStory: a headless run prints every chapter,
+// say and pause of a lesson in order, in the language asked for, so that
+// `raftsim run NAME --lang zh` reads as the lesson does in the window.
+func TestLessonTranscriptsTellTheStory(t *testing.T) {
+	for _, name := range lessonOrder() {
+		for _, lang := range []string{"en", "zh"} {
+			s, err := LoadLesson(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tr bytes.Buffer
+			if err := runLesson(s, s.Seed, lang, &tr); err != nil {
+				t.Fatalf("%s --lang %s: %v", name, lang, err)
+			}
+			rest := tr.String()
+			for _, st := range s.Steps {
+				if !st.Kind.Narrative() {
+					continue
+				}
+				text := st.Text.In(lang)
+				if lang == "zh" && st.Text.Zh == "" {
+					t.Errorf("%s:%d: a %s without a Chinese text", name, st.Pos.Line, st.Kind)
+				}
+				line := "── " + st.Kind.String() + ": " + text + "\n"
+				i := strings.Index(rest, line)
+				if i < 0 {
+					t.Errorf("%s --lang %s: the transcript lacks, or has out of order, %q", name, lang, line)
+					break
+				}
+				rest = rest[i+len(line):]
+			}
+		}
+	}
+}
+
+// TestLessonsAreComplete: every lesson has a title and a summary in both
+// languages, at least one chapter and at least one pause question.
+func TestLessonsAreComplete(t *testing.T) {
+	for _, name := range lessonOrder() {
+		s, err := LoadLesson(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Title.En == "" || s.Title.Zh == "" || s.Summary.En == "" || s.Summary.Zh == "" {
+			t.Errorf("%s: want a title and a summary in English and Chinese", name)
+		}
+		kinds := map[StepKind]int{}
+		for _, st := range s.Steps {
+			kinds[st.Kind]++
+		}
+		if kinds[StepChapter] == 0 || kinds[StepPause] == 0 {
+			t.Errorf("%s: %d chapters and %d pauses; want at least one of each", name, kinds[StepChapter], kinds[StepPause])
+		}
+	}
+}
