@@ -137,9 +137,29 @@ const (
 	DefaultPartBudget = 20_000_000
 )
 
+// History is a history to check: Len operations, the i-th of which Op
+// returns. Check reads each a few times and keeps none, so a caller with a
+// long history need not hold it twice.
+type History interface {
+	Len() int
+	Op(i int) *Operation
+}
+
+// Ops is a History held in a slice.
+type Ops []Operation
+
+// Len returns the number of operations.
+func (o Ops) Len() int { return len(o) }
+
+// Op returns the i-th operation.
+func (o Ops) Op(i int) *Operation { return &o[i] }
+
 // Check decides whether ops are linearizable. The answer depends only on
 // ops and opts: never on the machine or the wall clock.
-func Check(ops []Operation, opts Options) Verdict {
+func Check(ops []Operation, opts Options) Verdict { return CheckHistory(Ops(ops), opts) }
+
+// CheckHistory is Check on a History.
+func CheckHistory(h History, opts Options) Verdict {
 	if opts.Budget <= 0 {
 		opts.Budget = DefaultBudget
 	}
@@ -149,7 +169,12 @@ func Check(ops []Operation, opts Options) Verdict {
 	v := Verdict{Op: -1}
 	var unknown *Verdict
 	left := opts.Budget
-	for _, p := range partition(ops) {
+	ps := partition(h)
+	for pi := range ps.keysOf {
+		if len(ps.opsOf[pi]) == 0 {
+			continue
+		}
+		p := ps.build(pi)
 		v.Parts++
 		v.Dropped += p.reduce()
 		budget := min(left, opts.PartBudget)
@@ -159,7 +184,7 @@ func Check(ops []Operation, opts Options) Verdict {
 		switch res.result {
 		case Violation:
 			v.Result, v.Key, v.Op = Violation, p.keys[0], p.ops[res.op].idx
-			name := ops[v.Op].Name
+			name := h.Op(v.Op).Name
 			if name == "" {
 				name = "operation " + strconv.Itoa(v.Op)
 			}

@@ -62,11 +62,25 @@ func (kv keyValue) sees(v int32) bool {
 	return v == kv.val
 }
 
-// partition splits ops into parts, in the order of their first keys.
-func partition(ops []Operation) []*part {
+// parts are the history's parts, found before any is built: the keys of
+// each, and which operations are its. Each part's operations are built
+// only when it is checked, so the check's memory follows the largest part.
+type parts struct {
+	h      History
+	keys   []string // every key, in order
+	local  []int32  // key → its index in its part
+	partOf []int32  // key → its part
+	anchor []int32  // operation → a key of it, or -1
+	keysOf [][]string
+	opsOf  [][]int32
+}
+
+// partition finds the parts of h, in the order of their first keys.
+func partition(h History) *parts {
+	n := h.Len()
 	// Every key an operation names or a read returned.
 	var keys []string
-	eachStep(ops, func(_ int, op *Operation) {
+	eachStep(h, func(_ int, op *Operation) {
 		if op.End == "" {
 			keys = append(keys, op.Key)
 		}
@@ -83,18 +97,18 @@ func partition(ops []Operation) []*part {
 	// it touches.
 	uf := newUnionFind(len(keys))
 	diff := make([]int, len(keys)+1)
-	anchor := make([]int, len(ops)) // a key of each operation, or -1
+	anchor := make([]int32, n) // a key of each operation, or -1
 	for i := range anchor {
 		anchor[i] = -1
 	}
 	link := func(i, k int) {
 		if anchor[i] < 0 {
-			anchor[i] = k
+			anchor[i] = int32(k)
 		} else {
-			uf.union(anchor[i], k)
+			uf.union(int(anchor[i]), k)
 		}
 	}
-	eachStep(ops, func(i int, op *Operation) {
+	eachStep(h, func(i int, op *Operation) {
 		lo, hi := keyRange(keys, op)
 		if hi-lo >= 2 {
 			diff[lo]++
@@ -117,71 +131,83 @@ func partition(ops []Operation) []*part {
 	}
 
 	// The parts, by their first key.
-	partOf := make([]int, len(keys))  // key → part
-	local := make([]int32, len(keys)) // key → its index in its part
-	var parts []*part
-	roots := map[int]int{}
+	ps := &parts{h: h, keys: keys, local: make([]int32, len(keys)), partOf: make([]int32, len(keys)), anchor: anchor}
+	roots := map[int]int32{}
 	for i, k := range keys {
 		r := uf.find(i)
 		pi, ok := roots[r]
 		if !ok {
-			pi = len(parts)
+			pi = int32(len(ps.keysOf))
 			roots[r] = pi
-			parts = append(parts, &part{})
+			ps.keysOf = append(ps.keysOf, nil)
 		}
-		partOf[i] = pi
-		local[i] = int32(len(parts[pi].keys))
-		parts[pi].keys = append(parts[pi].keys, k)
+		ps.partOf[i] = pi
+		ps.local[i] = int32(len(ps.keysOf[pi]))
+		ps.keysOf[pi] = append(ps.keysOf[pi], k)
 	}
-	values := make([]map[string]int32, len(parts))
-	intern := func(pi int, v string) int32 {
-		if values[pi] == nil {
-			values[pi] = map[string]int32{}
-		}
-		id, ok := values[pi][v]
-		if !ok {
-			id = int32(len(values[pi]) + 1)
-			values[pi][v] = id
-		}
-		return id
-	}
-
-	for i := range ops {
-		op := &ops[i]
+	ps.opsOf = make([][]int32, len(ps.keysOf))
+	for i := range n {
+		op := h.Op(i)
 		if op.Outcome != Done && op.Kind != Put && op.Kind != Delete {
 			continue // a read that did not return says nothing, nor does a transaction of unknown branch
 		}
 		if anchor[i] < 0 {
 			continue // it covers no key: a no-op, or an empty read that always holds
 		}
-		pi := partOf[anchor[i]]
-		o := pop{idx: i, call: op.Call, ret: op.Return, required: op.Outcome == Done, twin: -1}
-		steps := []Operation{*op}
+		pi := ps.partOf[anchor[i]]
+		ps.opsOf[pi] = append(ps.opsOf[pi], int32(i))
+	}
+	return ps
+}
+
+// build makes the part pi, its operations in call order.
+func (ps *parts) build(pi int) *part {
+	p := &part{keys: ps.keysOf[pi], ops: make([]pop, 0, len(ps.opsOf[pi]))}
+	values := map[string]int32{}
+	intern := func(v string) int32 {
+		id, ok := values[v]
+		if !ok {
+			id = int32(len(values) + 1)
+			values[v] = id
+		}
+		return id
+	}
+	for _, i := range ps.opsOf[pi] {
+		op := ps.h.Op(int(i))
+		o := pop{idx: int(i), call: op.Call, ret: op.Return, required: op.Outcome == Done, twin: -1}
 		if op.Kind == Txn {
-			steps = op.Steps
+			for j := range op.Steps {
+				o.acts = appendActs(o.acts, &op.Steps[j], ps.keys, ps.local, intern)
+			}
+		} else {
+			o.acts = appendActs(o.acts, op, ps.keys, ps.local, intern)
 		}
-		for j := range steps {
-			o.acts = appendActs(o.acts, &steps[j], keys, local, func(v string) int32 { return intern(pi, v) })
-		}
+		o.acts = slices.Clip(o.acts)
 		// Its reads of keys it has not written yet see what others
 		// wrote; the others see what it wrote last.
-		final := map[int32]int32{}
-		for _, a := range o.acts {
-			if _, mine := final[a.key]; a.write {
-				final[a.key] = a.val
-			} else if !mine {
-				o.reads = append(o.reads, a.keyValue)
+		if len(o.acts) == 1 {
+			if a := o.acts[0]; a.write {
+				o.writes = []keyValue{a.keyValue}
+			} else {
+				o.reads = []keyValue{a.keyValue}
+			}
+		} else {
+			final := map[int32]int32{}
+			for _, a := range o.acts {
+				if _, mine := final[a.key]; a.write {
+					final[a.key] = a.val
+				} else if !mine {
+					o.reads = append(o.reads, a.keyValue)
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(final)) {
+				o.writes = append(o.writes, keyValue{k, final[k]})
 			}
 		}
-		for _, k := range slices.Sorted(maps.Keys(final)) {
-			o.writes = append(o.writes, keyValue{k, final[k]})
-		}
-		parts[pi].ops = append(parts[pi].ops, o)
+		p.ops = append(p.ops, o)
 	}
-	for _, p := range parts {
-		slices.SortStableFunc(p.ops, func(a, b pop) int { return cmp.Compare(a.call, b.call) })
-	}
-	return slices.DeleteFunc(parts, func(p *part) bool { return len(p.ops) == 0 })
+	slices.SortStableFunc(p.ops, func(a, b pop) int { return cmp.Compare(a.call, b.call) })
+	return p
 }
 
 // appendActs appends what one Put, Delete or Get does.
@@ -215,16 +241,17 @@ func appendActs(acts []act, op *Operation, keys []string, local []int32, intern 
 	return acts
 }
 
-// eachStep calls f with each Put, Delete and Get of ops, the steps of a
-// transaction included, and the index of the operation in ops.
-func eachStep(ops []Operation, f func(int, *Operation)) {
-	for i := range ops {
-		if ops[i].Kind != Txn {
-			f(i, &ops[i])
+// eachStep calls f with each Put, Delete and Get of h, the steps of a
+// transaction included, and the index of the operation.
+func eachStep(h History, f func(int, *Operation)) {
+	for i := range h.Len() {
+		op := h.Op(i)
+		if op.Kind != Txn {
+			f(i, op)
 			continue
 		}
-		for j := range ops[i].Steps {
-			f(i, &ops[i].Steps[j])
+		for j := range op.Steps {
+			f(i, &op.Steps[j])
 		}
 	}
 }

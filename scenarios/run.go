@@ -637,13 +637,7 @@ func (r *Runner) Summary(lin *sim.Linearizability) string {
 			b.WriteString("\n  " + lin.Detail)
 		}
 	}
-	stale := 0
-	for _, op := range r.w.Ops() {
-		if op.Stale {
-			stale++
-		}
-	}
-	if stale > 0 {
+	if stale := r.w.StaleReads(); stale > 0 {
 		b.WriteString("\n" + l.F("stale serializable reads: %d (allowed: serializable reads do not go through consensus)", stale))
 	}
 	return b.String()

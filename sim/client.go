@@ -437,15 +437,17 @@ func sameKVs(a, b []KeyValue) bool {
 	return true
 }
 
-// Ops returns every client operation in the order they started. NB: they
-// are the world's own; the history works out what a request and its answer
-// said from them, so a caller must not change them.
+// Ops returns every client operation in the order they started, by ID.
+// NB: they are the world's own; the history works out what a request and
+// its answer said from them, so a caller must not change them. In a run
+// that forgets its history (ForgetHistory), operations it gave back are
+// nil.
 func (w *World) Ops() []*Op { return w.ops }
 
 // Op returns the operation with the label, if any.
 func (w *World) Op(label string) *Op {
 	for _, op := range w.ops {
-		if op.Label == label {
+		if op != nil && op.Label == label {
 			return op
 		}
 	}

@@ -59,7 +59,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		}
 	}
 	for _, op := range w.ops {
-		if op.Status == OpPending {
+		if op != nil && op.Status == OpPending {
 			return nil, fmt.Errorf("fork: request %d (%s) is pending", op.ID, describeOp(op))
 		}
 	}
@@ -79,6 +79,9 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		net:         w.net.Clone(stream(seed, "network")),
 		lastCaption: w.lastCaption,
 		ops:         slices.Clone(w.ops), // finished, so never changed again
+		done:        cloneDone(w.done),
+		compactFrom: w.compactFrom,
+		staleDone:   w.staleDone,
 	}
 	f.safety = w.safety.clone(f)
 	w.history.copyTo(&f.history)
@@ -300,7 +303,7 @@ func (h *history) copyTo(d *history) {
 	h.events.copyTo(&d.events)
 	d.n, d.last, d.started, d.first = h.n, h.last, h.started, h.first
 	d.marks = slices.Clone(h.marks)
-	d.blockMsg, d.blockText = slices.Clone(h.blockMsg), slices.Clone(h.blockText)
+	d.blockMsg, d.blockOp, d.blockText = slices.Clone(h.blockMsg), slices.Clone(h.blockOp), slices.Clone(h.blockText)
 	h.msgs.copyTo(&d.msgs)
 	h.bodies.copyTo(&d.bodies)
 	d.texts, d.textBase = slices.Clone(h.texts), h.textBase

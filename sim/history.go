@@ -133,8 +133,10 @@ func (w *World) HistoryStart() int { return w.history.first }
 // ForgetHistory gives back the memory of the events before index before,
 // for a headless run that has written out what it needed of them. It keeps
 // whole blocks of events, so it may keep a few hundred before before; those
-// it gives back can no longer be read (EventAt panics). The window never
-// calls it: it shows the whole history.
+// it gives back can no longer be read (EventAt panics). Finished operations
+// without a label that no event kept refers to are given back too: Ops
+// then holds nil in their place, and the linearizability check keeps what
+// it needs of them. The window never calls it: it shows the whole history.
 func (w *World) ForgetHistory(before int) {
 	inFlight := uint64(math.MaxUint32)
 	note := func(e *event) {
@@ -148,7 +150,7 @@ func (w *World) ForgetHistory(before int) {
 			note(&m.queue[i])
 		}
 	}
-	w.history.forget(before, uint32(inFlight))
+	w.compactOps(w.history.forget(before, uint32(inFlight)))
 }
 
 // EventAt returns the i-th event (0-based).

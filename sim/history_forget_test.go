@@ -31,6 +31,8 @@ func TestForgetHistory(t *testing.T) {
 			_, _ = w.Do(Command{Kind: CmdStall, Node: "n2", For: 5 * time.Second})
 		case i%3 == 0:
 			_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Key: fmt.Sprint("k", i%7), Value: fmt.Sprint("v", i)})
+		case i%3 == 1:
+			_, _ = w.Do(Command{Kind: CmdGet, Via: fmt.Sprint("n", 1+i%5), Key: fmt.Sprint("k", i%7), Serializable: i%2 == 0})
 		case i%50 == 1:
 			_, _ = w.Do(Command{Kind: CmdCaption, Caption: "say", Text: fmt.Sprint("caption ", i)})
 		}
@@ -64,6 +66,16 @@ func TestForgetHistory(t *testing.T) {
 	if h.first == 0 || h.events.dropped == 0 || h.msgs.dropped == 0 || h.bodies.dropped == 0 || h.textBase == 0 {
 		t.Fatal("nothing was given back")
 	}
+	// The operations no event kept refers to were given back, and the
+	// check says the same of both.
+	if len(forget.done) == 0 {
+		t.Fatal("no operation was given back")
+	}
+	a, b := keep.CheckLinearizability(), forget.CheckLinearizability()
+	if a.Result != b.Result || a.Checked != b.Checked || a.Skipped != b.Skipped || a.Dropped != b.Dropped || a.Steps != b.Steps {
+		t.Fatalf("the check of a world that keeps everything: %+v; of one that forgets: %+v", a, b)
+	}
+	t.Logf("%d operations given back; check: %s, %d checked", len(forget.done), b.Result, b.Checked)
 	// Reading back events of a forked world works the same (a fork needs
 	// every request answered).
 	if err := forget.Advance(10 * time.Second); err != nil {

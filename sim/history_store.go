@@ -54,6 +54,7 @@ type history struct {
 	// bodies and texts only they refer to.
 	first     int
 	blockMsg  []uint32 // by block kept: the lowest message index its events refer to
+	blockOp   []uint64 // by block kept: the lowest operation ID its events refer to
 	blockText []int    // by block kept: the index of the first text its events may add
 	textBase  int      // the index of texts[0]
 
@@ -161,6 +162,7 @@ func (h *history) begin(kind EventKind, reason netmodel.DropReason, now Time) []
 	if h.n%blockLen == 0 {
 		h.marks = append(h.marks, streamMark{pos: logPos{len(l.chunks) - 1, l.used}, last: h.last})
 		h.blockMsg = append(h.blockMsg, math.MaxUint32)
+		h.blockOp = append(h.blockOp, math.MaxUint64)
 		h.blockText = append(h.blockText, h.textBase+len(h.texts))
 	}
 	b := l.last[l.used:]
@@ -188,6 +190,9 @@ func (h *history) end(n int) { h.events.used += h.started + n }
 // addFact records an event that is not a message's. With textFromOp its
 // text is left to be worked out from its operation.
 func (h *history) addFact(e Event, fromOp bool) {
+	// NB: begin first: it notes where a block's texts start, and this
+	// event's text is its block's.
+	b := h.begin(e.Kind, 0, e.At)
 	var text uint64
 	switch {
 	case fromOp:
@@ -199,7 +204,9 @@ func (h *history) addFact(e Event, fromOp bool) {
 		text = uint64(h.textBase + len(h.texts))
 		h.texts = append(h.texts, e.Text)
 	}
-	b := h.begin(e.Kind, 0, e.At)
+	if o := &h.blockOp[len(h.blockOp)-1]; e.Op != 0 && e.Op < *o {
+		*o = e.Op
+	}
 	binary.LittleEndian.PutUint16(b, sat16(e.Node))
 	w := fieldWriter{b: b, n: 3}
 	w.put(factTerm, e.Term, 4)
@@ -413,15 +420,16 @@ func (h *history) decode(p *streamMark) decodedEvent {
 // never the block being written), and the messages, message bodies and
 // texts that no event kept refers to. inFlight is the lowest index of a
 // message still on its way (math.MaxUint32 if none): its arrival is yet to
-// be recorded. Reading a forgotten event panics.
-func (h *history) forget(before int, inFlight uint32) {
+// be recorded. Reading a forgotten event panics. It returns the lowest
+// operation ID an event kept refers to (math.MaxUint64 if none).
+func (h *history) forget(before int, inFlight uint32) uint64 {
 	if h.n == 0 {
-		return
+		return math.MaxUint64
 	}
 	fb := h.first / blockLen
 	b := min(before/blockLen, (h.n-1)/blockLen) // a block that has begun
 	if b <= fb {
-		return
+		return slices.Min(h.blockOp)
 	}
 	k := b - fb // the first block kept, in the slices by block
 	h.events.dropBefore(h.marks[k].pos.chunk)
@@ -432,6 +440,7 @@ func (h *history) forget(before int, inFlight uint32) {
 	keepText := h.blockText[k]
 	h.marks = slices.Clone(h.marks[k:])
 	h.blockMsg = slices.Clone(h.blockMsg[k:])
+	h.blockOp = slices.Clone(h.blockOp[k:])
 	h.blockText = slices.Clone(h.blockText[k:])
 	h.first = b * blockLen
 	h.decoded = nil
@@ -455,4 +464,5 @@ func (h *history) forget(before int, inFlight uint32) {
 		h.bodies.dropBefore(int(minBody))
 		h.lastBody = [32]lastBody{}
 	}
+	return slices.Min(h.blockOp)
 }

@@ -17,13 +17,13 @@ import (
 // Linearizability is the verdict on a run's client history.
 type Linearizability struct {
 	OK      bool
-	Result  string // "linearizable", "NOT linearizable" or "unknown"
-	Detail  string // for NOT linearizable and unknown: where and why
-	Checked int    // operations checked
-	Skipped int    // serializable reads, watches and what the model cannot follow
-	Dropped int    // timed-out writes shown to change nothing, left out
-	Steps   int    // search steps the check took
-	ops     []*Op  // the operations checked, for WriteHTML
+	Result  string        // "linearizable", "NOT linearizable" or "unknown"
+	Detail  string        // for NOT linearizable and unknown: where and why
+	Checked int           // operations checked
+	Skipped int           // serializable reads, watches and what the model cannot follow
+	Dropped int           // timed-out writes shown to change nothing, left out
+	Steps   int           // search steps the check took
+	history *checkHistory // the operations checked, for WriteHTML
 }
 
 // CheckLinearizability checks the client history with package lincheck,
@@ -47,33 +47,58 @@ type Linearizability struct {
 // The check always answers, and the same way every time: past its budget
 // of search steps it says "unknown", with the key, rather than run on.
 func (w *World) CheckLinearizability() Linearizability {
-	return checkOps(w.ops, lincheck.Options{})
+	return w.checkOps(lincheck.Options{})
 }
 
-func checkOps(all []*Op, opts lincheck.Options) Linearizability {
-	res := Linearizability{}
-	untracked := untrackedRanges(all)
-	var ops []lincheck.Operation
-	for _, op := range all {
-		in, ok := checkedOp(op)
-		if !ok || touchesAny(op, untracked) {
-			res.Skipped++
-			continue
+// checkOps checks the world's operations, those given back (compact.go)
+// and those it holds, without copying them: lincheck reads them in place.
+func (w *World) checkOps(opts lincheck.Options) Linearizability {
+	var live []*Op
+	for _, op := range w.ops {
+		if op != nil {
+			live = append(live, op)
 		}
-		if op.Status != OpOK && in.Outcome != lincheck.Indeterminate {
-			continue // a failed write never happened; an unanswered read says nothing
-		}
-		ops = append(ops, in)
-		res.ops = append(res.ops, op)
 	}
-	res.Checked = len(ops)
-	v := lincheck.Check(ops, opts)
+	untracked := untrackedRanges(live)
+	w.eachDone(func(d *doneOp) { untracked = append(untracked, d.untracked...) })
+	res := Linearizability{}
+	h := &checkHistory{w: w}
+	keep := func(in *lincheck.Operation, checked bool, status OpStatus, touched []keyRange) bool {
+		switch {
+		case !checked || touchesAnyOf(touched, untracked):
+			res.Skipped++
+			return false
+		case status != OpOK && in.Outcome != lincheck.Indeterminate:
+			return false // a failed write never happened; an unanswered read says nothing
+		}
+		return true
+	}
+	i := 0
+	w.eachDone(func(d *doneOp) {
+		t := d.touched
+		if t == nil {
+			t = []keyRange{{d.in.Key, d.in.End}}
+		}
+		if keep(&d.in, d.checked, d.status, t) {
+			h.sel = append(h.sel, int32(i))
+		}
+		i++
+	})
+	for _, op := range live {
+		in, ok := checkedOp(op)
+		if keep(&in, ok, op.Status, touched(op)) {
+			h.sel = append(h.sel, int32(-1-len(h.live)))
+			h.live, h.liveOps = append(h.live, in), append(h.liveOps, op)
+		}
+	}
+	res.Checked, res.history = h.Len(), h
+	v := lincheck.CheckHistory(h, opts)
 	res.Dropped, res.Steps = v.Dropped, v.Steps
 	switch v.Result {
 	case lincheck.Linearizable:
 		res.OK, res.Result = true, "linearizable"
 	case lincheck.Violation:
-		op := res.ops[v.Op]
+		op := h.brief(v.Op)
 		res.Result = "NOT linearizable"
 		res.Detail = fmt.Sprintf("on key %q, %s (%s by %s via %s, %s at %s): no order of the operations explains what it saw",
 			v.Key, opName(op), describeOp(op), op.Client, op.Member, describeResult(op), op.End)
@@ -82,6 +107,33 @@ func checkOps(all []*Op, opts lincheck.Options) Linearizability {
 		res.Detail = fmt.Sprintf("on key %q, %s", v.Key, v.Reason)
 	}
 	return res
+}
+
+// checkHistory is the history lincheck checks, read in place: sel[i] is an
+// operation given back (sel[i] >= 0, its index in the world's done) or one
+// the world holds (-1-sel[i], its index in live).
+type checkHistory struct {
+	w       *World
+	sel     []int32
+	live    []lincheck.Operation
+	liveOps []*Op
+}
+
+func (h *checkHistory) Len() int { return len(h.sel) }
+
+func (h *checkHistory) Op(i int) *lincheck.Operation {
+	if j := h.sel[i]; j < 0 {
+		return &h.live[-1-j]
+	}
+	return &h.w.doneAt(int(h.sel[i])).in
+}
+
+// brief returns enough of the i-th operation to describe it.
+func (h *checkHistory) brief(i int) *Op {
+	if j := h.sel[i]; j < 0 {
+		return h.liveOps[-1-j]
+	}
+	return h.w.doneAt(int(h.sel[i])).brief()
 }
 
 // checkedOp returns what lincheck sees of op, or false when the check
@@ -218,35 +270,37 @@ func untrackedRanges(ops []*Op) []keyRange {
 	return out
 }
 
-// touchesAny reports whether op reads or writes a key in one of ranges.
-func touchesAny(op *Op, ranges []keyRange) bool {
-	if len(ranges) == 0 {
-		return false
-	}
-	var mine []keyRange
-	if op.Kind == OpTxn && op.Txn != nil {
-		for _, c := range op.Txn.Compare {
-			mine = append(mine, keyRange{c.Key, c.RangeEnd})
-		}
-		for _, branch := range [][]*mvcc.RequestOp{op.Txn.Success, op.Txn.Failure} {
-			for _, o := range branch {
-				switch {
-				case o.RequestPut != nil:
-					mine = append(mine, keyRange{o.RequestPut.Key, ""})
-				case o.RequestDeleteRange != nil:
-					mine = append(mine, keyRange{o.RequestDeleteRange.Key, o.RequestDeleteRange.RangeEnd})
-				case o.RequestRange != nil:
-					mine = append(mine, keyRange{o.RequestRange.Key, o.RequestRange.RangeEnd})
-				}
-			}
-		}
-	} else {
+// touched returns the ranges op reads or writes (a transaction's compares
+// and both its branches).
+func touched(op *Op) []keyRange {
+	if op.Kind != OpTxn || op.Txn == nil {
 		end := op.RangeEnd
 		if op.Prefix {
 			end = prefixEnd(op.Key)
 		}
-		mine = []keyRange{{op.Key, end}}
+		return []keyRange{{op.Key, end}}
 	}
+	var mine []keyRange
+	for _, c := range op.Txn.Compare {
+		mine = append(mine, keyRange{c.Key, c.RangeEnd})
+	}
+	for _, branch := range [][]*mvcc.RequestOp{op.Txn.Success, op.Txn.Failure} {
+		for _, o := range branch {
+			switch {
+			case o.RequestPut != nil:
+				mine = append(mine, keyRange{o.RequestPut.Key, ""})
+			case o.RequestDeleteRange != nil:
+				mine = append(mine, keyRange{o.RequestDeleteRange.Key, o.RequestDeleteRange.RangeEnd})
+			case o.RequestRange != nil:
+				mine = append(mine, keyRange{o.RequestRange.Key, o.RequestRange.RangeEnd})
+			}
+		}
+	}
+	return mine
+}
+
+// touchesAnyOf reports whether one of mine overlaps one of ranges.
+func touchesAnyOf(mine, ranges []keyRange) bool {
 	for _, m := range mine {
 		for _, r := range ranges {
 			if m.overlaps(r) {
@@ -267,8 +321,8 @@ func touchesAny(op *Op, ranges []keyRange) bool {
 func (l Linearizability) WriteHTML(out io.Writer) error {
 	var hist []porcupine.Operation
 	clients := map[string]int{}
-	for _, op := range l.ops {
-		in, _ := checkedOp(op)
+	for i := range l.history.Len() {
+		op, in := l.history.brief(i), *l.history.Op(i)
 		ret := int64(in.Return)
 		if in.Outcome == lincheck.Indeterminate {
 			ret = math.MaxInt64

@@ -171,7 +171,7 @@ func TestLateWritesAreDecided(t *testing.T) {
 		if timedOut < 20 || seen == 0 {
 			t.Fatalf("same=%v: %d writes timed out and %d reads saw them; want most of the 30, and some", same, timedOut, seen)
 		}
-		got := checkOps(w.Ops(), lincheck.Options{Budget: 100_000})
+		got := w.checkOps(lincheck.Options{Budget: 100_000})
 		if !got.OK {
 			t.Fatalf("same=%v: %s: %s", same, got.Result, got.Detail)
 		}

@@ -44,7 +44,8 @@ func TestLinearizability(t *testing.T) {
 			{Kind: OpGet, Client: "b", Key: "k", Serializable: true, Start: ms(20), End: ms(30), StartEvent: 20, EndEvent: 30, Status: OpOK}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := checkOps(tc.ops, lincheck.Options{})
+			w := &World{ops: tc.ops}
+			got := w.checkOps(lincheck.Options{})
 			if got.OK != tc.want {
 				t.Fatalf("OK = %v (%s: %s), want %v", got.OK, got.Result, got.Detail, tc.want)
 			}

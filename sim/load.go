@@ -52,14 +52,14 @@ const (
 
 // load is a running LoadSpec.
 type load struct {
-	spec     LoadSpec
-	n        int // its number among the run's loads
-	rng      *rand.Rand
-	end      Time
-	every    Time
-	sent     int
-	zipf     []uint64 // cumulative weights, for Zipf
-	requests []*Op    // what it sent, for the console's summary
+	spec  LoadSpec
+	n     int // its number among the run's loads
+	rng   *rand.Rand
+	end   Time
+	every Time
+	sent  int
+	zipf  []uint64 // cumulative weights, for Zipf
+	ids   []uint64 // the IDs of the requests it sent, for the console's summary
 }
 
 // check refuses a load that breaks a limit or names a client that does
@@ -141,7 +141,7 @@ func (w *World) loadFires(l *load) {
 		}
 	}
 	if op, err := w.doRequest(c); err == nil {
-		l.requests = append(l.requests, op)
+		l.ids = append(l.ids, op.ID)
 	}
 	l.sent++
 	if next := w.now.plus(l.every); next < l.end {
@@ -161,12 +161,18 @@ func (l *load) key() int {
 }
 
 // LoadRequestsOf returns the requests the n-th load of the run has sent so
-// far.
+// far (but for those a run that forgets its history gave back).
 func (w *World) LoadRequestsOf(n int) []*Op {
 	if n < 0 || n >= len(w.loads) {
 		return nil
 	}
-	return w.loads[n].requests
+	var out []*Op
+	for _, id := range w.loads[n].ids {
+		if op := w.ops[id-1]; op != nil {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // Loads returns how many loads the run has started.

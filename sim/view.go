@@ -306,7 +306,9 @@ func (w *World) View() View {
 	}
 	v.Ops = make([]Op, len(w.ops))
 	for i, op := range w.ops {
-		v.Ops[i] = *op
+		if op != nil { // nil: given back by a headless run (compact.go)
+			v.Ops[i] = *op
+		}
 	}
 	return v
 }

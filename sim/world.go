@@ -30,11 +30,18 @@ type World struct {
 	clients []*client
 	net     *netmodel.Network
 
-	clusterID    uint64 // etcd's cluster ID, from the bootstrap members' IDs
-	history      history
-	lastCaption  string
-	ops          []*Op
-	compactors   []*compactor
+	clusterID   uint64 // etcd's cluster ID, from the bootstrap members' IDs
+	history     history
+	lastCaption string
+	ops         []*Op
+	compactors  []*compactor
+	// Finished operations a run that forgets its history gave back
+	// (compact.go).
+	done         [][]doneOp // in chunks of doneChunk
+	compactFrom  int        // the first operation not yet looked at
+	compactLater []int      // operations that were pending, to look at again
+	staleDone    int
+
 	loads        []*load
 	loadRequests int // the requests every load of the run sends, in all
 	cmds         [][]loggedCommand

@@ -1,0 +1,128 @@
+package sim
+
+import (
+	"slices"
+
+	"github.com/raftsim/raftsim/lincheck"
+	"github.com/raftsim/raftsim/mvcc"
+)
+
+// doneOp is what a run that forgets its history keeps of a finished
+// operation without a label once no event kept refers to it: what the
+// linearizability check and the run's summary need, a third of an Op.
+type doneOp struct {
+	in      lincheck.Operation
+	checked bool // the check looks at it (see checkedOp)
+	stale   bool
+	id      uint64
+	rev     int64
+	kind    OpKind
+	status  OpStatus
+	client  string
+	member  string
+	end     Time
+	// What it reads and writes, and what it makes the check unable to
+	// follow (see untrackedRanges): only for leases and transactions.
+	touched, untracked []keyRange
+}
+
+// compactOps gives back the finished operations without a label whose IDs
+// are below limit, keeping a doneOp of each. An open watch or keep-alive
+// stream is never given back; an operation still pending is looked at
+// again next time.
+func (w *World) compactOps(limit uint64) {
+	pending := w.compactLater[:0:0]
+	try := func(i int) {
+		op := w.ops[i]
+		switch {
+		case op == nil || op.Label != "" || op.Kind == OpWatch || op.isStream():
+		case op.Status == OpPending:
+			pending = append(pending, i)
+		default:
+			w.addDone(compactOp(op))
+			if op.Stale {
+				w.staleDone++
+			}
+			w.ops[i] = nil
+		}
+	}
+	for _, i := range w.compactLater {
+		if uint64(i+1) < limit {
+			try(i)
+		} else {
+			pending = append(pending, i)
+		}
+	}
+	for ; w.compactFrom < len(w.ops) && uint64(w.compactFrom+1) < limit; w.compactFrom++ {
+		try(w.compactFrom)
+	}
+	w.compactLater = pending
+}
+
+func compactOp(op *Op) doneOp {
+	in, ok := checkedOp(op)
+	d := doneOp{in: in, checked: ok, stale: op.Stale, id: op.ID, rev: op.Revision, kind: op.Kind, status: op.Status,
+		client: op.Client, member: op.Member, end: op.End}
+	if op.Kind == OpTxn || op.Lease != 0 {
+		d.touched = touched(op)
+		d.untracked = untrackedRanges([]*Op{op})
+	}
+	return d
+}
+
+// brief rebuilds enough of the operation to describe it.
+func (d *doneOp) brief() *Op {
+	op := &Op{ID: d.id, Kind: d.kind, Key: d.in.Key, Value: d.in.Value, RangeEnd: d.in.End, KeysOnly: d.in.KeysOnly,
+		Client: d.client, Member: d.member, End: d.end, Status: d.status, Revision: d.rev}
+	if d.kind == OpGet && len(d.in.Result) > 0 {
+		op.Found, op.Result = d.in.End == "", d.in.Result[0].Value
+		for _, kv := range d.in.Result {
+			op.KVs = append(op.KVs, mvcc.KeyValue{Key: kv.Key, Value: kv.Value})
+		}
+	}
+	return op
+}
+
+// StaleReads counts the serializable reads marked stale.
+func (w *World) StaleReads() int {
+	n := w.staleDone
+	for _, op := range w.ops {
+		if op != nil && op.Stale {
+			n++
+		}
+	}
+	return n
+}
+
+// doneChunk is how many doneOps a chunk of World.done holds: it grows a
+// chunk at a time, never copying what it holds.
+const doneChunk = 4096
+
+func (w *World) addDone(d doneOp) {
+	if len(w.done) == 0 || len(w.done[len(w.done)-1]) == doneChunk {
+		w.done = append(w.done, make([]doneOp, 0, doneChunk))
+	}
+	last := &w.done[len(w.done)-1]
+	*last = append(*last, d)
+}
+
+func (w *World) doneAt(i int) *doneOp { return &w.done[i/doneChunk][i%doneChunk] }
+
+// eachDone calls f with every operation given back, in order.
+func (w *World) eachDone(f func(*doneOp)) {
+	for _, chunk := range w.done {
+		for i := range chunk {
+			f(&chunk[i])
+		}
+	}
+}
+
+// cloneDone copies done for a fork: full chunks are never written again, so
+// they are shared; the last, which grows, is copied.
+func cloneDone(done [][]doneOp) [][]doneOp {
+	out := slices.Clone(done)
+	if n := len(out); n > 0 {
+		out[n-1] = append(make([]doneOp, 0, doneChunk), out[n-1]...)
+	}
+	return out
+}
