@@ -10,7 +10,8 @@ import (
 )
 
 // settledWorld is a five-member cluster that has elected a leader and
-// committed a write, with heartbeats in flight.
+// committed a write, with heartbeats in flight and no disk write in
+// progress.
 func settledWorld(t *testing.T) *sim.World {
 	t.Helper()
 	cfg := sim.DefaultConfig()
@@ -29,6 +30,19 @@ func settledWorld(t *testing.T) *sim.World {
 	for op.Status == sim.OpPending {
 		if err := w.StepInstant(); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// The answer may come before every member has written the new commit
+	// index (a leader applies while it writes): let the writes end.
+	for busy := true; busy; {
+		busy = false
+		for _, in := range w.Infos() {
+			busy = busy || in.DiskBusy
+		}
+		if busy {
+			if err := w.StepInstant(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	return w

@@ -66,9 +66,11 @@ type member struct {
 	diskBusy bool // a write is in progress (disk latency); its Ready waits
 	pending  raft.Ready
 
-	leaderTerm  uint64 // the term in which this member last led
-	leaderHigh  uint64 // the highest index it persisted as leader in leaderTerm
-	checkLeader bool   // Leader Completeness still to check for leaderTerm
+	lastRole    roleSeen // the role the history recorded last
+	commitSeen  uint64   // the commit index the history recorded last
+	leaderTerm  uint64   // the term in which this member last led
+	leaderHigh  uint64   // the highest index it persisted as leader in leaderTerm
+	checkLeader bool     // Leader Completeness still to check for leaderTerm
 
 	writes  map[uint64]*Op // proposals this member made, by op ID
 	unready []*Op          // requests that arrived before it was ready to serve
@@ -175,7 +177,8 @@ func (m *member) start() {
 	hs, cs, _ := m.disk.InitialState()
 	m.conf = cs
 	m.hard = pb.HardState{Term: new(hs.GetTerm()), Vote: new(hs.GetVote()), Commit: new(hs.GetCommit())}
-	m.soft = raft.SoftState{}
+	m.commitSeen = hs.GetCommit()
+	m.soft, m.lastRole = raft.SoftState{}, roleSeen{}
 	m.enter()
 	rn, err := raft.NewRawNode(m.raftConfig())
 	m.leave()
@@ -229,7 +232,7 @@ func (m *member) crash() {
 		}
 	}
 	m.writes, m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil, nil
-	m.soft = raft.SoftState{}
+	m.soft, m.lastRole = raft.SoftState{}, roleSeen{}
 }
 
 func (m *member) tick() {
@@ -272,12 +275,84 @@ func (m *member) flush() {
 		m.leave()
 		if m.w.cfg.DiskLatency > 0 && (len(rd.Entries) > 0 || rd.HardState != nil || !raft.IsEmptySnap(rd.Snapshot)) {
 			m.diskBusy = true
+			if rd.SoftState != nil && rd.SoftState.RaftState == raft.StateLeader ||
+				rd.SoftState == nil && m.soft.RaftState == raft.StateLeader {
+				m.sendBeforeWriting(&rd)
+			}
+			m.applyBeforeWriting(&rd)
+			if !m.up || m.removed {
+				return // it applied its own removal
+			}
 			m.pending = rd
 			e := m.w.sched.after(m.w.now, Time(m.w.cfg.DiskLatency))
 			e.kind, e.node, e.inc = evDiskDone, m.id, m.inc
 			return
 		}
 		m.handleReady(&rd)
+	}
+}
+
+// sendBeforeWriting is what etcd's raftNode does for a leader (raft thesis
+// §10.2.1): it sends the Ready's messages first and writes to its disk
+// while they travel, so that replication and its own write overlap. (A
+// follower writes first and only then acknowledges.) The leader's own
+// vote for its new entries still waits for its write: raft counts it only
+// once the Ready is advanced. The role the Ready announces is recorded at
+// once, since it is not something written to the disk.
+func (m *member) sendBeforeWriting(rd *raft.Ready) {
+	if rd.SoftState != nil {
+		term, vote := m.hard.GetTerm(), m.hard.GetVote()
+		if rd.HardState != nil {
+			term, vote = rd.HardState.GetTerm(), rd.HardState.GetVote()
+		}
+		m.soft = *rd.SoftState
+		rd.SoftState = nil
+		if m.leaderTerm != term {
+			m.leaderTerm, m.leaderHigh, m.checkLeader = term, 0, true
+			m.w.safety.leader(m.id, term)
+		}
+		m.recordRoleAt(term, vote)
+	}
+	for _, msg := range rd.Messages {
+		m.w.send(m, msg)
+	}
+	rd.Messages = nil
+}
+
+// applyBeforeWriting applies the Ready's committed entries that are
+// already on the member's disk, and takes its read states, while the write
+// proceeds: etcd's raftNode hands committed entries to the apply loop
+// before it saves the Ready, so that a commit index still being written
+// does not hold up the answer. Entries of this very Ready (a follower may
+// learn that they are committed as it receives them) are applied once
+// written.
+func (m *member) applyBeforeWriting(rd *raft.Ready) {
+	if rd.HardState != nil {
+		m.noteCommit(rd.HardState.GetCommit(), rd.HardState.GetTerm())
+	}
+	n := 0
+	for n < len(rd.CommittedEntries) && rd.CommittedEntries[n].GetIndex() <= m.lastIndex() {
+		n++
+	}
+	if n > 0 {
+		m.apply(rd.CommittedEntries[:n])
+		rd.CommittedEntries = rd.CommittedEntries[n:]
+	}
+	if m.removed {
+		return
+	}
+	for _, rs := range rd.ReadStates {
+		m.readState(rs)
+	}
+	rd.ReadStates = nil
+	m.serveReads()
+}
+
+// noteCommit records that the member has learnt commit index c, once.
+func (m *member) noteCommit(c, term uint64) {
+	if c > m.commitSeen {
+		m.commitSeen = c
+		m.w.record(Event{Kind: EvCommit, Node: m.id, Index: c, Term: term})
 	}
 }
 
@@ -311,7 +386,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 		prevCommit := m.hard.GetCommit()
 		m.hard = pb.HardState{Term: new(rd.HardState.GetTerm()), Vote: new(rd.HardState.GetVote()), Commit: new(rd.HardState.GetCommit())}
 		if c := m.hard.GetCommit(); c > prevCommit {
-			w.record(Event{Kind: EvCommit, Node: m.id, Index: c, Term: m.hard.GetTerm()})
+			m.noteCommit(c, m.hard.GetTerm())
 			w.safety.commit(m, prevCommit, c)
 		}
 	}
@@ -358,9 +433,24 @@ func (m *member) handleReady(rd *raft.Ready) {
 	m.afterAdvance()
 }
 
-func (m *member) recordRole() {
-	m.w.record(Event{Kind: EvRole, Node: m.id, Role: m.soft.RaftState, Term: m.hard.GetTerm(),
-		Lead: m.soft.Lead, Peer: m.hard.GetVote()})
+func (m *member) recordRole() { m.recordRoleAt(m.hard.GetTerm(), m.hard.GetVote()) }
+
+// recordRoleAt records the member's role in term, having voted for vote,
+// unless that is what it recorded last.
+func (m *member) recordRoleAt(term, vote uint64) {
+	r := roleSeen{m.soft.RaftState, term, m.soft.Lead, vote}
+	if r == m.lastRole {
+		return
+	}
+	m.lastRole = r
+	m.w.record(Event{Kind: EvRole, Node: m.id, Role: r.state, Term: term, Lead: r.lead, Peer: vote})
+}
+
+// roleSeen is a role as the history last recorded it.
+type roleSeen struct {
+	state      raft.StateType
+	term, lead uint64
+	vote       uint64
 }
 
 // persist mirrors entries just written to the disk and checks them.

@@ -108,6 +108,14 @@ func isRule(l string) bool { return strings.HasPrefix(l, "+-") }
 
 // line normalises a line outside a table.
 func (n *Normalizer) line(l string) string {
+	// etcd gives a request the client's deadline: when it passes, the
+	// server's "request timed out" and the client's own "context deadline
+	// exceeded" race, and either may be what etcdctl prints.
+	if l == "Error: etcdserver: request timed out\n" {
+		l = "Error: context deadline exceeded\n"
+	}
+	l = strings.Replace(l, `"error":"rpc error: code = Unavailable desc = etcdserver: request timed out"`,
+		`"error":"rpc error: code = DeadlineExceeded desc = context deadline exceeded"`, 1)
 	l = tookRE.ReplaceAllString(l, "took = <duration>")
 	l = tookJSONRE.ReplaceAllString(l, `"took":"<duration>"`)
 	l = sizeJSONRE.ReplaceAllString(l, `"$1":<n>`)
