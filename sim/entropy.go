@@ -4,6 +4,8 @@ import (
 	cryptorand "crypto/rand"
 	"encoding/binary"
 	"io"
+	"runtime"
+	"strings"
 )
 
 // raft v3.7.0 draws each randomized election timeout as
@@ -18,8 +20,15 @@ import (
 //
 // NB: the router is process-wide. Worlds in one process must not run at the
 // same time (none of this package's tests call t.Parallel); parallel trials
-// use separate processes. A read while no member is being driven goes to the
-// real CSPRNG and is counted: UnroutedEntropyReads must stay 0.
+// use separate processes. A draw of raft's made while no member is being
+// driven goes to the real CSPRNG and is counted: UnroutedEntropyReads must
+// stay 0.
+//
+// The router must never weaken real cryptography in the process: only a
+// read made from inside raft's own timer draw (its caller is in package
+// go.etcd.io/raft/v3) can be answered from a member's stream. Any other
+// read, from any goroutine, at any moment (a key generated while a member
+// is being driven included), goes to the real CSPRNG.
 type entropyRouter struct {
 	real     io.Reader
 	current  *member
@@ -31,6 +40,9 @@ var entropy = &entropyRouter{real: cryptorand.Reader}
 func init() { cryptorand.Reader = entropy }
 
 func (r *entropyRouter) Read(p []byte) (int, error) {
+	if !fromRaft() {
+		return r.real.Read(p)
+	}
 	m := r.current
 	if m == nil {
 		r.unrouted++
@@ -53,3 +65,24 @@ func (r *entropyRouter) Read(p []byte) (int, error) {
 // member was being driven. Anything but 0 means some randomness escaped the
 // seed.
 func UnroutedEntropyReads() int { return entropy.unrouted }
+
+// raftPackage is where raft's election timer draws from crypto/rand.
+const raftPackage = "go.etcd.io/raft/v3."
+
+// fromRaft reports whether the read under way was made by raft: whether a
+// caller a few frames up (crypto/rand.Int, io.ReadFull) is in its package.
+// NB: it looks only at the calling goroutine's own stack.
+func fromRaft() bool {
+	var pcs [8]uintptr
+	n := runtime.Callers(3, pcs[:]) // above Read and fromRaft
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, raftPackage) {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
