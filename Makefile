@@ -43,6 +43,14 @@ bench-gui: build
 	eval $$X $(BIN)/raftsim-gui --bench-frames 300 --bench-baseline; \
 	eval $$X $(BIN)/raftsim-gui --bench-frames 300
 
+# bench-memory measures the memory goals of issue 13, one benchmark per
+# process (peak RSS is the process's): an hour of load (and a quarter and a
+# half of it, to see that time is linear), and an idle virtual day.
+bench-memory:
+	$(GO) test -c -o $(BIN)/scenarios.test ./scenarios
+	@for m in 15 30 60; do LOAD_MINUTES=$$m $(BIN)/scenarios.test -test.run '^$$' -test.bench '^BenchmarkLoadHour$$' -test.benchtime 1x | grep Benchmark | sed "s/^/$$m min: /"; done
+	@$(BIN)/scenarios.test -test.run '^$$' -test.bench '^BenchmarkIdleDay$$' -test.benchtime 1x | grep Benchmark
+
 # The fuzz targets, as package:target. fuzz-short runs each for a few
 # seconds (CI does); fuzz runs each for FUZZTIME, one after the other.
 FUZZ := ./scenarios:FuzzParse ./scenarios:FuzzRun ./cmd/internal/console:FuzzLine ./trace:FuzzRead
