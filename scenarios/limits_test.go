@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,5 +46,24 @@ func TestTooManySteps(t *testing.T) {
 	want := "many.yaml:10003:5: steps: more than 10000 steps; a scenario may have at most 10000"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
+	}
+}
+
+// validate refuses everything run refuses: an at: that only a run can find
+// already passed fails its step, as an expectation does (exit 1), rather
+// than being bad input that validate let through.
+func TestLateAtFailsTheStep(t *testing.T) {
+	s, err := Parse("at.yaml", []byte("name: at-late\ncluster: {members: 3}\nsteps:\n  - expect: {leader: any, within: 3s}\n  - at: 1ms\n    say: too late\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(s, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run()
+	var ee *ExpectError
+	if !errors.As(err, &ee) || !ee.Step || ee.Pos.Line != 5 {
+		t.Fatalf("got %T %v, want the step at line 5 failed", err, err)
 	}
 }

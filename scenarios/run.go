@@ -216,7 +216,12 @@ func (r *Runner) advance(until sim.Time) RunState {
 			if s.At != nil {
 				at = sim.Time(*s.At)
 				if at < r.w.Now() {
-					return r.fail(&Error{Pos: s.atPos, Msg: fmt.Sprintf("at: %s is earlier than now (%s): time may not go backwards", at, r.w.Now())})
+					// Only a run can find this (an expect before it took
+					// longer than at: allows), so, like an expectation,
+					// it fails the step (exit 1): validate cannot refuse
+					// it, and run refuses no input that validate accepts.
+					_, st := r.failStep(&Error{Pos: s.atPos, Msg: fmt.Sprintf("at: %s is earlier than now (%s): time may not go backwards", at, r.w.Now())})
+					return st
 				}
 			}
 			if at > until {
