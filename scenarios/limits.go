@@ -90,3 +90,16 @@ func addDurations(a, b time.Duration) time.Duration {
 	}
 	return a + b
 }
+
+// CheckMemberName refuses a name a member may not have, with the words a
+// scenario gets: the shell's member add checks with it too. what names
+// where the name was given ("add_member name").
+func CheckMemberName(what, name string) error {
+	switch {
+	case !nameRE.MatchString(name):
+		return fmt.Errorf("%s: bad name %q: want lower-case letters, digits and dashes, like etcd-1", what, name)
+	case name == "none" || name == "any" || name == "all":
+		return fmt.Errorf("member name %q is reserved (leader: none/any, heal: all); choose another", name)
+	}
+	return nil
+}

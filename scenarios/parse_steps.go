@@ -178,6 +178,9 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if x := f.get("name"); x == nil {
 			p.errorf(p.pos(v), "add_member: missing name: (the new member's name, like etcd-6)")
 		} else if name, ok := p.name(x, "add_member name"); ok {
+			if err := CheckMemberName("add_member name", name); err != nil {
+				p.errorf(p.pos(x), "%v", err)
+			}
 			st.Name = name
 		}
 		if x := f.get("learner"); x != nil {

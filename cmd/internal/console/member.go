@@ -3,16 +3,12 @@ package console
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
-
-// memberNameRE is the shape of member names that a saved session (a
-// scenario) can hold.
-var memberNameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
 
 // member list|add|remove|promote
 func (c *Console) member(args []string, _ bool) error {
@@ -130,8 +126,8 @@ func (c *Console) memberAdd(args []string) error {
 		return err
 	}
 	name := rest[0]
-	if !memberNameRE.MatchString(name) {
-		return fmt.Errorf("member name %q: want lower-case letters, digits and dashes, like etcd-6", name)
+	if err := scenarios.CheckMemberName("member add", name); err != nil {
+		return err
 	}
 	if _, err := c.do(sim.Command{Kind: sim.CmdAddMember, Node: name, Learner: *learner}); err != nil {
 		return err
