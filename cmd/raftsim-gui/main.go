@@ -22,6 +22,9 @@ import (
 	// early prints --help, or says there is no display, before ebiten's
 	// init can panic.
 	_ "github.com/raftsim/raftsim/cmd/raftsim-gui/internal/early"
+	// quietx drops xgb's two lines about a missing Xauthority file, before
+	// ebiten's init connects to the X server.
+	_ "github.com/raftsim/raftsim/cmd/raftsim-gui/internal/quietx"
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render"
 	"github.com/raftsim/raftsim/render/ui"

@@ -365,3 +365,49 @@ func TestCommandBoxTypesACommand(t *testing.T) {
 		t.Errorf("no box edge at the top of the command box: %v", c)
 	}
 }
+
+// Under an X server that asks for no authority (an Xvfb started without
+// -auth) and with no Xauthority file, the window starts without xgb's
+// "Could not get authority info" lines (issue 8): they said nothing was
+// wrong.
+func TestNoXauthorityWarning(t *testing.T) {
+	dir := bins(t)
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("no Xvfb")
+	}
+	// A display number nobody uses.
+	disp := ""
+	for n := 87; n < 99; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); os.IsNotExist(err) {
+			disp = fmt.Sprintf(":%d", n)
+			break
+		}
+	}
+	if disp == "" {
+		t.Skip("no free display number")
+	}
+	srv := exec.Command(xvfb, disp, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Process.Kill(); srv.Wait() }()
+	sock := "/tmp/.X11-unix/X" + disp[1:]
+	for i := 0; i < 100; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	home := t.TempDir()
+	cmd := exec.Command(filepath.Join(dir, "raftsim-gui"), "--paused", "--screenshot-at", "0.1s", "--out", filepath.Join(home, "x.png"))
+	cmd.Env = []string{"DISPLAY=" + disp, "HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("raftsim-gui: %v\n%s", err, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "XGB") || strings.Contains(stderr.String(), "authority") {
+		t.Errorf("raftsim-gui warned about the X authority:\n%s", stderr.String())
+	}
+}
