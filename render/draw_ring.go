@@ -187,8 +187,8 @@ func drawRole(p *painter, st ui.RoleStyle, pos ui.Point, R, edge float64) {
 			// A pre-candidate: a thick outline of its colour on white.
 			p.b.poly(dst, diamond(pos, R*1.2), ui.Ink)
 			p.b.poly(dst, diamond(pos, R*1.2-edge), st.Fill)
-			p.b.poly(dst, diamond(pos, R*0.82), ui.Panel)
-			p.b.outline(dst, diamond(pos, R*0.82), edge*0.6, ui.Ink)
+			p.b.poly(dst, diamond(pos, R*1.0), ui.Panel)
+			p.b.outline(dst, diamond(pos, R*1.0), edge*0.6, ui.Ink)
 		} else {
 			p.b.poly(dst, diamond(pos, R*1.2), st.Fill)
 			p.b.outline(dst, diamond(pos, R*1.2), edge, ui.Ink)
@@ -230,10 +230,10 @@ func (r *Renderer) tally(p *painter, f *ui.Frame, pos ui.Point, R float64, m sim
 		return
 	}
 	n := float64(len(voters))
-	step := math.Min(R*0.42, 1.5*R/n)
-	rad := step * 0.36
+	step := math.Min(R*0.36, 1.2*R/n)
+	rad := step * 0.38
 	x := pos.X - step*(n-1)/2
-	y := pos.Y + R*0.42
+	y := pos.Y + R*0.5
 	ink := ui.TextOn(ui.StyleOfRole(m.Role).Fill)
 	if ui.StyleOfRole(m.Role).Hollow {
 		ink = ui.Ink
@@ -266,8 +266,14 @@ func (r *Renderer) message(p *painter, md ui.MsgDraw, selected bool) {
 	if selected {
 		p.b.ring(dst, c, rad+5*s, 2.5*s, ui.Ink)
 	}
-	if md.Dir != (ui.Point{}) {
-		// Direction: an arrowhead just ahead of the glyph.
+	if md.Dir != (ui.Point{}) && !md.M.Queued {
+		// Direction: a trail behind the glyph, fading towards the sender,
+		// and an arrowhead just ahead of it.
+		for k := 3; k >= 1; k-- {
+			a := c.Sub(md.Dir.Scale(rad * (0.6 + 0.7*float64(k))))
+			b := c.Sub(md.Dir.Scale(rad * (0.6 + 0.7*float64(k-1))))
+			p.b.line(dst, a, b, math.Max(2, rad*0.75*(1-0.2*float64(k))), alpha(ui.Ink, 0.15+0.15*float64(3-k)))
+		}
 		p.b.arrowHead(dst, c.Add(md.Dir.Scale(rad+rad*0.9)), md.Dir, rad*0.9, ui.Ink)
 	}
 	drawGlyph(p, st, c, rad, fill)

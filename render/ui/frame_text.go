@@ -105,7 +105,7 @@ func (f *Frame) memberTexts() []TextItem {
 		}
 		nameY := p.Y - LineH(g.NameSize)/2
 		if len(m.Votes) > 0 {
-			nameY -= g.NodeR * 0.22 // room for the tally under the name
+			nameY -= g.NodeR * 0.12 // room for the tally under the name
 		}
 		nw := l.Width(m.Name, g.NameSize)
 		out = append(out, TextItem{S: m.Name, Size: g.NameSize, R: Rect{p.X - nw/2, nameY, nw, LineH(g.NameSize)}, Align: AlignCenter, Color: TextOn(fill), Essential: true})

@@ -37,7 +37,9 @@ func Lane(a, b Point, nodeR, off float64) (start, end Point) {
 }
 
 // laneOffset is how far a direction's lane sits from the link's centre line.
-func laneOffset(scale float64) float64 { return 5 * scale }
+// Far enough apart that two glyphs passing each other do not cover one
+// another.
+func laneOffset(scale float64) float64 { return 8 * scale }
 
 // MessagePos returns where the message is drawn at now, and false if either
 // end is not on the ring. Messages queued at a stalled member wait at its
