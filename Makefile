@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare
+.PHONY: all build run test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -72,6 +72,28 @@ ETCD_DIR := $(CURDIR)/$(BIN)/etcd-v3.6.16
 etcd-compare:
 	bash cmd/internal/etcdcompare/build-etcd.sh $(ETCD_DIR)
 	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestRealEtcd|TestSimMatchesRealEtcd' ./cmd/internal/etcdcompare/ $(if $(UPDATE),-update)
+
+# screenshots regenerates the window's pictures in the README and docs/
+# (docs/gui.md lists what each shows). They are taken in the window itself,
+# at fixed virtual times, so the same build gives the same pictures.
+SHOT = $(BIN)/raftsim-gui --paused
+screenshots: build
+	@if $(NEED_XVFB); then X="xvfb-run -a -s '-screen 0 1920x1080x24'"; fi; \
+	set -e; \
+	eval $$X $(SHOT) --at 1.0s:put:apiserver-1:/registry/pods/default/web:v1 \
+		--at 1.8s:put:apiserver-2:/registry/pods/default/nginx:v1 \
+		--at 1.75s:get-serializable:apiserver-3:/registry/pods/default/web \
+		--screenshot-at 1.813s --out docs/images/sandbox.png; \
+	eval $$X $(SHOT) play split-brain --screenshot-at 3.13s --out docs/images/split-brain.png; \
+	eval $$X $(SHOT) --present --size 1920x1080 play split-brain --screenshot-at 1.21s --out docs/images/projector-split-brain.png; \
+	eval $$X $(SHOT) --present --size 1920x1080 --lang zh play split-brain --screenshot-at 3.13s --out docs/images/projector-split-brain-zh.png; \
+	eval $$X $(SHOT) --size 1280x720 --scale 1.5 play follower-forwarding --screenshot-at 0.4455s --out docs/images/projector-1280x720.png; \
+	eval $$X $(SHOT) --size 1024x768 play leader-crash --screenshot-at 1.2774s --out docs/images/window-1024x768.png; \
+	eval $$X $(SHOT) --screenshot-at 1s --input click:etcd-2 --out docs/images/member-menu.png; \
+	eval $$X $(SHOT) --screenshot-at 1s --input key:: --input \"type:put foo bar\" --input key:enter \
+		--input \"type:wait 50ms\" --input key:enter --input \"type:endpoint status -w table\" --input key:enter \
+		--out docs/images/command-box.png; \
+	eval $$X $(SHOT) play external-failover --screenshot-at 0.49s --out docs/images/external-failover.png
 
 test-short:
 	$(GO) test -short ./...

@@ -165,7 +165,7 @@ func (l Layout) SmallH() float64 { return LineH(l.Small) }
 func (l Layout) RowH() float64 { return math.Round(l.Small * 1.25) }
 
 // MonoSize is the command box's font size.
-func (l Layout) MonoSize() float64 { return l.Small }
+func (l Layout) MonoSize() float64 { return math.Round(11 * l.S) }
 
 // BoxLineH is the height of a scrollback line in the command box.
 func (l Layout) BoxLineH() float64 { return LineH(l.MonoSize()) }
