@@ -112,6 +112,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)
 		return exitFailed
 	}
+	if os.Getenv("RAFTSIM_CHECK_MEASURE") == "1" {
+		// For a test: does the layout measure text as ebiten draws it?
+		n, err := render.CheckMeasure(fonts)
+		if err != nil {
+			fmt.Fprintln(stderr, "raftsim-gui: measure:", err)
+			return exitFailed
+		}
+		fmt.Fprintf(stdout, "measure: %d texts and sizes agree (font: %s)\n", n, fonts.Name)
+		return exitOK
+	}
 	app := ui.NewAppFor(sess, ui.Screen{W: w, H: h, Scale: fl.Scale, Lang: lang, Present: fl.Present, M: fonts.Font})
 	app.SetSpeed(fl.Speed)
 	app.Playing = !fl.Paused && fl.Bench == 0

@@ -411,3 +411,16 @@ func TestNoXauthorityWarning(t *testing.T) {
 		t.Errorf("raftsim-gui warned about the X authority:\n%s", stderr.String())
 	}
 }
+
+// The layout measures text (package typeface, without a display) exactly
+// as ebiten draws it (text.Advance), in both languages: so what the layout
+// tests prove of widths holds in the window.
+func TestLayoutMeasuresAsEbitenDraws(t *testing.T) {
+	cmd := exec.Command(filepath.Join(bins(t), "raftsim-gui"))
+	cmd.Env = append(os.Environ(), "RAFTSIM_CHECK_MEASURE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "agree") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	t.Log(strings.TrimSpace(string(out)))
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-text/typesetting/di"
 	"github.com/go-text/typesetting/font"
 	"github.com/go-text/typesetting/font/opentype"
+	"github.com/go-text/typesetting/harfbuzz"
 	glanguage "github.com/go-text/typesetting/language"
 	"github.com/go-text/typesetting/shaping"
 	"golang.org/x/image/font/gofont/goregular"
@@ -42,10 +43,11 @@ type Font struct {
 	Data  []byte // the file's bytes, for ebiten to draw with
 	Index int    // which face of a collection (.ttc) it is
 
-	mu     sync.Mutex
-	face   *font.Face
-	shaper shaping.HarfbuzzShaper
-	cache  map[cacheKey]float64
+	mu    sync.Mutex
+	face  *font.Face
+	hb    *harfbuzz.Font
+	buf   *harfbuzz.Buffer
+	cache map[cacheKey]float64
 }
 
 type cacheKey struct {
@@ -117,9 +119,8 @@ func Load(path string) (*Font, error) {
 }
 
 func newFont(name string, data []byte, index int, face *font.Face, cjk bool) *Font {
-	f := &Font{Name: name, Data: data, Index: index, face: face, CJK: cjk, cache: map[cacheKey]float64{}}
-	f.shaper.SetFontCacheSize(4)
-	return f
+	return &Font{Name: name, Data: data, Index: index, face: face, CJK: cjk, cache: map[cacheKey]float64{},
+		hb: harfbuzz.NewFont(face), buf: harfbuzz.NewBuffer()}
 }
 
 // Advance returns how wide s is drawn at a font size (in pixels): the sum
@@ -134,7 +135,38 @@ func (f *Font) Advance(s string, size float64) float64 {
 	if w, ok := f.cache[k]; ok {
 		return w
 	}
-	runes := []rune(s)
+	ws := f.prefixWidths([]rune(s), size)
+	w := ws[len(ws)-1]
+	if len(f.cache) > 1<<14 {
+		clear(f.cache)
+	}
+	f.cache[k] = w
+	return w
+}
+
+// PrefixWidths returns, for each n from 0 to the number of runes of s,
+// how wide the first n runes are drawn when s is drawn whole at a size
+// (a cluster of runes drawn as one glyph counts at its end). Fitting and
+// wrapping try many prefixes of one text; this shapes it once.
+func (f *Font) PrefixWidths(s string, size float64) []float64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.prefixWidths([]rune(s), size)
+}
+
+// scaleShift is go-text's: the shaper scales fonts by 2^6 to keep
+// precision.
+const scaleShift = 6
+
+// prefixWidths shapes runes as ebiten does (go-text's segmenter, then its
+// HarfBuzz port, per run), but reads only the glyphs' advances: the
+// shaper's wrapper would also load every glyph's outline for its extents,
+// which the window's layout never needs and which costs most of the time.
+func (f *Font) prefixWidths(runes []rune, size float64) []float64 {
+	out := make([]float64, len(runes)+1)
+	if len(runes) == 0 {
+		return out
+	}
 	in := shaping.Input{
 		Text: runes, RunStart: 0, RunEnd: len(runes),
 		Direction: di.DirectionLTR,
@@ -143,17 +175,37 @@ func (f *Font) Advance(s string, size float64) float64 {
 		Script:    glanguage.Latin, // what ebiten passes for an unset language (und → Latn)
 		Language:  glanguage.Language("und"),
 	}
+	// As shaping.HarfbuzzShaper.Shape: the font at the size's ceiling.
+	f.hb.XScale = int32(in.Size.Ceil()) << scaleShift
+	f.hb.YScale = f.hb.XScale
+	// The advance of each cluster, at the rune that ends it.
+	ends := make([]fixed.Int26_6, len(runes)+1)
 	var seg shaping.Segmenter
-	var adv fixed.Int26_6
 	for _, run := range seg.Split(in, fixedFontmap{f.face}) {
-		adv += f.shaper.Shape(run).Advance
+		f.buf.Clear()
+		f.buf.AddRunes(runes, run.RunStart, run.RunEnd-run.RunStart)
+		f.buf.Props.Direction = run.Direction.Harfbuzz()
+		f.buf.Props.Language = run.Language
+		f.buf.Props.Script = run.Script
+		f.buf.Shape(f.hb, nil)
+		for i, info := range f.buf.Info {
+			// A cluster ends where the next one starts.
+			end := run.RunEnd
+			for j := i + 1; j < len(f.buf.Info); j++ {
+				if c := f.buf.Info[j].Cluster; c != info.Cluster {
+					end = c
+					break
+				}
+			}
+			ends[min(len(runes), max(end, info.Cluster+1))] += fixed.I(int(f.buf.Pos[i].XAdvance)) >> scaleShift
+		}
 	}
-	w := float64(adv) / 64
-	if len(f.cache) > 1<<14 {
-		clear(f.cache)
+	var x fixed.Int26_6
+	for i := 1; i <= len(runes); i++ {
+		x += ends[i]
+		out[i] = float64(x) / 64
 	}
-	f.cache[k] = w
-	return w
+	return out
 }
 
 // fixedFontmap gives every rune the one face, as ebiten does.

@@ -49,6 +49,24 @@ const (
 // LineH is the height of a line of text at a font size.
 func LineH(size float64) float64 { return math.Round(size * 1.3) }
 
+// PrefixMeasurer is a Measurer that can measure every prefix of a text
+// at once (package typeface's Font): fitting and wrapping use it to shape
+// a text once rather than once per prefix tried.
+type PrefixMeasurer interface {
+	Measurer
+	PrefixWidths(s string, size float64) []float64
+}
+
+// prefixWidths returns the widths of every prefix of r: at once if m can,
+// else one at a time.
+func prefixWidths(m Measurer, r []rune, size float64) func(n int) float64 {
+	if pm, ok := m.(PrefixMeasurer); ok {
+		ws := pm.PrefixWidths(string(r), size)
+		return func(n int) float64 { return ws[n] }
+	}
+	return func(n int) float64 { return m.Advance(string(r[:n]), size) }
+}
+
 // Fit shortens s with an ellipsis until it is at most w wide, and says
 // whether it had to.
 func Fit(m Measurer, s string, size, w float64) (string, bool) {
@@ -59,14 +77,21 @@ func Fit(m Measurer, s string, size, w float64) (string, bool) {
 		return "", true
 	}
 	r := []rune(s)
+	prefix := prefixWidths(m, r, size)
+	ell := m.Advance("…", size)
 	lo, hi := 0, len(r)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if m.Advance(string(r[:mid])+"…", size) <= w {
+		if prefix(mid)+ell <= w {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
+	}
+	// The prefix was measured inside the whole text; measure the result as
+	// it is drawn, and give back a rune if it is wider.
+	for lo > 0 && m.Advance(strings.TrimRightFunc(string(r[:lo]), unicode.IsSpace)+"…", size) > w {
+		lo--
 	}
 	if lo == 0 {
 		return "", true
@@ -118,14 +143,20 @@ func wrap(m Measurer, s string, size, w float64) []string {
 				break
 			}
 			// The longest prefix that fits (at least one character).
+			prefix := prefixWidths(m, rest, size)
 			lo, hi := 1, len(rest)
 			for lo < hi {
 				mid := (lo + hi + 1) / 2
-				if m.Advance(string(rest[:mid]), size) <= w {
+				if prefix(mid) <= w {
 					lo = mid
 				} else {
 					hi = mid - 1
 				}
+			}
+			// Measured inside the whole text; as drawn alone it may be a
+			// little wider.
+			for lo > 1 && m.Advance(strings.TrimSpace(string(rest[:lo])), size) > w {
+				lo--
 			}
 			cut := lo
 			// Back up to a space, or to a break Chinese allows, if one is near.
