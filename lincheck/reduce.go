@@ -61,6 +61,16 @@ import (
 // After the rules every operation has a return, so the search can close
 // each write's alternatives once the history passes it.
 //
+// NB: the model holds values, not etcd's revisions, and the rules are
+// argued for it. With revisions they would not hold as they stand: a
+// timed-out write that took effect raises the store's revision, which
+// every later write on any key reports, so it is observed even when no
+// read returns its value (rule 1), and keys are no longer independent (the
+// split into parts). A revision-aware check would go the other way round:
+// etcd's revisions order every write that returned, so it can place them by
+// revision, count the gaps that timed-out writes fill, and check each read
+// against the revision it reports.
+//
 // Rule 4 (the search's, see search.go): optional writes with the same
 // effects and the same return (rule 3 gives writes of the same values the
 // same return) are interchangeable but for their calls; as in rule 2, one

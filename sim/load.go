@@ -59,8 +59,19 @@ type load struct {
 	every Time
 	sent  int
 	zipf  []uint64 // cumulative weights, for Zipf
-	ids   []uint64 // the IDs of the requests it sent, for the console's summary
+	stats LoadStats
 }
+
+// LoadStats count what became of a load's requests.
+type LoadStats struct {
+	Sent, OK, Failed, TimedOut int
+	// Latencies are those of the requests that returned ok, in the order
+	// they ended.
+	Latencies []time.Duration
+}
+
+// Pending returns how many requests have not ended yet.
+func (s LoadStats) Pending() int { return s.Sent - s.OK - s.Failed - s.TimedOut }
 
 // check refuses a load that breaks a limit or names a client that does
 // not exist.
@@ -141,7 +152,12 @@ func (w *World) loadFires(l *load) {
 		}
 	}
 	if op, err := w.doRequest(c); err == nil {
-		l.ids = append(l.ids, op.ID)
+		l.stats.Sent++
+		if op.Status != OpPending {
+			l.count(op)
+		} else {
+			op.after = l.count
+		}
 	}
 	l.sent++
 	if next := w.now.plus(l.every); next < l.end {
@@ -160,19 +176,28 @@ func (l *load) key() int {
 	return i
 }
 
-// LoadRequestsOf returns the requests the n-th load of the run has sent so
-// far (but for those a run that forgets its history gave back).
-func (w *World) LoadRequestsOf(n int) []*Op {
+// count counts a request that has ended.
+func (l *load) count(op *Op) {
+	switch op.Status {
+	case OpOK:
+		l.stats.OK++
+		l.stats.Latencies = append(l.stats.Latencies, op.Latency(op.End))
+	case OpTimeout:
+		l.stats.TimedOut++
+	default:
+		l.stats.Failed++
+	}
+}
+
+// LoadStatsOf returns what became of the requests of the n-th load of the
+// run so far.
+func (w *World) LoadStatsOf(n int) LoadStats {
 	if n < 0 || n >= len(w.loads) {
-		return nil
+		return LoadStats{}
 	}
-	var out []*Op
-	for _, id := range w.loads[n].ids {
-		if op := w.ops[id-1]; op != nil {
-			out = append(out, op)
-		}
-	}
-	return out
+	s := w.loads[n].stats
+	s.Latencies = slices.Clone(s.Latencies)
+	return s
 }
 
 // Loads returns how many loads the run has started.

@@ -76,7 +76,9 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return badInput("raftsim shell: %v", err)
 	}
 
-	opts := console.Options{Heartbeats: *heartbeats}
+	// Without --trace, nothing reads the history back once trace on has
+	// printed it.
+	opts := console.Options{Heartbeats: *heartbeats, ForgetHistory: *tracePath == ""}
 	var term *console.Terminal
 	inFile, isFile := stdin.(*os.File)
 	interactive := isFile && console.IsTerminal(inFile)

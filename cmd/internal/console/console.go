@@ -57,7 +57,16 @@ type Options struct {
 	// called from inside Exec; the host may do the advancing after Exec
 	// returns. Nil: the console runs the world itself.
 	Advance func(d time.Duration) error
+	// ForgetHistory gives back the history once trace has printed it,
+	// for a session whose trace is not written out at its end (see
+	// sim.World.ForgetHistory): a long load then runs in bounded memory.
+	// The GUI leaves it off.
+	ForgetHistory bool
 }
+
+// forgetEvery is how many events a session that forgets its history lets
+// gather before giving them back.
+const forgetEvery = 1 << 16
 
 // ErrQuit is returned by Exec for exit and quit.
 var ErrQuit = errors.New("quit")
@@ -183,6 +192,9 @@ func (c *Console) report(err error) error {
 // host calls it after each advance of the world.
 func (c *Console) Poll() {
 	c.flushTrace()
+	if c.opts.ForgetHistory && c.w.HistoryLen()-c.w.HistoryStart() >= forgetEvery {
+		c.w.ForgetHistory(c.traced) // traced: what trace on has printed
+	}
 	kept := c.jobs[:0]
 	var expired []*job
 	for _, j := range c.jobs {

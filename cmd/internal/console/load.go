@@ -65,14 +65,18 @@ func (c *Console) load(args []string, bg bool) error {
 	n, start, want := c.w.Loads()-1, c.w.Now(), sim.LoadRequests(d, spec.Rate)
 	j := &job{deadline: c.w.Now().Add(d + sim.DefaultClientTimeout + time.Second)}
 	j.poll = func() bool {
-		reqs := c.w.LoadRequestsOf(n)
-		if len(reqs) < want || slices.ContainsFunc(reqs, func(op *sim.Op) bool { return op.Status == sim.OpPending }) {
+		// NB: polled at every instant; it looks at the requests only once
+		// the load has sent them all.
+		if c.w.Now() < start.Add(d) {
 			return false
 		}
-		c.output(j, loadSummary(reqs, c.w.Now()-start))
+		if st := c.w.LoadStatsOf(n); st.Sent < want || st.Pending() > 0 {
+			return false
+		}
+		c.output(j, loadSummary(c.w.LoadStatsOf(n), c.w.Now()-start))
 		return true
 	}
-	j.onDeadline = func() { c.output(j, loadSummary(c.w.LoadRequestsOf(n), c.w.Now()-start)) }
+	j.onDeadline = func() { c.output(j, loadSummary(c.w.LoadStatsOf(n), c.w.Now()-start)) }
 	if bg {
 		c.printf("[%d] load started in the background: %d requests over %s\n", c.nextJob+1, want, d)
 	}
@@ -98,28 +102,13 @@ func parseMix(s string) (sim.LoadMix, error) {
 	return m, nil
 }
 
-// loadSummary counts a load's answers and their latencies.
-func loadSummary(reqs []*sim.Op, took sim.Time) string {
-	var ok, failed, timedOut, pending int
-	var lat []time.Duration
-	for _, op := range reqs {
-		switch op.Status {
-		case sim.OpOK:
-			ok++
-			lat = append(lat, op.End.Duration()-op.Start.Duration())
-		case sim.OpTimeout:
-			timedOut++
-		case sim.OpPending:
-			pending++
-		default:
-			failed++
-		}
+// loadSummary says what became of a load's requests.
+func loadSummary(st sim.LoadStats, took sim.Time) string {
+	s := fmt.Sprintf("load: %d requests in %s: %d ok, %d failed, %d timed out", st.Sent, took.Duration(), st.OK, st.Failed, st.TimedOut)
+	if p := st.Pending(); p > 0 {
+		s += fmt.Sprintf(", %d still pending", p)
 	}
-	s := fmt.Sprintf("load: %d requests in %s: %d ok, %d failed, %d timed out", len(reqs), took.Duration(), ok, failed, timedOut)
-	if pending > 0 {
-		s += fmt.Sprintf(", %d still pending", pending)
-	}
-	if len(lat) > 0 {
+	if lat := st.Latencies; len(lat) > 0 {
 		slices.Sort(lat)
 		q := func(p int) time.Duration { return lat[(len(lat)-1)*p/100] }
 		s += fmt.Sprintf("; latency p50 %s, p99 %s, max %s", q(50), q(99), lat[len(lat)-1])
