@@ -151,7 +151,7 @@ func (c *Console) clock(args []string, _ bool) error {
 	}
 	r, err := strconv.ParseFloat(rest[1], 64)
 	if err != nil || !(r >= sim.MinClockRate && r <= sim.MaxClockRate) {
-		return fmt.Errorf("clock rate %q: want a number from 0.01 to 100, like 1.5 or 0.5", rest[1])
+		return fmt.Errorf("clock rate: want a number from 0.01 to 100, like 1.1 (10%% fast) or 0.5 (half speed), found %s", rest[1])
 	}
 	if _, err := c.do(sim.Command{Kind: sim.CmdClock, Node: name, Rate: r}); err != nil {
 		return err
@@ -265,13 +265,14 @@ func (c *Console) linkCmd(verb string, kind sim.CommandKind, args []string) erro
 			cmd.Latency = &l
 		}
 		for _, p := range []struct {
-			s   *string
-			dst **netmodel.Ratio
-		}{{loss, &cmd.Loss}, {dup, &cmd.Dup}} {
+			what string
+			s    *string
+			dst  **netmodel.Ratio
+		}{{"loss", loss, &cmd.Loss}, {"duplicate", dup, &cmd.Dup}} {
 			if *p.s != "" {
 				r, err := netmodel.ParseRatio(*p.s)
 				if err != nil {
-					return err
+					return fmt.Errorf("%s: %v", p.what, err) // as a scenario says it
 				}
 				*p.dst = &r
 			}
