@@ -48,6 +48,7 @@ func transcript(t *testing.T, r runner, steps []Step) string {
 	n := NewNormalizer(KeptIDs()...)
 	var outs []string
 	for _, st := range steps {
+		st.Command = n.Expand(st.Command)
 		out, err := r.Run(st)
 		if err != nil {
 			t.Fatalf("line %d: %v", st.Line, err)

@@ -1,6 +1,7 @@
 package etcdcompare
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -45,7 +46,11 @@ var (
 	tookFieldsRE = regexp.MustCompile(`"Took" : \S+`)
 	// Which member answers a request sent to every endpoint is the
 	// balancer's choice (gRPC's round robin starts at a random endpoint).
-	headerMemberRE = regexp.MustCompile(`("header":\{"cluster_id":\d+,"member_id":)\d+`)
+	// The header is "header" in most answers, "Header" in a watch's, and
+	// flattened into the object in a lease's (clientv3 embeds it). So is
+	// the address of the member a failed call went to, in clientv3's log.
+	headerMemberRE = regexp.MustCompile(`((?:"[hH]eader":\{|^\{)"cluster_id":\d+,"member_id":)\d+`)
+	logPeerRE      = regexp.MustCompile(`"peer":"Peer\{Addr: '127\.0\.0\.1:\d+'`)
 	fieldsMemberRE = regexp.MustCompile(`^"MemberID" : \d+`)
 	// clientv3's log lines: when, and the connection's addresses.
 	logTimeRE   = regexp.MustCompile(`"ts":"[^"]*"`)
@@ -124,6 +129,7 @@ func (n *Normalizer) line(l string) string {
 	if !n.perEndpoint {
 		l = headerMemberRE.ReplaceAllString(l, "${1}<member>")
 		l = fieldsMemberRE.ReplaceAllString(l, `"MemberID" : <member>`)
+		l = logPeerRE.ReplaceAllString(l, `"peer":"Peer{Addr: '<member>'`)
 	}
 	l = logTimeRE.ReplaceAllString(l, `"ts":"<time>"`)
 	l = logTargetRE.ReplaceAllString(l, `"target":"etcd-endpoints://<client>/`)
@@ -173,6 +179,23 @@ func (n *Normalizer) idsIn(s string) string {
 			return t
 		}
 		return n.id(v, t)
+	})
+}
+
+// placeholderRE is a run-time ID's placeholder, as a session names it.
+var placeholderRE = regexp.MustCompile(`<id[0-9]+>`)
+
+// Expand writes into a session's command the run-time IDs that earlier
+// output named <id1>, <id2>, ...: `lease revoke <id1>` revokes the lease
+// `lease grant` printed first. IDs go in as etcdctl takes them, in hex.
+func (n *Normalizer) Expand(command string) string {
+	return placeholderRE.ReplaceAllStringFunc(command, func(p string) string {
+		for v, name := range n.ids {
+			if name == p {
+				return fmt.Sprintf("%016x", v)
+			}
+		}
+		return p
 	})
 }
 

@@ -89,12 +89,23 @@ func (s *SimCluster) Run(st Step) (string, error) {
 	}
 	if st.Stdin != nil {
 		// A here-document: the console reads the lines after the command
-		// as the command's input, as it reads a script.
-		script := line + "\n" + strings.Join(st.Stdin, "\n") + "\n"
-		if err := s.c.RunScript(strings.NewReader(script)); err != nil {
+		// as the command's input (txn), as etcdctl reads its standard
+		// input, without echoing them. Input that ends inside the command
+		// is etcdctl's "Error: EOF", which Close prints.
+		if err := s.exec(line); err != nil {
 			return s.out.String(), err
 		}
-		return stripEchoes(s.out.String()), nil
+		for _, l := range st.Stdin {
+			if err := s.c.Exec(l); err != nil {
+				return s.out.String(), err
+			}
+		}
+		if s.c.InTxn() {
+			if err := s.c.Close(); err != nil {
+				return s.out.String(), err
+			}
+		}
+		return s.out.String(), nil
 	}
 	err := s.exec(line)
 	if st.Sleep > 0 {
@@ -108,18 +119,6 @@ func (s *SimCluster) exec(line string) error {
 		return fmt.Errorf("%s: %w", line, err)
 	}
 	return nil
-}
-
-// stripEchoes drops the prompt-and-command lines a script echoes.
-func stripEchoes(out string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(out, "\n") {
-		if strings.HasPrefix(l, "raftsim ") && strings.Contains(l, "s> ") {
-			continue
-		}
-		b.WriteString(l)
-	}
-	return b.String()
 }
 
 // KeptIDs are the IDs compared as they are: the bootstrap members' and the
