@@ -20,6 +20,10 @@ type Renderer struct {
 	// of what a frame costs before raftsim draws anything.
 	Baseline bool
 
+	// ExtraHelp are sections of the help overlay that other parts of the
+	// window add (the presenter's keys), after the keyboard's.
+	ExtraHelp []HelpSection
+
 	legend    *ebiten.Image
 	staticFor ui.Layout
 }

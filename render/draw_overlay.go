@@ -6,6 +6,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -167,72 +168,145 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 	}
 }
 
-// help draws the keyboard and mouse help over everything, in two columns:
-// the keys on the left, the mouse and the command box on the right.
+// HelpSection is a part of the help overlay: a heading and its lines,
+// each a key (or "") and what it does. Other parts of the window (the
+// presenter) add their own with AddHelp.
+type HelpSection struct {
+	Title string
+	Lines [][2]string
+}
+
+// helpSections returns the help overlay's sections, in the window's
+// language.
+func (r *Renderer) helpSections(lang i18n.Lang) []HelpSection {
+	var keys, member, mouse, box HelpSection
+	keys.Title = lang.T("Keyboard")
+	for _, k := range ui.GlobalKeys {
+		keys.Lines = append(keys.Lines, [2]string{k.Key, lang.T(k.What)})
+	}
+	member.Title = lang.T("On the selected member (or in its menu)")
+	for _, k := range ui.MemberActions {
+		member.Lines = append(member.Lines, [2]string{k.Key, lang.T(k.Label)})
+	}
+	mouse.Title = lang.T("Mouse")
+	for _, m := range ui.MouseHelp {
+		mouse.Lines = append(mouse.Lines, [2]string{"", lang.T(m)})
+	}
+	box.Title = lang.T("Command box (: or `)")
+	for _, k := range ui.BoxKeys {
+		box.Lines = append(box.Lines, [2]string{k.Key, lang.T(k.What)})
+	}
+	box.Lines = append(box.Lines, [2]string{"", lang.T("the other shortcuts wait while it is open (F12 still works)")})
+	out := []HelpSection{keys}
+	out = append(out, r.ExtraHelp...)
+	return append(out, member, mouse, box)
+}
+
+// help draws the keyboard and mouse help over everything: its sections
+// flow down columns, as many as the window needs at its text size, and a
+// section's heading never ends a column.
 func (r *Renderer) help(p *painter, f *ui.Frame) {
 	l := f.L
-	s := l.S
+	pad := l.Px(16)
 	lh := l.SmallH()
+	hh := l.LineH()
 	p.b.rect(p.dst, ui.Rect{W: l.W, H: l.H}, alpha(ui.Black, 0.55))
-	var left, right [][2]string
-	lang := l.Lang
-	left = append(left, [2]string{"", lang.T("Keyboard")})
-	for _, k := range ui.GlobalKeys {
-		left = append(left, [2]string{k.Key, lang.T(k.What)})
-	}
-	left = append(left, [2]string{"", lang.T("On the selected member (or in its menu)")})
-	for _, k := range ui.MemberActions {
-		left = append(left, [2]string{k.Key, lang.T(k.Label)})
-	}
-	right = append(right, [2]string{"", lang.T("Mouse")})
-	for _, m := range ui.MouseHelp {
-		right = append(right, [2]string{"", "  " + lang.T(m)})
-	}
-	right = append(right, [2]string{"", lang.T("Command box (: or `)")})
-	for _, k := range ui.BoxKeys {
-		right = append(right, [2]string{k.Key, lang.T(k.What)})
-	}
-	right = append(right, [2]string{"", "  " + lang.T("the other shortcuts wait while it is open (F12 still works)")})
-	right = append(right, [2]string{"", ""}, [2]string{"", lang.T("press any key or click to close")})
-	w := math.Min(l.W-40*s, 1000*s)
-	n := max(len(left), len(right))
-	h := math.Min(l.H-40*s, float64(n)*lh+24*s)
-	box := ui.Rect{X: (l.W - w) / 2, Y: (l.H - h) / 2, W: w, H: h}
-	p.b.rect(p.dst, box, ui.Panel)
-	p.b.frame(p.dst, box, 2*s, ui.Ink)
-	p.flush()
-	small := r.Fonts.Small
-	colW := (w - 32*s) / 2
-	keyW := 0.0
-	for _, ln := range append(append([][2]string{}, left...), right...) {
-		keyW = math.Max(keyW, width(ln[0], small))
-	}
-	column := func(lines [][2]string, x float64) {
-		for i, ln := range lines {
-			y := box.Y + 12*s + float64(i)*lh
-			if y+lh > box.Bottom() {
-				break
-			}
-			if ln[0] == "" {
-				if ln[1] == "" {
-					continue
-				}
-				c := ui.Ink
-				face := r.Fonts.Normal
-				if ln[1][0] == ' ' {
-					face = small
-				} else {
-					c = ui.Blue
-				}
-				p.text(fit(ln[1], face, colW-8*s), face, x, y, c, text.AlignStart)
-				continue
-			}
-			p.text(ln[0], small, x+keyW, y, ui.Vermillion, text.AlignEnd)
-			p.text(fit(ln[1], small, colW-keyW-16*s), small, x+keyW+8*s, y, ui.Ink, text.AlignStart)
+	secs := r.helpSections(l.Lang)
+	footer := l.Lang.T("press any key or click to close")
+	keyW, textW := 0.0, l.Width(footer, l.Normal)
+	for _, sec := range secs {
+		textW = math.Max(textW, l.Width(sec.Title, l.Normal))
+		for _, ln := range sec.Lines {
+			keyW = math.Max(keyW, l.Width(ln[0], l.Small))
 		}
 	}
-	column(left, box.X+16*s)
-	column(right, box.X+16*s+colW+8*s)
+	for _, sec := range secs {
+		for _, ln := range sec.Lines {
+			w := l.Width(ln[1], l.Small)
+			if ln[0] != "" {
+				w += keyW + l.Px(8)
+			}
+			textW = math.Max(textW, w)
+		}
+	}
+	// Flow the sections into columns, as few as fit the window's height;
+	// a line too long for its column wraps.
+	type placed struct {
+		x, y    float64
+		heading bool
+		ln      [2]string
+	}
+	availW := l.W - 2*l.Px(20) - pad
+	maxH := l.H - 2*l.Px(20) - 2*pad - hh
+	var items []placed
+	var colW float64
+	var cols int
+	for cols = 1; cols <= 4; cols++ {
+		colW = math.Min(textW+pad, availW/float64(cols))
+		items = items[:0]
+		col, y := 0, 0.0
+		for _, sec := range secs {
+			if y > 0 && y+hh+lh > maxH {
+				col, y = col+1, 0
+			}
+			items = append(items, placed{x: float64(col) * colW, y: y, heading: true, ln: [2]string{"", sec.Title}})
+			y += hh
+			for _, ln := range sec.Lines {
+				indent := l.Px(8)
+				if ln[0] != "" {
+					indent = keyW + l.Px(8)
+				}
+				for k, part := range ui.Wrap(l.M, ln[1], l.Small, colW-pad-indent) {
+					if y+lh > maxH {
+						col, y = col+1, 0
+					}
+					key := ln[0]
+					if k > 0 {
+						key = ""
+						if ln[0] == "" {
+							part = "  " + part
+						}
+					}
+					items = append(items, placed{x: float64(col) * colW, y: y, ln: [2]string{key, part}})
+					if ln[0] != "" && k > 0 {
+						items[len(items)-1].ln[0] = " " // under the key: the description goes on
+					}
+					y += lh
+				}
+			}
+			y += l.Px(6)
+		}
+		if col < cols {
+			break
+		}
+	}
+	cols = min(cols, 4)
+	w := math.Min(l.W-2*l.Px(20), float64(cols)*colW+pad)
+	h := 0.0
+	for _, it := range items {
+		h = math.Max(h, it.y+lh)
+	}
+	h += 2*pad + hh
+	box := ui.Rect{X: (l.W - w) / 2, Y: (l.H - h) / 2, W: w, H: h}
+	p.b.rect(p.dst, box, ui.Panel)
+	p.b.frame(p.dst, box, l.Px(2), ui.Ink)
+	p.flush()
+	x0, y0 := box.X+pad, box.Y+pad
+	for _, it := range items {
+		x, y := x0+it.x, y0+it.y
+		switch {
+		case it.heading:
+			p.item(ui.TextItem{S: it.ln[1], Size: l.Normal, R: ui.Rect{X: x, Y: y, W: colW, H: hh}, Color: ui.Blue})
+		case it.ln[0] == "":
+			p.item(ui.TextItem{S: it.ln[1], Size: l.Small, R: ui.Rect{X: x + l.Px(8), Y: y, W: colW, H: lh}, Color: ui.Ink})
+		default:
+			if it.ln[0] != " " {
+				p.item(ui.TextItem{S: it.ln[0], Size: l.Small, R: ui.Rect{X: x, Y: y, W: keyW, H: lh}, Align: ui.AlignEnd, Color: ui.Vermillion})
+			}
+			p.item(ui.TextItem{S: it.ln[1], Size: l.Small, R: ui.Rect{X: x + keyW + l.Px(8), Y: y, W: colW, H: lh}, Color: ui.Ink})
+		}
+	}
+	p.item(ui.TextItem{S: footer, Size: l.Normal, R: ui.Rect{X: x0, Y: box.Bottom() - pad - hh, W: w, H: hh}, Color: ui.Muted})
 }
 
 // tooltip shows the whole line of the client request under the pointer,

@@ -97,6 +97,5 @@ var MouseHelp = []string{
 	i18n.N("click a cut (the red × on a link) to restore it"),
 	i18n.N("click a message: show its fields"),
 	i18n.N("click an apiserver box: put / get through it"),
-	i18n.N("click or drag the timeline: go back in time;"),
-	i18n.N("   acting in the past forks the future (undo brings it back)"),
+	i18n.N("click or drag the timeline: go back in time; acting in the past forks the future (undo brings it back)"),
 }
