@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/raftsim/raftsim/i18n"
@@ -386,6 +387,13 @@ func (f *Frame) StateRows() [][]StatePiece {
 		for k, it := range items {
 			w := l.Width(it.S, l.Small)
 			last := k == len(items)-1
+			if k == 0 && x+w > maxX {
+				// Too long even alone: shorten the key from its start, so
+				// that its end and the value stay ("…/replicas=5").
+				it.S = fitKey(l, it.S, maxX-x)
+				w = l.Width(it.S, l.Small)
+				last = true
+			}
 			if x+w > maxX || !last && x+w+l.Px(12)+ell > maxX {
 				if x+ell <= maxX {
 					pieces = append(pieces, StatePiece{S: "…", R: Rect{x, y, ell, rowH}})
@@ -399,6 +407,25 @@ func (f *Frame) StateRows() [][]StatePiece {
 		rows = append(rows, pieces)
 	}
 	return rows
+}
+
+// fitKey shortens a "key=value" piece to w by dropping the start of its
+// key, keeping the value whole.
+func fitKey(l Layout, s string, w float64) string {
+	key, val, ok := strings.Cut(s, "=")
+	if !ok {
+		out, _ := Fit(l.M, s, l.Small, w)
+		return out
+	}
+	r := []rune(key)
+	for i := range r {
+		c := "…" + string(r[i:]) + "=" + val
+		if l.Width(c, l.Small) <= w {
+			return c
+		}
+	}
+	out, _ := Fit(l.M, "…="+val, l.Small, w)
+	return out
 }
 
 func (f *Frame) stateTexts() []TextItem {
@@ -509,13 +536,19 @@ func (f *Frame) OpRows(a *App) []OpRow {
 		full := OpLine(l.Lang, op, a.S.OpPath(op.ID), v.Now)
 		lines := Wrap(l.M, full, l.Small, textW)
 		cut := false
-		if len(lines) > 2 {
-			rest := lines[1]
-			for _, ln := range lines[2:] {
+		// Two lines, or three in a narrow panel; what is left over shows
+		// on hover.
+		most := 2
+		if textW < l.Px(320) {
+			most = 3
+		}
+		if len(lines) > most {
+			rest := lines[most-1]
+			for _, ln := range lines[most:] {
 				rest += " " + ln
 			}
-			lines[1], cut = Fit(l.M, rest, l.Small, textW)
-			lines = lines[:2]
+			lines[most-1], cut = Fit(l.M, rest, l.Small, textW)
+			lines = lines[:most]
 		}
 		h := float64(len(lines))*sh + l.Px(3)
 		if y+h > r.Bottom()-l.Px(4) {

@@ -159,9 +159,11 @@ func wrap(m Measurer, s string, size, w float64) []string {
 				lo--
 			}
 			cut := lo
-			// Back up to a space, or to a break Chinese allows, if one is near.
-			for i := lo; i > lo/2; i-- {
-				if rest[i] == ' ' || rest[i-1] == ' ' || isWide(rest[i-1]) && !isClosing(rest[i]) {
+			// Back up to a space, or to a break Chinese allows, or after a
+			// slash or a dot in a path, if one is near.
+			for i := lo; i > lo/3; i-- {
+				if rest[i] == ' ' || rest[i-1] == ' ' || isWide(rest[i-1]) && !isClosing(rest[i]) ||
+					strings.ContainsRune("/·=,", rest[i-1]) && !isClosing(rest[i]) {
 					cut = i
 					break
 				}
