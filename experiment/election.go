@@ -323,13 +323,19 @@ func (s *Settled) Trial(r Range, seed uint64) (Trial, error) {
 	crashAt := s.round.Add(t.CrashAfter)
 
 	deadline := s.round + sim.Time(TrialPatience)
+	seen := w.HistoryLen()
 	for {
 		if err := w.StepInstant(); err != nil {
 			return t, err
 		}
-		if name, term, ok := w.FollowedLeader(); ok && term > s.term {
-			t.Leader, t.Term = name, term
-			break
+		// Whom a member follows changes only with a role event: an instant
+		// that recorded nothing (most are ticks) changes nothing.
+		if n := w.HistoryLen(); n != seen {
+			seen = n
+			if name, term, ok := w.FollowedLeader(); ok && term > s.term {
+				t.Leader, t.Term = name, term
+				break
+			}
 		}
 		if w.Now() >= deadline {
 			// Given up: counted as the time waited, and marked.
