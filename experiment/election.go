@@ -51,8 +51,9 @@ func (c Cluster) behind() int {
 }
 
 func (c Cluster) check() error {
-	if c.Members < 2 || c.Members > 101 {
-		return fmt.Errorf("members must be between 2 and 101, not %d", c.Members)
+	if c.Members < 3 || c.Members > 101 {
+		// Two members less the crashed leader can never elect another.
+		return fmt.Errorf("members must be between 3 and 101, not %d", c.Members)
 	}
 	if b, most := c.behind(), c.Members-1-c.Members/2; b > most {
 		return fmt.Errorf("at most %d of %d members can be behind (the leader and the others must still commit without them), not %d", most, c.Members, b)
