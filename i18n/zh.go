@@ -320,4 +320,5 @@ var zh = map[string]string{
 	"the projector layout, on or off":        "投影布局：开或关",
 	"the legend, shown or hidden":            "图例：显示或隐藏",
 	"◀ viewing the past (head %s)":           "◀ 正在查看过去（最新 %s）",
+	"scale %.2f (of %g)":                     "缩放 %.2f（要求 %g）",
 }

@@ -119,6 +119,9 @@ func (r *Renderer) headerText(a *ui.App) ui.HeaderText {
 	}
 	if a.S.Now() < a.S.Head() {
 		h.Note = lang.F("◀ viewing the past (head %s)", a.S.Head())
+	} else if l := a.L; l.S < l.Scale-0.005 {
+		// The window cannot hold everything at the scale asked for.
+		h.Note = lang.F("scale %.2f (of %g)", l.S, l.Scale)
 	}
 	return h
 }

@@ -9,8 +9,8 @@ import (
 // HeaderText is what the header says, field by field. What goes in each
 // field is the App's (and the presenter's) to say; where each goes is the
 // layout's: the clock, the rate, the step and the play state are never
-// shortened; the note gives way first, then the chapter, then the title
-// is shortened with an ellipsis.
+// shortened; the note gives way first (it is shown whole or not at all),
+// then the chapter, then the title is shortened with an ellipsis.
 type HeaderText struct {
 	Title   string // "raftsim · split-brain: Split brain: …"
 	Chapter string // "2/3 The partition"
@@ -54,9 +54,13 @@ func (l Layout) PlaceHeader(h HeaderText) []TextItem {
 		if f.s == "" {
 			continue
 		}
-		room := right - left - titleMin - gap
+		// At most half of what is left, so that the title keeps room.
+		room := math.Min(right-left-titleMin-gap, (right-left)/2)
 		if room < l.Width("…", size)*4 {
 			continue
+		}
+		if f.s == h.Note && l.Width(f.s, size) > room {
+			continue // a note is shown whole, or not at all
 		}
 		s, cut := Fit(l.M, f.s, size, math.Min(room, l.Width(f.s, size)))
 		w := l.Width(s, size)
