@@ -73,6 +73,9 @@ type Config struct {
 	// 8 of the Raft paper refutes; raft itself is unchanged (countcommit.go).
 	CountReplicasCommit bool
 
+	// Bugs are faults injected on purpose into the members and their disks
+	// (bugs.go), for showing that the checkers catch what they break.
+	Bugs []Bug
 	// CompactionInterval is kube-apiserver's --etcd-compaction-interval:
 	// with a topology, each apiserver runs kube-apiserver's compactor at
 	// this interval (Kubernetes' default is 5m). 0 turns it off.

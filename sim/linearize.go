@@ -50,6 +50,14 @@ func (w *World) CheckLinearizability() Linearizability {
 	return w.checkOps(lincheck.Options{})
 }
 
+// CheckLinearizabilityWithin is CheckLinearizability with a budget of
+// search steps for the whole history (and for each set of keys): the swarm
+// runs thousands of checks and would rather say "unknown" about a rare
+// hard history than spend seconds on it.
+func (w *World) CheckLinearizabilityWithin(steps int) Linearizability {
+	return w.checkOps(lincheck.Options{Budget: steps, PartBudget: steps})
+}
+
 // checkOps checks the world's operations, those given back (compact.go)
 // and those it holds, without copying them: lincheck reads them in place.
 func (w *World) checkOps(opts lincheck.Options) Linearizability {

@@ -377,7 +377,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 	}
 	roleChanged := false
 	if rd.HardState != nil {
-		if err := m.disk.SetHardState(rd.HardState); err != nil {
+		if err := m.disk.SetHardState(m.durableHardState(rd.HardState)); err != nil {
 			panic("sim: hard state: " + err.Error())
 		}
 		if rd.HardState.GetTerm() != m.hard.GetTerm() || rd.HardState.GetVote() != m.hard.GetVote() {
@@ -426,6 +426,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 	if m.removed {
 		return // it shut itself down while applying its own removal
 	}
+	m.applyUncommitted(rd.Entries) // only with BugApplyUncommitted (bugs.go)
 	m.enter()
 	m.rn.Advance(*rd)
 	m.leave()
@@ -520,7 +521,7 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 
 // snapshot writes a snapshot of the applied state and compacts the log up to it.
 func (m *member) snapshot(why string) {
-	if m.applied <= m.snap.Index {
+	if m.applied <= m.snap.Index || m.appliedAhead() {
 		return
 	}
 	s, err := m.disk.CreateSnapshot(m.applied, m.conf, m.snapshotData())
@@ -669,7 +670,7 @@ func (m *member) serveWrite(op *Op) {
 }
 
 func (m *member) serveRead(op *Op) {
-	if op.Serializable {
+	if m.readsLocally(op) {
 		m.w.reply(m, op, m.answerRead(op))
 		return
 	}

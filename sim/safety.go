@@ -2,6 +2,10 @@ package sim
 
 import "fmt"
 
+// Invariants are the names of the safety invariants the world checks, as
+// Violation.Invariant gives them.
+var Invariants = []string{"Election Safety", "Leader Append-Only", "Log Matching", "Leader Completeness", "State Machine Safety"}
+
 // Violation is a broken safety invariant (Raft paper, Figure 3). It stops
 // the world.
 type Violation struct {
@@ -120,6 +124,13 @@ func (s *safety) apply(m *member, e entryID) {
 	if !s.agree(&s.applied, e) {
 		s.fail("State Machine Safety", fmt.Sprintf("%s applied an entry at index %d (term %d) that differs from the entry applied there by another member (term %d)",
 			s.w.fmtNode(m.id), e.Index, e.Term, s.applied.at(int(e.Index)).Term))
+		return
+	}
+	// An entry is applied only once it is committed: that is what makes
+	// the first check above hold. So one applied before any member
+	// committed it is caught here, the moment it happens.
+	if e.Index >= uint64(s.committed.n) || s.committed.at(int(e.Index)).Term == 0 {
+		s.fail("State Machine Safety", fmt.Sprintf("%s applied the entry at index %d (term %d) before any member committed it", s.w.fmtNode(m.id), e.Index, e.Term))
 		return
 	}
 	if !s.agree(&s.committed, e) {

@@ -102,6 +102,9 @@ func New(cfg Config) (*World, error) {
 		m.log.reset(1)
 		m.persist(boot, nil)
 	}
+	// The bootstrap entries are committed as they are written: the safety
+	// checks know them as committed before any member applies them.
+	w.safety.commit(w.members[0], 0, uint64(len(boot)))
 	w.clusterID = ClusterID(ids)
 	for _, cc := range w.clientConfigs() {
 		c := &client{cfg: cc}
@@ -163,6 +166,11 @@ func (c *Config) check() error {
 	case "", BootstrapEtcd, BootstrapRaft:
 	default:
 		return fmt.Errorf("unknown bootstrap %q (want etcd or raft)", c.Bootstrap)
+	}
+	for _, b := range c.Bugs {
+		if b == 0 || b >= numBugs {
+			return fmt.Errorf("unknown bug %d", b)
+		}
 	}
 	switch c.Topology {
 	case "", "stacked", "external":
@@ -496,6 +504,11 @@ func (w *World) report(kind evKind, sender *member, peer uint64) *event {
 // does not take it back.
 func (w *World) arrival(m *member, e *event) netmodel.DropReason {
 	switch {
+	case e.arrived && !m.up:
+		// It reached the stalled process, which then shut down while
+		// working through its queue (it applied its own removal): the
+		// rest of the queue dies with it, as at a crash.
+		return netmodel.DropDown
 	case e.arrived:
 		return netmodel.NotDropped
 	case e.lost:
