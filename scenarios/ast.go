@@ -371,6 +371,7 @@ const (
 	CondLog                    // log: {ref: [terms]}, one per entry (extension)
 	CondLinearizable           // linearizable: bool (extension)
 	CondFirstIndex             // first_index: {ref: cmp}, one per entry (extension)
+	CondViolation              // violation: invariant | any (extension)
 	numCondKinds
 )
 
@@ -378,7 +379,7 @@ var condKindNames = [...]string{
 	"invalid", "leader", "leaders", "role", "term", "commit", "last_index", "op", "value",
 	"keys", "events", "error", "kv", "voters", "learners", "converged", "sent",
 	"revision", "mod_revision", "succeeded", "watch", "lease", "store_revision", "any_of",
-	"log", "linearizable", "first_index",
+	"log", "linearizable", "first_index", "violation",
 }
 
 func (k CondKind) String() string {
@@ -454,6 +455,9 @@ type Condition struct {
 	// Reject, if set, counts only messages whose reject flag is that
 	// (a refused append, vote or pre-vote).
 	Reject *bool
+	// Invariant is CondViolation's invariant (sim.Invariants); "" means
+	// any.
+	Invariant string
 }
 
 // Role is a node's role in a role: condition.

@@ -250,6 +250,15 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 			}
 		}
 		return cs.count >= c.Min, seen("%d such messages were sent since the previous expect", cs.count), nil
+	case CondViolation:
+		v := w.Violation()
+		switch {
+		case v == nil:
+			return false, "no safety invariant has broken", nil
+		case c.Invariant != "" && v.Invariant != c.Invariant:
+			return false, seen("%s broke instead", v.Invariant), nil
+		}
+		return true, "", nil
 	}
 	return false, "", &Error{Pos: c.Pos, Msg: "unknown condition " + c.Kind.String()}
 }
@@ -385,6 +394,11 @@ func describe(c *Condition) string {
 			s += fmt.Sprintf(", reject: %v", *c.Reject)
 		}
 		return s + fmt.Sprintf(", min: %d}", c.Min)
+	case CondViolation:
+		if c.Invariant == "" {
+			return "violation: any"
+		}
+		return fmt.Sprintf("violation: %q", c.Invariant)
 	}
 	return c.Kind.String()
 }

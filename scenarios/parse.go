@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -36,7 +37,7 @@ type parser struct {
 	memberPos []Pos
 }
 
-var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps"}
+var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps", "bugs"}
 
 // nameRE is the shape of scenario, member and client names.
 var nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -85,11 +86,40 @@ func (p *parser) parse() *Scenario {
 	if n := f.get("clients"); n != nil {
 		p.clients(n, s)
 	}
+	if n := f.get("bugs"); n != nil {
+		s.Config.Bugs = p.bugs(n)
+	}
 	if n := f.get("steps"); n != nil {
 		s.Steps = p.steps(n)
 	}
 	p.validate(s)
 	return s
+}
+
+// bugs reads bugs: [name, ...], the faults injected into the simulator
+// for this scenario (sim.Bug).
+func (p *parser) bugs(n *yaml.Node) []sim.Bug {
+	items, ok := p.list(n, "bugs", "a list of injected bugs, like [forget-vote]")
+	if !ok {
+		return nil
+	}
+	var out []sim.Bug
+	for _, it := range items {
+		name, ok := p.str(it, "bug")
+		if !ok {
+			continue
+		}
+		b, err := sim.ParseBug(name)
+		switch {
+		case err != nil:
+			p.errorf(p.pos(it), "bugs: %v", err)
+		case slices.Contains(out, b):
+			p.errorf(p.pos(it), "bugs: %s is listed twice", name)
+		default:
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // decode reads the one YAML document of the file and returns its root node.

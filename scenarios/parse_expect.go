@@ -11,6 +11,8 @@ import (
 	"go.etcd.io/raft/v3"
 	"go.etcd.io/raft/v3/raftpb"
 	"gopkg.in/yaml.v3"
+
+	"github.com/raftsim/raftsim/sim"
 )
 
 // condKeys are the condition keys, in the order of the format's table.
@@ -108,6 +110,17 @@ func (p *parser) condition(st *Step, x *field) {
 		add(base)
 	case CondAnyOf:
 		p.anyOf(&base, v)
+		add(base)
+	case CondViolation:
+		if s, ok := p.str(v, "violation"); ok {
+			switch {
+			case s == "any":
+			case slices.Contains(sim.Invariants, s):
+				base.Invariant = s
+			default:
+				p.errorf(p.pos(v), "violation: want any or one of %s; found %q", strings.Join(sim.Invariants, ", "), s)
+			}
+		}
 		add(base)
 	case CondRole, CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondKV, CondStoreRevision, CondLog:
 		f := p.mapping(v, x.key, nil)

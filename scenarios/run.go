@@ -50,6 +50,13 @@ type RunOptions struct {
 	// that a long headless run keeps only what it still needs. The window
 	// leaves it off: it shows the whole history.
 	ForgetHistory bool
+	// SkipStepErrors goes on past a step that cannot run (a reference that
+	// resolves to nothing, a command the world refuses): the transcript
+	// notes it, Skipped lists it, and the run continues as if the step were
+	// not there, which it may as well not be, since a refused command
+	// changes nothing. The swarm runs generated scenarios this way. A
+	// failed expectation still fails the run.
+	SkipStepErrors bool
 }
 
 // forgetEvery is how many events a run with ForgetHistory lets gather
@@ -111,8 +118,9 @@ type Runner struct {
 	sentAt   []bool // by step: it or a later one has a sent: condition
 	caption  string
 	err      error
-	printed  int // history events already written to the transcript
-	held     int // expectations that held
+	printed  int   // history events already written to the transcript
+	held     int   // expectations that held
+	skipped  []int // indexes of the steps skipped (SkipStepErrors)
 	lang     i18n.Lang
 
 	lin           sim.Linearizability // the last check of the history (held.go)
@@ -184,6 +192,16 @@ func (r *Runner) Err() error { return r.err }
 
 // Held returns how many expectations held.
 func (r *Runner) Held() int { return r.held }
+
+// Bound returns the names a let bound to $name, and whether it is bound.
+func (r *Runner) Bound(name string) ([]string, bool) {
+	names, ok := r.vars[name]
+	return slices.Clone(names), ok
+}
+
+// Skipped returns the indexes into the scenario's steps of the steps that
+// could not run and were skipped (RunOptions.SkipStepErrors), in order.
+func (r *Runner) Skipped() []int { return r.skipped }
 
 // Resume continues past a pause.
 func (r *Runner) Resume() { r.paused = false }
@@ -287,6 +305,13 @@ func (r *Runner) fail(err error) RunState {
 }
 
 func (r *Runner) failStep(e *Error) (bool, RunState) {
+	if r.opts.SkipStepErrors {
+		if n := len(r.skipped); n == 0 || r.skipped[n-1] != r.step {
+			r.skipped = append(r.skipped, r.step)
+		}
+		r.note(fmt.Sprintf("- %s skipped (%s): %s", r.s.Steps[r.step].Kind, e.Pos, e.Msg))
+		return true, Running
+	}
 	return false, r.fail(&ExpectError{Pos: e.Pos, Step: true, What: r.s.Steps[r.step].Kind.String(), Observed: e.Msg, At: r.w.Now()})
 }
 
@@ -396,12 +421,33 @@ func (r *Runner) expect(s *Step, until sim.Time) (bool, RunState) {
 			next = deadline
 		}
 		if next > until {
-			return false, r.runUntil(until)
+			if st := r.runUntil(until); st != Failed || !r.expectedViolation(s) {
+				return false, st
+			}
+			continue
 		}
-		if st := r.runUntil(next); st == Failed {
+		if st := r.runUntil(next); st == Failed && !r.expectedViolation(s) {
 			return false, st
 		}
 	}
+}
+
+// expectedViolation reports whether the run stopped at a safety violation
+// that the expect step s is waiting for (violation:), and if so takes it
+// as the step's success rather than the run's failure: a lesson can show
+// an injected bug breaking an invariant, and the checker catching it.
+func (r *Runner) expectedViolation(s *Step) bool {
+	v, ok := r.err.(*sim.Violation)
+	if !ok {
+		return false
+	}
+	for i := range s.Conds {
+		if c := &s.Conds[i]; c.Kind == CondViolation && (c.Invariant == "" || c.Invariant == v.Invariant) {
+			r.err = nil
+			return true
+		}
+	}
+	return false
 }
 
 // expectAlways checks every condition at every instant of its window.

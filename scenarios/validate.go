@@ -94,6 +94,28 @@ func (p *parser) validate(s *Scenario) {
 	for i := range s.Steps {
 		v.step(&s.Steps[i])
 	}
+	v.violations()
+}
+
+// violations checks where violation: may be: alone, in an expect, in the
+// last step. The world stops when an invariant breaks, so nothing can come
+// after it.
+func (v *validator) violations() {
+	for i, st := range v.s.Steps {
+		for _, c := range st.Conds {
+			if c.Kind != CondViolation {
+				continue
+			}
+			switch {
+			case st.Kind != StepExpect:
+				v.p.errorf(c.Pos, "violation: only an expect can wait for a violation (the world stops when an invariant breaks)")
+			case len(st.Conds) > 1:
+				v.p.errorf(c.Pos, "violation: put it in an expect of its own, with no other condition")
+			case i != len(v.s.Steps)-1:
+				v.p.errorf(c.Pos, "violation: the expect that waits for a violation must be the last step: the world stops when an invariant breaks")
+			}
+		}
+	}
 }
 
 // timing checks that no at: is earlier than the time the steps before it

@@ -57,20 +57,13 @@ func MarshalWith(opts MarshalOptions, cfg sim.Config, cmds []sim.Command) ([]byt
 		yadd(root, "title", ystr(opts.Title))
 	}
 	yadd(root, "seed", yplain(strconv.FormatUint(cfg.Seed, 10)))
+	if len(cfg.Bugs) > 0 {
+		yadd(root, "bugs", ybugs(cfg.Bugs))
+	}
 	yadd(root, "cluster", clusterNode(cfg))
 	yadd(root, "network", networkNode(cfg))
 	if len(cfg.Clients) > 0 {
-		cl := &yaml.Node{Kind: yaml.SequenceNode}
-		for _, c := range cfg.Clients {
-			m := ymap(true)
-			yadd(m, "name", ystr(c.Name))
-			yadd(m, "endpoints", ylist(c.Endpoints))
-			if c.Timeout > 0 {
-				yadd(m, "timeout", yplain(c.Timeout.String()))
-			}
-			cl.Content = append(cl.Content, m)
-		}
-		yadd(root, "clients", cl)
+		yadd(root, "clients", clientsNode(cfg.Clients))
 	}
 	steps := &yaml.Node{Kind: yaml.SequenceNode}
 	var last sim.Time
@@ -97,6 +90,29 @@ func MarshalWith(opts MarshalOptions, cfg sim.Config, cmds []sim.Command) ([]byt
 		return nil, err
 	}
 	return out, nil
+}
+
+// ybugs writes the injected bugs by name.
+func ybugs(bugs []sim.Bug) *yaml.Node {
+	var names []string
+	for _, b := range bugs {
+		names = append(names, b.String())
+	}
+	return ylist(names)
+}
+
+func clientsNode(clients []sim.ClientConfig) *yaml.Node {
+	cl := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, c := range clients {
+		m := ymap(true)
+		yadd(m, "name", ystr(c.Name))
+		yadd(m, "endpoints", ylist(c.Endpoints))
+		if c.Timeout > 0 {
+			yadd(m, "timeout", yplain(c.Timeout.String()))
+		}
+		cl.Content = append(cl.Content, m)
+	}
+	return cl
 }
 
 func clusterNode(c sim.Config) *yaml.Node {

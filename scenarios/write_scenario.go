@@ -1,0 +1,447 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/raftsim/raftsim/etcdctl"
+	"github.com/raftsim/raftsim/mvcc"
+)
+
+// MarshalScenario writes a scenario back as a file that parses to the same
+// steps, configuration and options (positions aside). It is how the swarm
+// writes a shrunk reproducer: the swarm builds and edits scenarios, and this
+// writer, sharing Marshal's configuration and value writers, turns them into
+// files that `raftsim run` and `raftsim play` replay.
+func MarshalScenario(s *Scenario) ([]byte, error) {
+	if !nameRE.MatchString(s.Name) {
+		return nil, fmt.Errorf("scenario name %q: want lower-case letters, digits and dashes", s.Name)
+	}
+	root := ymap(false)
+	yadd(root, "name", ystr(s.Name))
+	if !s.Title.IsZero() {
+		yadd(root, "title", ytext(s.Title))
+	}
+	if !s.Summary.IsZero() {
+		yadd(root, "summary", ytext(s.Summary))
+	}
+	if s.SeedSet || s.Seed != 1 {
+		yadd(root, "seed", yplain(strconv.FormatUint(s.Seed, 10)))
+	}
+	if len(s.Config.Bugs) > 0 {
+		yadd(root, "bugs", ybugs(s.Config.Bugs))
+	}
+	yadd(root, "cluster", clusterNode(s.Config))
+	yadd(root, "network", networkNode(s.Config))
+	if len(s.Config.Clients) > 0 {
+		yadd(root, "clients", clientsNode(s.Config.Clients))
+	}
+	steps := &yaml.Node{Kind: yaml.SequenceNode}
+	for i := range s.Steps {
+		st, err := scenarioStepNode(&s.Steps[i])
+		if err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", i+1, s.Steps[i].Kind, err)
+		}
+		steps.Content = append(steps.Content, st)
+	}
+	yadd(root, "steps", steps)
+	return yaml.Marshal(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}})
+}
+
+// scenarioStepNode writes one step of a scenario.
+func scenarioStepNode(s *Step) (*yaml.Node, error) {
+	st := ymap(true)
+	switch {
+	case s.At != nil:
+		yadd(st, "at", yplain(s.At.String()))
+	case s.After > 0:
+		yadd(st, "after", yplain(s.After.String()))
+	}
+	var v *yaml.Node
+	switch s.Kind {
+	case StepSay, StepPause, StepChapter:
+		v = ytext(s.Text)
+	case StepWait:
+		v = yplain(s.Wait.String())
+	case StepLet:
+		v = ymap(true)
+		for _, b := range s.Bindings {
+			if b.List {
+				yadd(v, b.Name, yrefList(b.Refs))
+			} else if len(b.Refs) == 1 {
+				yadd(v, b.Name, yref(b.Refs[0]))
+			} else {
+				return nil, fmt.Errorf("let %s: %d references but not a list", b.Name, len(b.Refs))
+			}
+		}
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepRemoveMember, StepSnapshot:
+		v = yrefs(s.Nodes)
+	case StepStall:
+		v = ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		yadd(v, "for", yplain(s.For.String()))
+	case StepClock:
+		v = ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		yadd(v, "rate", yplain(strconv.FormatFloat(s.Rate, 'g', -1, 64)))
+	case StepPartition:
+		v = &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, g := range s.Groups {
+			v.Content = append(v.Content, yrefList(g))
+		}
+	case StepCut, StepRestore, StepLink:
+		v = ymap(true)
+		yadd(v, "from", yrefs(s.From))
+		yadd(v, "to", yrefs(s.To))
+		if s.Kind == StepLink {
+			if s.Latency == nil && s.Loss == nil && s.Duplicate == nil {
+				return nil, fmt.Errorf("a link change with nothing to change")
+			}
+			if s.Latency != nil {
+				yadd(v, "latency", ystr(s.Latency.String()))
+			}
+			if s.Loss != nil {
+				yadd(v, "loss", ystr(s.Loss.String()))
+			}
+			if s.Duplicate != nil {
+				yadd(v, "duplicate", ystr(s.Duplicate.String()))
+			}
+		}
+		if !s.Both {
+			yadd(v, "both", ybool(false))
+		}
+	case StepHeal:
+		v = yplain("all")
+	case StepTransferLeader:
+		if len(s.To) != 1 {
+			return nil, fmt.Errorf("transfer_leader needs one target")
+		}
+		v = ymap(true)
+		yadd(v, "to", yref(s.To[0]))
+	case StepAddMember:
+		v = ymap(true)
+		yadd(v, "name", ystr(s.Name))
+		if s.Learner {
+			yadd(v, "learner", ybool(true))
+		}
+	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
+		StepLeaseKeepAlive, StepLeaseTimeToLive:
+		v = opNode(s)
+	case StepCancel:
+		v = ystr(s.Cancel)
+	case StepLoad:
+		if s.Load == nil {
+			return nil, fmt.Errorf("a load with no workload")
+		}
+		v = loadNode(s)
+	case StepExpect, StepExpectAlways:
+		var err error
+		if v, err = expectNode(s); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("cannot write a %s step", s.Kind)
+	}
+	yadd(st, s.Kind.String(), v)
+	return st, nil
+}
+
+// opNode writes the argument of a client operation: put, delete, get,
+// watch, txn, compact and the lease requests.
+func opNode(s *Step) *yaml.Node {
+	m := ymap(true)
+	yadd(m, "via", yref(s.Via))
+	if s.By != "" {
+		yadd(m, "by", ystr(s.By))
+	}
+	if s.Timeout > 0 {
+		yadd(m, "timeout", yplain(s.Timeout.String()))
+	}
+	if hasKey(s.Kind, "key") {
+		yadd(m, "key", ystr(s.Key))
+	}
+	if s.Kind == StepPut {
+		yadd(m, "value", ystr(s.Value))
+	}
+	flag := func(key string, on bool) {
+		if on {
+			yadd(m, key, ybool(true))
+		}
+	}
+	flag("prefix", s.Prefix)
+	flag("from_key", s.FromKey)
+	if s.RangeEnd != "" {
+		yadd(m, "range_end", ystr(s.RangeEnd))
+	}
+	if s.Serializable {
+		yadd(m, "consistency", yplain("serializable"))
+	}
+	flag("keys_only", s.KeysOnly)
+	flag("require_leader", s.RequireLeader)
+	if s.Rev != 0 {
+		yadd(m, "rev", yplain(strconv.FormatInt(s.Rev, 10)))
+	}
+	if s.RevOf != "" {
+		yadd(m, "rev_of", ystr(s.RevOf))
+	}
+	if s.Limit != 0 {
+		yadd(m, "limit", yplain(strconv.FormatInt(s.Limit, 10)))
+	}
+	flag("count_only", s.CountOnly)
+	if name, ok := sortTargetNames[s.SortTarget]; ok && s.SortTarget != mvcc.SortByKey {
+		yadd(m, "sort_by", yplain(name))
+	}
+	switch s.SortOrder {
+	case mvcc.SortAscend:
+		yadd(m, "order", yplain("ASCEND"))
+	case mvcc.SortDescend:
+		yadd(m, "order", yplain("DESCEND"))
+	}
+	flag("prev_kv", s.PrevKV)
+	switch {
+	case s.LeaseLabel != "":
+		yadd(m, "lease", ystr(s.LeaseLabel))
+	case s.LeaseID != 0:
+		yadd(m, "lease", yplain(strconv.FormatInt(s.LeaseID, 10)))
+	}
+	if s.TTL != 0 {
+		yadd(m, "ttl", yplain(strconv.FormatInt(s.TTL, 10)))
+	}
+	flag("repeat", s.Repeat)
+	flag("keys", s.LeaseKeys)
+	if s.Kind == StepTxn && s.Txn != nil {
+		lines := func(key string, ls []string) {
+			if len(ls) > 0 {
+				yadd(m, key, ylist(ls))
+			}
+		}
+		var cmp, then, els []string
+		for _, c := range s.Txn.Compare {
+			cmp = append(cmp, etcdctl.FormatCompare(c))
+		}
+		for _, op := range s.Txn.Success {
+			then = append(then, etcdctl.FormatRequest(op))
+		}
+		for _, op := range s.Txn.Failure {
+			els = append(els, etcdctl.FormatRequest(op))
+		}
+		lines("if", cmp)
+		lines("then", then)
+		lines("else", els)
+	}
+	if s.Label != "" {
+		yadd(m, "as", ystr(s.Label))
+	}
+	return m
+}
+
+// loadNode writes load:. Its via is written only when the file named it:
+// otherwise the parser fills it in with every client again.
+func loadNode(s *Step) *yaml.Node {
+	l := s.Load
+	m := ymap(true)
+	yadd(m, "for", yplain(l.For.String()))
+	yadd(m, "rate", yplain(strconv.Itoa(l.Rate)))
+	if len(s.LoadVia) > 0 {
+		yadd(m, "via", ylist(l.Via))
+	}
+	yadd(m, "keys", yplain(strconv.Itoa(l.Keys)))
+	yadd(m, "prefix", ystr(l.Prefix))
+	if l.Zipf {
+		yadd(m, "distribution", yplain("zipf"))
+	}
+	mix := ymap(true)
+	for _, w := range []struct {
+		key string
+		n   int
+	}{{"put", l.Mix.Put}, {"get", l.Mix.Get}, {"serializable", l.Mix.Serializable}, {"delete", l.Mix.Delete}, {"txn", l.Mix.Txn}} {
+		if w.n > 0 {
+			yadd(mix, w.key, yplain(strconv.Itoa(w.n)))
+		}
+	}
+	yadd(m, "mix", mix)
+	if s.Background {
+		yadd(m, "background", ybool(true))
+	}
+	return m
+}
+
+var sortTargetNames = map[mvcc.SortTarget]string{mvcc.SortByCreate: "CREATE", mvcc.SortByKey: "KEY",
+	mvcc.SortByMod: "MODIFY", mvcc.SortByValue: "VALUE", mvcc.SortByVersion: "VERSION"}
+
+// expectNode writes expect and expect_always: the conditions, then
+// within: or for:.
+func expectNode(s *Step) (*yaml.Node, error) {
+	m, err := condsNode(s.Conds)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case s.Kind == StepExpectAlways:
+		yadd(m, "for", yplain(s.For.String()))
+	case s.Within > 0:
+		yadd(m, "within", yplain(s.Within.String()))
+	}
+	return m, nil
+}
+
+// condsNode writes conditions as one mapping. The entries of a map-shaped
+// condition (role:, op:, kv: ...) that follow each other go in one map,
+// as the parser splits them.
+func condsNode(conds []Condition) (*yaml.Node, error) {
+	m := ymap(true)
+	var last *yaml.Node // the map of the previous condition, while the kind repeats
+	var lastKind CondKind
+	for i := range conds {
+		c := &conds[i]
+		entry := func(key string, v *yaml.Node) {
+			if last == nil || lastKind != c.Kind {
+				last, lastKind = ymap(true), c.Kind
+				yadd(m, c.Kind.String(), last)
+			}
+			yadd(last, key, v)
+		}
+		switch c.Kind {
+		case CondLeader:
+			switch {
+			case c.AnyLeader:
+				yadd(m, "leader", yplain("any"))
+			case c.NoLeader:
+				yadd(m, "leader", yplain("none"))
+			default:
+				yadd(m, "leader", yrefs(c.Refs))
+			}
+		case CondLeaders:
+			if c.CountSet {
+				yadd(m, "leaders", yplain(strconv.Itoa(c.Count)))
+			} else {
+				yadd(m, "leaders", yrefList(c.Refs))
+			}
+		case CondVoters, CondLearners:
+			yadd(m, c.Kind.String(), yrefList(c.Refs))
+		case CondConverged, CondLinearizable:
+			yadd(m, c.Kind.String(), ybool(c.Converged))
+		case CondSent:
+			n := ymap(true)
+			yadd(n, "type", yplain(c.MsgType.String()))
+			if len(c.From) > 0 {
+				yadd(n, "from", yrefs(c.From))
+			}
+			if len(c.To) > 0 {
+				yadd(n, "to", yrefs(c.To))
+			}
+			yadd(n, "min", yplain(strconv.Itoa(c.Min)))
+			if c.Reject != nil {
+				yadd(n, "reject", ybool(*c.Reject))
+			}
+			yadd(m, "sent", n)
+		case CondViolation:
+			inv := c.Invariant
+			if inv == "" {
+				inv = "any"
+			}
+			yadd(m, "violation", ystr(inv))
+		case CondAnyOf:
+			alts := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+			for _, group := range c.Alternatives {
+				g, err := condsNode(group)
+				if err != nil {
+					return nil, err
+				}
+				alts.Content = append(alts.Content, g)
+			}
+			yadd(m, "any_of", alts)
+		case CondRole:
+			entry(c.Node.String(), yplain(c.Role.String()))
+		case CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondStoreRevision:
+			entry(c.Node.String(), ystr(c.Cmp.String()))
+		case CondLog:
+			terms := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{}}
+			for _, t := range c.Terms {
+				terms.Content = append(terms.Content, yplain(strconv.FormatUint(t, 10)))
+			}
+			entry(c.Node.String(), terms)
+		case CondKV:
+			// kv: {ref: {key: value}}: one inner map per node, in order.
+			if last == nil || lastKind != c.Kind {
+				last, lastKind = ymap(true), c.Kind
+				yadd(m, "kv", last)
+			}
+			var inner *yaml.Node
+			if n := len(last.Content); n >= 2 && last.Content[n-2].Value == c.Node.String() {
+				inner = last.Content[n-1]
+			} else {
+				inner = ymap(true)
+				yadd(last, c.Node.String(), inner)
+			}
+			yadd(inner, c.Key, ynullable(c.Value))
+			continue
+		case CondOp:
+			entry(c.Label, yplain(c.Status.String()))
+		case CondValue:
+			entry(c.Label, ynullable(c.Value))
+		case CondKeys:
+			entry(c.Label, ylist(c.Keys))
+		case CondEvents, CondRevision, CondModRevision:
+			entry(c.Label, ystr(c.Cmp.String()))
+		case CondSucceeded:
+			entry(c.Label, ybool(c.Succeeded))
+		case CondLease:
+			state := "gone"
+			if c.Alive {
+				state = "alive"
+			}
+			entry(c.Label, yplain(state))
+		case CondWatch:
+			entry(c.Label, ylist(c.Events))
+		case CondError:
+			entry(c.Label, ystr(c.Substr))
+		default:
+			return nil, fmt.Errorf("cannot write condition %s", c.Kind)
+		}
+		if c.Kind != lastKind {
+			last = nil
+		}
+	}
+	return m, nil
+}
+
+// ytext writes a caption: a plain string, or {en: .., zh: ..}.
+func ytext(t Text) *yaml.Node {
+	if t.Zh == "" {
+		return ystr(t.En)
+	}
+	m := ymap(true)
+	if t.En != "" {
+		yadd(m, "en", ystr(t.En))
+	}
+	yadd(m, "zh", ystr(t.Zh))
+	return m
+}
+
+func yref(r NodeRef) *yaml.Node { return ystr(r.String()) }
+
+// yrefs writes one reference as a scalar and several as a list.
+func yrefs(rs []NodeRef) *yaml.Node {
+	if len(rs) == 1 {
+		return yref(rs[0])
+	}
+	return yrefList(rs)
+}
+
+func yrefList(rs []NodeRef) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{}}
+	for _, r := range rs {
+		n.Content = append(n.Content, yref(r))
+	}
+	return n
+}
+
+func ynullable(v *string) *yaml.Node {
+	if v == nil {
+		return yplain("null")
+	}
+	return ystr(*v)
+}
