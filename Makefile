@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare screenshots
+.PHONY: all build run swarm test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -28,6 +28,15 @@ test: deps build
 	else \
 		$(GO) test -count=1 ./...; \
 	fi
+	$(BIN)/raftsim swarm --seeds 1-200 --repro-dir $(BIN)/swarm-repro
+
+# swarm runs the campaign the README reports: SEEDS (default 1-2000) of
+# random faults and workloads on the unmodified simulator, every checker
+# on. The report goes to standard output; the rate, in seeds a second, to
+# standard error.
+SEEDS ?= 1-2000
+swarm: build
+	$(BIN)/raftsim swarm --seeds $(SEEDS) --repro-dir $(BIN)/swarm-repro
 
 # test-gui runs only the window's tests (part of make test too).
 test-gui: build

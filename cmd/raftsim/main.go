@@ -48,6 +48,7 @@ Usage:
   raftsim shell [FILE|NAME]    an etcdctl-like console on a simulated cluster
   raftsim experiment NAME      many trials, summarized (the Raft paper's Figure 16)
   raftsim export FILE|NAME     a run as a space-time diagram, porcupine page, ShiViz log or frames
+  raftsim swarm                many seeded runs with random faults, every checker on; failures shrunk
 
 Run 'raftsim COMMAND --help' for a command's flags.
 `
@@ -61,6 +62,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"play":       playCmd,
 	"experiment": experimentCmd,
 	"export":     exportCmd,
+	"swarm":      swarmCmd,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
