@@ -321,4 +321,10 @@ var zh = map[string]string{
 	"the legend, shown or hidden":            "图例：显示或隐藏",
 	"◀ viewing the past (head %s)":           "◀ 正在查看过去（最新 %s）",
 	"scale %.2f (of %g)":                     "缩放 %.2f（要求 %g）",
+
+	// Injected bugs (sim/bugs.go, render/draw_bugs.go).
+	"BUG INJECTED: %s (%s)": "已注入缺陷：%s（%s）",
+	"the HardState's term and vote are not persisted: a restart forgets them": "HardState 的任期和投票没有持久化：重启后就忘了",
+	"entries are applied before they commit":                                  "条目在提交之前就被应用",
+	"a linearizable get is served from local state":                           "线性一致读直接由本地状态应答",
 }

@@ -66,6 +66,7 @@ func (r *Renderer) DrawFrame(dst *ebiten.Image, a *ui.App, f *ui.Frame) {
 		t()
 	}
 	r.overlays(p, a, f)
+	r.bugBanner(p, a, f) // draw_bugs.go: injected bugs, over everything
 }
 
 // drawStatic draws the background, the panels' edges and the legend.
