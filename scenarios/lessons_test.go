@@ -201,6 +201,14 @@ var flips = map[string]flip{
 		apply:     func(s *Scenario) { s.Config.CountReplicasCommit = true },
 		violation: "Leader Completeness",
 	},
+	"bug-forget-vote": {
+		what:  "no injected bug",
+		apply: func(s *Scenario) { s.Config.Bugs = nil },
+	},
+	"bug-apply-uncommitted": {
+		what:  "no injected bug",
+		apply: func(s *Scenario) { s.Config.Bugs = nil },
+	},
 	"figure-8-commit": {
 		what:  "S1's term-4 entry reaches S2 only, not a majority",
 		apply: func(s *Scenario) { restoreOnly(s, "s1", []string{"s2", "s3"}, "s2") },
