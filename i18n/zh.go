@@ -324,7 +324,9 @@ var zh = map[string]string{
 
 	// Injected bugs (sim/bugs.go, render/draw_bugs.go).
 	"BUG INJECTED: %s (%s)": "已注入缺陷：%s（%s）",
-	"the HardState's term and vote are not persisted: a restart forgets them": "HardState 的任期和投票没有持久化：重启后就忘了",
-	"entries are applied before they commit":                                  "条目在提交之前就被应用",
-	"a linearizable get is served from local state":                           "线性一致读直接由本地状态应答",
+	"the HardState's term and vote are not persisted: a restart forgets them":  "HardState 的任期和投票没有持久化：重启后就忘了",
+	"messages are sent before the entries are durable, and a crash loses them": "条目尚未持久化就发出了消息，崩溃会让这些条目丢失",
+	"the disk drops its last write on a crash":                                 "崩溃时磁盘丢掉最后一次写入",
+	"entries are applied before they commit":                                   "条目在提交之前就被应用",
+	"a linearizable get is served from local state":                            "线性一致读直接由本地状态应答",
 }

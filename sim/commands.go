@@ -200,13 +200,22 @@ func (w *World) Do(c Command) (*Op, error) {
 	if w.safety.violation != nil {
 		return nil, w.safety.violation
 	}
-	op, err := w.do(&c)
+	op, err := w.doCatching(&c)
 	if err != nil {
 		return nil, err
 	}
 	c.At = w.now
 	w.logCommand(&c)
+	if v := w.safety.violation; v != nil {
+		return op, v // a raft assertion failed while doing it
+	}
 	return op, nil
+}
+
+// doCatching is do, turning a raft assertion into a violation.
+func (w *World) doCatching(c *Command) (*Op, error) {
+	defer w.catchRaftPanic()
+	return w.do(c)
 }
 
 func (w *World) member(name string) (*member, error) {

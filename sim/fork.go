@@ -194,7 +194,7 @@ func (f *World) forkMember(m *member) *member {
 		log:          m.log.clone(),
 		snap:         m.snap,
 		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
-		commitSeen: m.commitSeen, lastRole: m.lastRole,
+		commitSeen: m.commitSeen, lastRole: m.lastRole, unsynced: m.unsynced, // unsynced is never changed, only replaced
 		noLeaderPolls: m.noLeaderPolls, nextLeaseCheck: m.nextLeaseCheck, idSuffix: m.idSuffix,
 	}
 	f.members = append(f.members, fm)

@@ -2,9 +2,10 @@ package sim
 
 import "fmt"
 
-// Invariants are the names of the safety invariants the world checks, as
-// Violation.Invariant gives them.
-var Invariants = []string{"Election Safety", "Leader Append-Only", "Log Matching", "Leader Completeness", "State Machine Safety"}
+// Invariants are the names of what the world checks, as
+// Violation.Invariant gives them: the five invariants of the Raft paper's
+// Figure 3, and raft's own assertions (RaftAssertion).
+var Invariants = []string{"Election Safety", "Leader Append-Only", "Log Matching", "Leader Completeness", "State Machine Safety", RaftAssertion}
 
 // Violation is a broken safety invariant (Raft paper, Figure 3). It stops
 // the world.
@@ -127,10 +128,10 @@ func (s *safety) apply(m *member, e entryID) {
 		return
 	}
 	// An entry is applied only once it is committed: that is what makes
-	// the first check above hold. So one applied before any member
-	// committed it is caught here, the moment it happens.
-	if e.Index >= uint64(s.committed.n) || s.committed.at(int(e.Index)).Term == 0 {
-		s.fail("State Machine Safety", fmt.Sprintf("%s applied the entry at index %d (term %d) before any member committed it", s.w.fmtNode(m.id), e.Index, e.Term))
+	// the first check above hold. So one applied above the commit index
+	// its member has learnt is caught here, the moment it happens.
+	if known := max(m.commitSeen, m.hard.GetCommit()); e.Index > known {
+		s.fail("State Machine Safety", fmt.Sprintf("%s applied the entry at index %d (term %d) before it was committed (its commit index is %d)", s.w.fmtNode(m.id), e.Index, e.Term, known))
 		return
 	}
 	if !s.agree(&s.committed, e) {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -38,5 +39,81 @@ func TestStalledLeaderRemovedWhileCatchingUp(t *testing.T) {
 		if seed == 1 && dropped == 0 {
 			t.Errorf("seed %d: no message queued at %s was dropped when it shut down; the test no longer covers the case", seed, lead.name)
 		}
+	}
+}
+
+// Found by raftsim swarm (seed 34, after the leader began to send before
+// writing): with disk latency, a deposed leader whose log ends with an
+// uncommitted entry of its old term learns, in one MsgApp, the new
+// leader's entry at that index and that it is committed. The Ready
+// overwrites the old entry and hands the new one out as committed; it was
+// applied at once as if it were already on the disk, and the State
+// Machine Safety check, reading the disk, saw the old term's entry applied
+// there: a violation the simulator made up.
+func TestDeposedLeaderAppliesOnlyWhatItsDiskHolds(t *testing.T) {
+	for seed := uint64(1); seed <= 10; seed++ {
+		w := reviewWorld(t, 3, func(c *Config) {
+			c.Seed = seed
+			c.DiskLatency = 25 * time.Millisecond
+			c.Network.Latency = netmodel.Fixed(4 * time.Millisecond)
+		})
+		old := reviewLeader(t, w)
+		if err := w.Advance(time.Second); err != nil {
+			t.Fatal(err)
+		}
+		steps := []Command{
+			{Kind: CmdIsolate, Node: old.name},
+			{Kind: CmdPut, Via: old.name, Key: "k", Value: "lost"},
+		}
+		for _, c := range steps {
+			if _, err := w.Do(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Advance(4 * time.Second); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if lead, _ := w.Leader(); lead == "" || lead == old.name {
+			t.Fatalf("seed %d: leader %q after the old one was cut off", seed, lead)
+		}
+		if _, err := w.Do(Command{Kind: CmdHeal}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Advance(3 * time.Second); err != nil {
+			t.Fatalf("seed %d: after the heal: %v", seed, err)
+		}
+		if !w.Converged() {
+			t.Fatalf("seed %d: the members did not converge after the heal", seed)
+		}
+	}
+}
+
+// Found by raftsim swarm (seeds 1874, 6543 and 8037 of 10,000, once
+// members applied entries while their commit index was being written):
+// a member snapshotted what it had applied, a crash lost the write, and
+// the snapshot stood above the commit index on its disk; raft panicked at
+// the restart ("applied(11) is out of range [prevApplied(0),
+// committed(10)]"), or when it next read its log ("requested index is
+// unavailable due to compaction"). A learner added, then crashed while the
+// next configuration change was being written, is the shortest way there.
+func TestSnapshotsStayBelowTheDurableCommit(t *testing.T) {
+	for seed := uint64(1); seed <= 40; seed++ {
+		w := reviewWorld(t, 3, func(c *Config) {
+			c.Seed = seed
+			c.DiskLatency = 17 * time.Millisecond
+		})
+		reviewLeader(t, w)
+		step := func(c Command, then time.Duration) {
+			if _, err := w.Do(c); err != nil && !strings.Contains(err.Error(), "still being applied") {
+				t.Fatalf("seed %d: %s: %v", seed, c.Kind, err)
+			}
+			if err := w.Advance(then); err != nil {
+				t.Fatalf("seed %d: after %s: %v", seed, c.Kind, err)
+			}
+		}
+		step(Command{Kind: CmdAddMember, Node: "n4", Learner: true}, time.Second)
+		step(Command{Kind: CmdAddMember, Node: "n5", Learner: true}, time.Duration(seed%8)*8*time.Millisecond)
+		step(Command{Kind: CmdCrash, Node: "n4"}, 700*time.Millisecond)
+		step(Command{Kind: CmdRestart, Node: "n4"}, 2*time.Second)
 	}
 }

@@ -102,9 +102,6 @@ func New(cfg Config) (*World, error) {
 		m.log.reset(1)
 		m.persist(boot, nil)
 	}
-	// The bootstrap entries are committed as they are written: the safety
-	// checks know them as committed before any member applies them.
-	w.safety.commit(w.members[0], 0, uint64(len(boot)))
 	w.clusterID = ClusterID(ids)
 	for _, cc := range w.clientConfigs() {
 		c := &client{cfg: cc}
@@ -300,6 +297,20 @@ func (w *World) NextEventAt() (Time, bool) {
 // clock at t. It stops early, returning the violation, if a safety invariant
 // breaks.
 func (w *World) RunUntil(t Time) error {
+	w.runEvents(t)
+	if v := w.safety.violation; v != nil {
+		return v
+	}
+	if t > w.now {
+		w.now = t
+	}
+	return nil
+}
+
+// runEvents processes the events due by t, until a violation (a raft
+// assertion that fails is one).
+func (w *World) runEvents(t Time) {
+	defer w.catchRaftPanic()
 	for w.safety.violation == nil {
 		where, at, ok := w.sched.next()
 		if !ok || at > t {
@@ -318,13 +329,6 @@ func (w *World) RunUntil(t Time) error {
 		w.dispatch(e)
 		w.sched.release(slot)
 	}
-	if v := w.safety.violation; v != nil {
-		return v
-	}
-	if t > w.now {
-		w.now = t
-	}
-	return nil
 }
 
 // Advance lets d of virtual time pass.

@@ -123,7 +123,7 @@ func run(s *scenarios.Scenario, skip bool) (out Outcome, r *scenarios.Runner) {
 		return out, r
 	}
 	for _, op := range w.Ops() {
-		if op.Status == sim.OpPending && op.Kind != sim.OpWatch {
+		if op != nil && op.Status == sim.OpPending && op.Kind != sim.OpWatch {
 			out.Verdict, out.Check, out.At, out.Label = Liveness, "pending", w.Now(), op.Label
 			out.Detail = fmt.Sprintf("request %s (%s via %s, sent at %s) never ended", op.Label, op.Kind, op.Client, op.Start)
 			return out, r

@@ -86,10 +86,13 @@ func (sh *shrinker) fails(s *scenarios.Scenario, units [][]scenarios.Step) bool 
 	if sh.budget <= 0 {
 		return false
 	}
-	sh.budget--
-	sh.runs++
 	t := *s
 	t.Steps = sh.flatten(units)
+	if !namesKnown(&t) {
+		return false // it would not even parse: a member it names is never added
+	}
+	sh.budget--
+	sh.runs++
 	return Check(&t).Same(sh.want)
 }
 
@@ -252,12 +255,14 @@ func caption(seed uint64, failed Outcome, bugs []sim.Bug) string {
 		}
 		s += b.String() + " (" + b.Summary() + ")"
 	}
-	switch failed.Verdict {
-	case Safety:
+	switch {
+	case failed.Verdict == Safety && failed.Check == sim.RaftAssertion:
+		return s + ". Watch for the moment raft's own assertion refuses to go on, and stops the run: " + failed.Detail
+	case failed.Verdict == Safety:
 		return s + ". Watch for the moment the " + failed.Check + " checker stops the run."
-	case NotLinearizable:
+	case failed.Verdict == NotLinearizable:
 		return s + ". At the end, the linearizability checker finds no order of the client requests that explains what they saw."
-	case Liveness:
+	case failed.Verdict == Liveness:
 		return s + ". After the final heal, the cluster does not recover: " + failed.Detail
 	}
 	return s + ". " + failed.String()
@@ -299,6 +304,39 @@ func concrete(s *scenarios.Scenario, r *scenarios.Runner) *scenarios.Scenario {
 		t.Steps = append(t.Steps, st)
 	}
 	return t
+}
+
+// namesKnown reports whether every member a step names by name is a
+// bootstrap member or added by an add_member before it, as the parser
+// requires: deleting an add_member leaves the steps that name its member
+// behind.
+func namesKnown(s *scenarios.Scenario) bool {
+	known := map[string]bool{}
+	for _, m := range s.Config.Members {
+		known[m] = true
+	}
+	ok := func(refs ...scenarios.NodeRef) bool {
+		for _, r := range refs {
+			if r.Kind == scenarios.RefName && !known[r.Name] {
+				return false
+			}
+		}
+		return true
+	}
+	for _, st := range s.Steps {
+		if !ok(st.Nodes...) || !ok(st.From...) || !ok(st.To...) || !ok(st.Via) {
+			return false
+		}
+		for _, g := range st.Groups {
+			if !ok(g...) {
+				return false
+			}
+		}
+		if st.Kind == scenarios.StepAddMember {
+			known[st.Name] = true
+		}
+	}
+	return true
 }
 
 // groups splits steps into the units shrinking keeps or drops whole: a let

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -26,7 +27,11 @@ func swarmFlags(fs *pflag.FlagSet) func() (swarm.Options, error) {
 	workload := fs.String("workload", "default", "request kinds: default, all, or a list (put,get,serializable-get,delete,watch,range)")
 	duration := fs.Duration("duration", def.Duration, "virtual time of faults and requests before the final heal")
 	rate := fs.Int("rate", def.RequestsPerSecond, "the highest mean number of requests a virtual second a seed draws")
-	bugs := fs.StringArray("bug", nil, "inject a bug into every seed (repeatable): forget-vote, apply-uncommitted, stale-local-read")
+	var bugNames []string
+	for _, b := range sim.AllBugs() {
+		bugNames = append(bugNames, b.String())
+	}
+	bugs := fs.StringArray("bug", nil, "inject a bug into every seed (repeatable): "+strings.Join(bugNames, ", "))
 	noShrink := fs.Bool("no-shrink", false, "do not shrink failures to minimal reproducers")
 	return func() (swarm.Options, error) {
 		o := def
