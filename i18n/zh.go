@@ -255,6 +255,8 @@ var zh = map[string]string{
 	"has published its name and client URLs through raft; it serves clients now":       "已通过 raft 发布自己的名字和客户端地址；现在开始服务客户端",
 	"cannot publish itself (proposal forwarding is off); it serves clients without it": "无法发布自己（提案转发已关闭）；不发布也服务客户端",
 	"proposes cluster version ":                     "提议集群版本 ",
+	"refused, applied as no change: ":               "被拒绝，按无变更应用：",
+	"starts for the first time, with an empty disk": "首次启动，磁盘为空",
 	"fast-forwards its election timer by ":          "把选举计时器快进 ",
 	" ticks (etcd's initial election tick advance)": " 个 tick（etcd 的初始选举 tick 提前）",
 	"stalls for ":                      "停顿 ",

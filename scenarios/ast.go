@@ -147,9 +147,9 @@ const (
 	StepHeal                     // heal: all
 	StepCampaign                 // campaign: refs
 	StepTransferLeader           // transfer_leader: {to: ref}
-	StepAddMember                // add_member: {name, learner}
-	StepPromote                  // promote: refs
-	StepRemoveMember             // remove_member: refs
+	StepAddMember                // add_member: {name, learner, via, as, peer_url, start}
+	StepPromote                  // promote: refs | {node, via, as}
+	StepRemoveMember             // remove_member: refs | {node, via, as}
 	StepSnapshot                 // snapshot: refs
 	StepPut                      // put: {via, key, value, as}
 	StepDelete                   // delete: {via, key, prefix, as}
@@ -165,6 +165,10 @@ const (
 	StepLeaseKeepAlive           // lease_keepalive: {via, lease, repeat, as}
 	StepLeaseTimeToLive          // lease_timetolive: {via, lease, keys, as}
 	StepLoad                     // load: {for, rate, via, keys, prefix, distribution, mix, background}
+	StepStart                    // start: refs (a member added but not yet started)
+	StepUpdateMember             // update_member: {node, peer_url, via, as}
+	StepMemberList               // member_list: {via, consistency, as}
+	StepAlarmList                // alarm_list: {via, as}
 	numStepKinds
 )
 
@@ -173,7 +177,7 @@ var stepKindNames = [...]string{
 	"partition", "isolate", "cut", "restore", "link", "heal", "campaign", "transfer_leader",
 	"add_member", "promote", "remove_member", "snapshot", "put", "delete", "get", "watch",
 	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
-	"lease_timetolive", "load",
+	"lease_timetolive", "load", "start", "update_member", "member_list", "alarm_list",
 }
 
 func (k StepKind) String() string {
@@ -238,9 +242,13 @@ type Step struct {
 	Loss      *netmodel.Ratio
 	Duplicate *netmodel.Ratio
 
-	// Name and Learner describe StepAddMember's new member.
+	// Name and Learner describe StepAddMember's new member; PeerURL is the
+	// URL it advertises ("": http://NAME:2380); Start starts it as soon
+	// as its addition is proposed.
 	Name    string
 	Learner bool
+	PeerURL string
+	Start   bool
 
 	// Via is the client of StepPut, StepDelete, StepGet and StepWatch: a
 	// RefClient, or a reference to a member, meaning that member's local

@@ -94,8 +94,52 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		st.Wait, _ = p.duration(v, what)
 	case StepLet:
 		p.let(st, v)
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepRemoveMember, StepSnapshot:
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
 		st.Nodes, _ = p.refs(v, what)
+	case StepUpdateMember:
+		f := p.mapping(v, what, []string{"node", "peer_url", "via", "as"})
+		if f == nil {
+			return
+		}
+		st.Nodes = p.required(f, v, what, "node", "the member", p.refsFn)
+		if x := f.get("peer_url"); x == nil {
+			p.errorf(p.pos(v), "update_member: missing peer_url: (like http://etcd-2:2380)")
+		} else if u, ok := p.str(x, "update_member peer_url"); ok {
+			st.PeerURL = u
+		}
+		p.membershipCall(st, f, what)
+	case StepMemberList, StepAlarmList:
+		keys := []string{"via", "as"}
+		if st.Kind == StepMemberList {
+			keys = append(keys, "consistency")
+		}
+		f := p.mapping(v, what, keys)
+		if f == nil {
+			return
+		}
+		if x := f.get("consistency"); x != nil {
+			if c, ok := p.str(x, "consistency"); ok {
+				switch c {
+				case "linearizable":
+				case "serializable":
+					st.Serializable = true
+				default:
+					p.errorf(p.pos(x), "consistency: want linearizable (the default) or serializable, found %q", c)
+				}
+			}
+		}
+		p.membershipCall(st, f, what)
+	case StepPromote, StepRemoveMember:
+		if v.Kind != yaml.MappingNode {
+			st.Nodes, _ = p.refs(v, what)
+			return
+		}
+		f := p.mapping(v, what, []string{"node", "via", "as"})
+		if f == nil {
+			return
+		}
+		st.Nodes = p.required(f, v, what, "node", "the member", p.refsFn)
+		p.membershipCall(st, f, what)
 	case StepStall:
 		f := p.mapping(v, what, []string{"node", "for"})
 		if f != nil {
@@ -171,7 +215,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 			}
 		}
 	case StepAddMember:
-		f := p.mapping(v, what, []string{"name", "learner"})
+		f := p.mapping(v, what, []string{"name", "learner", "via", "as", "peer_url", "start"})
 		if f == nil {
 			return
 		}
@@ -186,6 +230,19 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if x := f.get("learner"); x != nil {
 			st.Learner, _ = p.boolean(x, "learner")
 		}
+		if x := f.get("peer_url"); x != nil {
+			if u, ok := p.str(x, "add_member peer_url"); ok {
+				if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || len(u) > 200 {
+					p.errorf(p.pos(x), "add_member peer_url: want a URL like http://etcd-6:2380, found %q", u)
+				} else {
+					st.PeerURL = u
+				}
+			}
+		}
+		if x := f.get("start"); x != nil {
+			st.Start, _ = p.boolean(x, "start")
+		}
+		p.membershipCall(st, f, what)
 	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
 		StepLeaseKeepAlive, StepLeaseTimeToLive:
 		p.op(st, v)
@@ -362,6 +419,25 @@ func (p *parser) op(st *Step, v *yaml.Node) {
 			default:
 				p.errorf(p.pos(x), "consistency: want linearizable (the default) or serializable, found %q", c)
 			}
+		}
+	}
+	if x := f.get("as"); x != nil {
+		if l, ok := p.str(x, what+" as"); ok {
+			if identRE.MatchString(l) {
+				st.Label, st.LabelPos = l, p.pos(x)
+			} else {
+				p.errorf(p.pos(x), "as: bad label %q: want letters, digits, _ and -, like w1", l)
+			}
+		}
+	}
+}
+
+// membershipCall reads the keys a membership change shares with a client
+// operation: via (who asks; by default the leader) and as (its label).
+func (p *parser) membershipCall(st *Step, f fields, what string) {
+	if x := f.get("via"); x != nil {
+		if r, ok := p.ref(x, what+" via"); ok {
+			st.Via = r
 		}
 	}
 	if x := f.get("as"); x != nil {

@@ -532,8 +532,28 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return nil
 	}
 	switch s.Kind {
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepRemoveMember, StepSnapshot:
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
 		return cmds, perNode(sim.Command{Kind: kind})
+	case StepMemberList, StepAlarmList:
+		c := sim.Command{Kind: kind, Label: s.Label, Serializable: s.Serializable}
+		if s.Via.Kind != RefInvalid {
+			via, err := r.resolveOne(s.Via)
+			if err != nil {
+				return nil, err
+			}
+			c.Via = via
+		}
+		return []sim.Command{c}, nil
+	case StepPromote, StepRemoveMember, StepUpdateMember:
+		c := sim.Command{Kind: kind, Label: s.Label, PeerURL: s.PeerURL}
+		if s.Via.Kind != RefInvalid {
+			via, err := r.resolveOne(s.Via)
+			if err != nil {
+				return nil, err
+			}
+			c.Via = via
+		}
+		return cmds, perNode(c)
 	case StepStall:
 		return cmds, perNode(sim.Command{Kind: kind, For: s.For})
 	case StepClock:
@@ -587,7 +607,15 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		}
 		return []sim.Command{{Kind: kind, Node: to}}, nil
 	case StepAddMember:
-		return []sim.Command{{Kind: kind, Node: s.Name, Learner: s.Learner}}, nil
+		c := sim.Command{Kind: kind, Node: s.Name, Learner: s.Learner, PeerURL: s.PeerURL, Start: s.Start, Label: s.Label}
+		if s.Via.Kind != RefInvalid {
+			via, err := r.resolveOne(s.Via)
+			if err != nil {
+				return nil, err
+			}
+			c.Via = via
+		}
+		return []sim.Command{c}, nil
 	case StepCancel:
 		return []sim.Command{{Kind: kind, Label: s.Cancel}}, nil
 	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,

@@ -246,8 +246,13 @@ func (v *validator) step(st *Step) {
 			// Bind after checking, so that let: {a: $a} is an error.
 			v.vars[b.Name] = info
 		}
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepSnapshot, StepStall, StepClock:
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStall, StepClock, StepStart:
 		v.refs(st.Nodes, what)
+	case StepPromote, StepUpdateMember:
+		v.refs(st.Nodes, what)
+		v.membershipLabel(st)
+	case StepMemberList, StepAlarmList:
+		v.membershipLabel(st)
 	case StepLoad:
 		v.loadVia(st)
 		if st.Load != nil && st.Load.For > 0 {
@@ -264,6 +269,7 @@ func (v *validator) step(st *Step) {
 		}
 	case StepRemoveMember:
 		v.refs(st.Nodes, what)
+		v.membershipLabel(st)
 		for _, r := range st.Nodes {
 			if names, ok := v.static(r); ok {
 				for _, n := range names {
@@ -282,6 +288,7 @@ func (v *validator) step(st *Step) {
 			v.known[st.Name] = true
 			v.current = append(v.current, st.Name)
 		}
+		v.membershipLabel(st)
 	case StepPartition:
 		v.partition(st)
 	case StepCut, StepRestore, StepLink:
@@ -462,4 +469,23 @@ func (v *validator) opRefs(st *Step) {
 			v.p.errorf(st.RevOfPos, "rev_of: no earlier operation has label %q; name one with as: %s", st.RevOf, st.RevOf)
 		}
 	}
+}
+
+// membershipLabel checks a membership change's via and registers its
+// label (as:), which names one operation, as a client operation's does.
+func (v *validator) membershipLabel(st *Step) {
+	if st.Via.Kind != RefInvalid {
+		v.refs([]NodeRef{st.Via}, st.Kind.String()+" via")
+	}
+	if st.Label == "" {
+		return
+	}
+	if len(st.Nodes) > 1 {
+		v.p.errorf(st.LabelPos, "as: %s names one operation, but acts on %d members", st.Kind, len(st.Nodes))
+	}
+	if prev, ok := v.labels[st.Label]; ok {
+		v.p.errorf(st.LabelPos, "as: label %q is already used by the %s at line %d; labels name one operation each", st.Label, prev.kind, prev.pos.Line)
+		return
+	}
+	v.labels[st.Label] = labelInfo{kind: st.Kind, pos: st.LabelPos}
 }

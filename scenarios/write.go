@@ -199,9 +199,30 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 			return nil, fmt.Errorf("unknown caption kind %q (want say, pause or chapter)", c.Caption)
 		}
 		yadd(st, c.Caption, ystr(c.Text))
-	case sim.CmdCrash, sim.CmdRestart, sim.CmdIsolate, sim.CmdCampaign, sim.CmdPromote,
-		sim.CmdRemoveMember, sim.CmdSnapshot:
+	case sim.CmdCrash, sim.CmdRestart, sim.CmdIsolate, sim.CmdCampaign, sim.CmdSnapshot, sim.CmdStart:
 		action(ystr(c.Node))
+	case sim.CmdUpdateMember:
+		m := ymap(true)
+		yadd(m, "node", ystr(c.Node))
+		yadd(m, "peer_url", ystr(c.PeerURL))
+		writeCall(m, c)
+		action(m)
+	case sim.CmdMemberList, sim.CmdAlarmList:
+		m := ymap(true)
+		writeCall(m, c)
+		if c.Serializable {
+			yadd(m, "consistency", yplain("serializable"))
+		}
+		action(m)
+	case sim.CmdPromote, sim.CmdRemoveMember:
+		if c.Via == "" && c.Label == "" {
+			action(ystr(c.Node))
+			break
+		}
+		m := ymap(true)
+		yadd(m, "node", ystr(c.Node))
+		writeCall(m, c)
+		action(m)
 	case sim.CmdStall:
 		m := ymap(true)
 		yadd(m, "node", ystr(c.Node))
@@ -255,6 +276,13 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 		if c.Learner {
 			yadd(m, "learner", ybool(true))
 		}
+		if c.PeerURL != "" {
+			yadd(m, "peer_url", ystr(c.PeerURL))
+		}
+		if c.Start {
+			yadd(m, "start", ybool(true))
+		}
+		writeCall(m, c)
 		action(m)
 	case sim.CmdPut, sim.CmdDelete, sim.CmdGet, sim.CmdWatch:
 		if c.Key == "" && !c.Prefix {
@@ -447,4 +475,14 @@ func ystrs(ss []string) *yaml.Node {
 		n.Content = append(n.Content, ystr(s))
 	}
 	return n
+}
+
+// writeCall writes a membership change's via and label.
+func writeCall(m *yaml.Node, c sim.Command) {
+	if c.Via != "" {
+		yadd(m, "via", ystr(c.Via))
+	}
+	if c.Label != "" {
+		yadd(m, "as", ystr(c.Label))
+	}
 }

@@ -500,6 +500,10 @@ func (w *World) peerArrive(m *member, e *event) {
 		r.kind, r.node, r.inc, r.op = evPeerRetry, from.id, from.inc, op
 		return
 	}
+	if op.Kind == OpMemberPromote {
+		m.promoteAtLeader(op, from)
+		return
+	}
 	if r, ok := m.answerLease(op, from); ok {
 		w.peerSend(m, from, op, &r)
 	}

@@ -224,4 +224,8 @@ func (m *member) applyCluster(data []byte) {
 		m.ready = true
 		m.w.fault(m.id, publishedText)
 	}
+	if op := m.writes[id]; data[0] == reqAlarmList && op != nil {
+		delete(m.writes, id)
+		m.w.reply(m, op, reply{status: OpOK}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
+	}
 }

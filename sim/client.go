@@ -22,11 +22,22 @@ const (
 	OpLeaseKeepAlive  // one keep-alive of lease Op.Lease, answered by the leader
 	OpLeaseTimeToLive // the remaining TTL of lease Op.Lease, answered by the leader
 	OpLeaseLeases     // every lease the member knows
+	OpMemberAdd       // add Op.Target (a learner with Op.Learner) to the cluster
+	OpMemberRemove    // remove Op.Target
+	OpMemberPromote   // make the learner Op.Target a voter
+	OpMemberUpdate    // give Op.Target the peer URL Op.PeerURL
+	OpMemberList      // the members, as the serving member has applied them
+	OpAlarmList       // the alarms, read through raft
 	numOpKinds
 )
 
 var opKindNames = [...]string{"", "put", "delete", "get", "watch", "txn", "compact", "lease grant", "lease revoke",
-	"lease keep-alive", "lease timetolive", "lease list"}
+	"lease keep-alive", "lease timetolive", "lease list", "member add", "member remove", "member promote",
+	"member update", "member list", "alarm list"}
+
+// isMembership reports whether the operation is one of etcd's Cluster API
+// calls (or the alarm list, which a learner refuses likewise).
+func (k OpKind) isMembership() bool { return k >= OpMemberAdd && k <= OpAlarmList }
 
 // IsWrite reports whether the operation goes through raft as a write.
 func (k OpKind) IsWrite() bool {
@@ -93,6 +104,16 @@ type Op struct {
 	// KeepAlives are the answers so far.
 	Repeat     bool
 	KeepAlives []KeepAliveAnswer
+
+	// Membership changes.
+	Target  string // the member added, removed, promoted or updated
+	Learner bool   // member add: as a learner
+	PeerURL string // member add, update: its peer URL ("": http://NAME:2380)
+	// Members is what a membership call answered: the members after the
+	// change, or the member list.
+	Members []ClusterMember
+	// startAdded: member add starts the new member once it proposes it.
+	startAdded bool
 
 	Start, End Time
 	// StartEvent and EndEvent are the indexes in the history of the
@@ -217,6 +238,7 @@ type reply struct {
 	compact int64  // a watch cancelled by compaction: the compaction revision
 	member  uint64 // the answering member's etcd ID
 	term    uint64 // and its raft term then
+	members []ClusterMember
 }
 
 func (w *World) client(name string) *client {
@@ -378,6 +400,7 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 	op.Status, op.Err = r.status, r.err
 	op.Found, op.Result, op.KVs, op.Revision, op.Deleted, op.Applied = r.found, r.value, r.kvs, r.rev, r.deleted, r.applied
 	op.Count, op.More, op.PrevKVs, op.TxnResp, op.LeaseResp = r.count, r.more, r.prevKVs, r.txn, r.lease
+	op.Members = r.members
 	op.Header = mvcc.ResponseHeader{ClusterId: w.clusterID, MemberId: r.member, Revision: r.rev, RaftTerm: r.term}
 	if op.Kind != OpWatch || r.status != OpOK {
 		w.markEnd(op) // an open watch has no end yet

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"go.etcd.io/raft/v3"
-	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
@@ -33,6 +32,10 @@ const (
 	CmdAddMember       CommandKind = "add_member"
 	CmdPromote         CommandKind = "promote"
 	CmdRemoveMember    CommandKind = "remove_member"
+	CmdUpdateMember    CommandKind = "update_member"
+	CmdMemberList      CommandKind = "member_list"
+	CmdAlarmList       CommandKind = "alarm_list"
+	CmdStart           CommandKind = "start"
 	CmdSnapshot        CommandKind = "snapshot"
 	CmdPut             CommandKind = "put"
 	CmdDelete          CommandKind = "delete"
@@ -69,6 +72,8 @@ type Command struct {
 	Loss    *netmodel.Ratio   // link
 	Dup     *netmodel.Ratio   // link
 	Learner bool              // add_member
+	PeerURL string            // add_member, update_member: the member's peer URL ("": http://NAME:2380)
+	Start   bool              // add_member: start the new member as soon as its addition is proposed
 
 	Via           string        // put, delete, get, watch: a client, or a member (its local client)
 	By            string        // with Via a member: who sends, e.g. "etcdctl" (default: the client bound to it, or its local client)
@@ -191,7 +196,8 @@ func (c *Command) isPlainRequest() bool {
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
 		c.Label == "" && c.Caption == "" && c.Text == "" &&
 		c.RangeEnd == "" && c.Rev == 0 && c.Limit == 0 && !c.CountOnly && c.SortOrder == 0 && c.SortTarget == 0 &&
-		!c.PrevKV && c.Lease == 0 && c.TTL == 0 && !c.LeaseKeys && !c.Repeat && c.Txn == nil && c.Load == nil
+		!c.PrevKV && c.Lease == 0 && c.TTL == 0 && !c.LeaseKeys && !c.Repeat && c.Txn == nil && c.Load == nil &&
+		c.PeerURL == "" && !c.Start
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -206,6 +212,10 @@ func (w *World) Do(c Command) (*Op, error) {
 	}
 	c.At = w.now
 	w.logCommand(&c)
+	switch c.Kind {
+	case CmdCrash, CmdRestart, CmdStart, CmdStall, CmdPartition, CmdIsolate, CmdCut, CmdRestore, CmdHeal, CmdAddMember:
+		w.refreshConnections() // who reaches whom may have changed
+	}
 	if v := w.safety.violation; v != nil {
 		return op, v // a raft assertion failed while doing it
 	}
@@ -268,8 +278,8 @@ func (w *World) do(c *Command) (*Op, error) {
 		return nil, nil
 	case CmdCut, CmdRestore, CmdLink:
 		return nil, w.doLink(*c)
-	case CmdAddMember:
-		return nil, w.addMemberCmd(*c)
+	case CmdAddMember, CmdPromote, CmdRemoveMember, CmdUpdateMember, CmdMemberList, CmdAlarmList:
+		return w.doMembership(c)
 	}
 	m, err := w.member(c.Node)
 	if err != nil {
@@ -341,10 +351,15 @@ func (w *World) do(c *Command) (*Op, error) {
 		lead.leave()
 		w.fault(lead.id, "asked to transfer leadership to "+m.name)
 		lead.flush()
-	case CmdPromote:
-		return nil, w.confChange(pb.ConfChangeAddNode, m, "promote "+m.name)
-	case CmdRemoveMember:
-		return nil, w.confChange(pb.ConfChangeRemoveNode, m, "remove "+m.name)
+	case CmdStart:
+		switch {
+		case m.removed:
+			return nil, fmt.Errorf("%s was removed from the cluster", m.name)
+		case m.started:
+			return nil, fmt.Errorf("%s has run before: restart it", m.name)
+		}
+		w.fault(m.id, startText)
+		w.startMember(m)
 	case CmdSnapshot:
 		if err := w.needUp(m); err != nil {
 			return nil, err
@@ -356,73 +371,41 @@ func (w *World) do(c *Command) (*Op, error) {
 	return nil, nil
 }
 
-// AddMember is separate from do because the member must not exist yet.
-func (w *World) addMemberCmd(c Command) error {
-	if _, ok := w.byName[c.Node]; ok {
-		return fmt.Errorf("a member named %q exists already", c.Node)
+// doMembership starts a Cluster API call (or an alarm list) as a client
+// request: from Via (a client, or a member's local client; by default
+// from the leader's, or else the first member up). member add creates the
+// new member, unstarted.
+func (w *World) doMembership(c *Command) (*Op, error) {
+	switch c.Kind {
+	case CmdAddMember:
+		if _, ok := w.byName[c.Node]; ok {
+			return nil, fmt.Errorf("a member named %q exists already", c.Node)
+		}
+		if w.client(c.Node) != nil {
+			return nil, fmt.Errorf("%q is the name of a client", c.Node)
+		}
+	case CmdPromote, CmdRemoveMember, CmdUpdateMember:
+		t, err := w.member(c.Node)
+		if err != nil {
+			return nil, err
+		}
+		if t.removed {
+			return nil, fmt.Errorf("%s was removed from the cluster", t.name)
+		}
 	}
-	if w.client(c.Node) != nil {
-		return fmt.Errorf("%q is the name of a client", c.Node)
+	if c.Via == "" {
+		from := w.leader()
+		for _, m := range w.members {
+			if from == nil && m.up {
+				from = m
+			}
+		}
+		if from == nil {
+			return nil, fmt.Errorf("no member is up to take the request")
+		}
+		c.Via = from.name
 	}
-	lead := w.leader()
-	if lead == nil {
-		return fmt.Errorf("no leader to propose adding %s", c.Node)
-	}
-	typ, what := pb.ConfChangeAddNode, "add member "+c.Node
-	if c.Learner {
-		typ, what = pb.ConfChangeAddLearnerNode, "add learner "+c.Node
-	}
-	// NB: the member is created only once the leader has taken the
-	// proposal, so that a refused add changes nothing.
-	if err := w.proposeConfChange(lead, typ, uint64(len(w.members)+1), what); err != nil {
-		return err
-	}
-	m := w.addMember(c.Node)
-	m.snap = entryID{}
-	m.log.reset(1)
-	m.start()
-	w.fault(lead.id, "proposes: "+what)
-	lead.flush()
-	return nil
-}
-
-func (w *World) confChange(typ pb.ConfChangeType, m *member, what string) error {
-	lead := w.leader()
-	if lead == nil {
-		return fmt.Errorf("no leader to propose %q", what)
-	}
-	if err := w.proposeConfChange(lead, typ, m.id, what); err != nil {
-		return err
-	}
-	w.fault(lead.id, "proposes: "+what)
-	lead.flush()
-	return nil
-}
-
-// proposeConfChange hands the leader a one-change ConfChangeV2. The caller
-// records it and flushes the leader.
-func (w *World) proposeConfChange(lead *member, typ pb.ConfChangeType, id uint64, what string) error {
-	if lead.stalled {
-		return fmt.Errorf("%s: the leader, %s, is stalled", what, lead.name)
-	}
-	// NB: raft v3.7.0 accepts a second change while one is unapplied and
-	// then silently turns it into an empty entry; refuse it instead, as
-	// etcd's "unapplied conf change" check does.
-	if pendingConfIndex(lead.rn) > lead.status().applied {
-		return fmt.Errorf("%s: a configuration change is still being applied; try again when it is", what)
-	}
-	voters := lead.conf.GetVoters()
-	if typ == pb.ConfChangeRemoveNode && len(voters) == 1 && voters[0] == id {
-		return fmt.Errorf("%s: it is the last voter, and a cluster needs one", what)
-	}
-	cc := &pb.ConfChangeV2{Changes: []*pb.ConfChangeSingle{{Type: typ.Enum(), NodeId: new(id)}}}
-	lead.enter()
-	err := lead.rn.ProposeConfChange(cc)
-	lead.leave()
-	if err != nil {
-		return fmt.Errorf("%s: %v", what, err)
-	}
-	return nil
+	return w.doRequest(c)
 }
 
 // needUp refuses to drive a member that is down or frozen: a stalled
@@ -499,6 +482,9 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 		RangeEnd: c.RangeEnd, Rev: c.Rev, Limit: c.Limit, CountOnly: c.CountOnly, SortOrder: c.SortOrder,
 		SortTarget: c.SortTarget, PrevKV: c.PrevKV, Lease: c.Lease, TTL: c.TTL, LeaseKeys: c.LeaseKeys, Txn: c.Txn}
 	op.Kind = c.Kind.opKind()
+	if op.Kind.isMembership() {
+		op.Target, op.Learner, op.PeerURL, op.startAdded = c.Node, c.Learner, c.PeerURL, c.Start
+	}
 	if op.Kind == OpTxn && op.Txn == nil {
 		op.Txn = &mvcc.TxnRequest{}
 	}
@@ -616,6 +602,18 @@ func (k CommandKind) opKind() OpKind {
 		return OpLeaseTimeToLive
 	case CmdLeaseList:
 		return OpLeaseLeases
+	case CmdAddMember:
+		return OpMemberAdd
+	case CmdRemoveMember:
+		return OpMemberRemove
+	case CmdPromote:
+		return OpMemberPromote
+	case CmdUpdateMember:
+		return OpMemberUpdate
+	case CmdMemberList:
+		return OpMemberList
+	case CmdAlarmList:
+		return OpAlarmList
 	}
 	return 0
 }

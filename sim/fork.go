@@ -195,6 +195,7 @@ func (f *World) forkMember(m *member) *member {
 		snap:         m.snap,
 		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
 		commitSeen: m.commitSeen, lastRole: m.lastRole, unsynced: m.unsynced, // unsynced is never changed, only replaced
+		peers: slices.Clone(m.peers), started: m.started,
 		noLeaderPolls: m.noLeaderPolls, nextLeaseCheck: m.nextLeaseCheck, idSuffix: m.idSuffix,
 	}
 	f.members = append(f.members, fm)
@@ -207,7 +208,7 @@ func (f *World) forkMember(m *member) *member {
 // the disk, having applied what m applied.
 func (fm *member) resume(m *member) error {
 	fm.up = true
-	fm.writes = map[uint64]*Op{}
+	fm.writes, fm.confOrigins = map[uint64]*Op{}, map[uint64]*member{}
 	if err := fm.restoreData(m.snapshotData()); err != nil {
 		return fmt.Errorf("fork: %s: %w", m.name, err)
 	}

@@ -13,9 +13,9 @@ import (
 func TestForkCopiesEveryField(t *testing.T) {
 	copied := []string{"w", "id", "memberID", "name", "peerURL", "clientURL", "inc", "removed", "tickEvery", "rate", "clockBase", "clockSince",
 		"ticks", "electionRand", "clockRand", "disk", "conf", "hard", "log", "snap", "leaderTerm", "leaderHigh",
-		"noLeaderPolls", "nextLeaseCheck", "idSuffix", "commitSeen", "lastRole", "unsynced"}
+		"noLeaderPolls", "nextLeaseCheck", "idSuffix", "commitSeen", "lastRole", "unsynced", "peers", "started"}
 	resumed := []string{"up", "rn", "cluster", "kv", "applied", "ready", "publishing", "wantVersion", "advancePolls",
-		"writes", "soft", "timeoutTicks", "st", "statusValid"}
+		"writes", "confOrigins", "soft", "timeoutTicks", "st", "statusValid"}
 	// Empty in a world Fork accepts (not stalled, no disk write in progress,
 	// no request pending, no watch or lease keep-alive): empty in the copy.
 	empty := []string{"stalled", "queue", "diskBusy", "pending", "checkLeader", "unready", "held", "reads", "watches", "leaseWaits", "confSnapDue"}

@@ -203,6 +203,17 @@ func describeOp(op *Op) string {
 		s = op.Kind.String() + " " + leaseHex(op.Lease)
 	case OpLeaseLeases:
 		s = "lease list"
+	case OpMemberAdd:
+		s = "member add " + op.Target
+		if op.Learner {
+			s += " as a learner"
+		}
+	case OpMemberRemove, OpMemberPromote:
+		s = op.Kind.String() + " " + op.Target
+	case OpMemberUpdate:
+		s = "member update " + op.Target + " --peer-urls=" + op.PeerURL
+	case OpMemberList, OpAlarmList:
+		s = op.Kind.String()
 	}
 	switch {
 	case op.Prefix:
@@ -297,6 +308,10 @@ func describeResult(op *Op) string {
 		return fmt.Sprintf("ok: %ds left of %ds", op.LeaseResp.TTL, op.LeaseResp.GrantedTTL)
 	case OpLeaseLeases:
 		return "ok: " + plural(len(op.LeaseResp.Leases), "lease", "leases")
+	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList:
+		return "ok: " + plural(len(op.Members), "member", "members")
+	case OpAlarmList:
+		return "ok: no alarm"
 	}
 	return "ok" + rev
 }

@@ -385,6 +385,8 @@ func (env *interactionEnv) handleDo(t *testing.T, d *datadriven.TestData) error 
 			c.Dup = &r
 		case "learner":
 			c.Learner = true
+		case "peer_url":
+			c.PeerURL = v
 		case "caption":
 			c.Caption, c.Text = v, strings.TrimSpace(d.Input)
 		default:
@@ -502,7 +504,11 @@ func (env *interactionEnv) handleOp(t *testing.T, d *datadriven.TestData, out *s
 		if name == "" {
 			name = "op" + strconv.FormatUint(op.ID, 10)
 		}
-		fmt.Fprintf(out, "%s: %s %q", name, op.Kind, op.Key)
+		if op.Target != "" {
+			fmt.Fprintf(out, "%s: %s %s", name, op.Kind, op.Target)
+		} else {
+			fmt.Fprintf(out, "%s: %s %q", name, op.Kind, op.Key)
+		}
 		if op.Kind == sim.OpPut {
 			fmt.Fprintf(out, "=%q", op.Value)
 		}

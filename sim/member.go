@@ -8,7 +8,6 @@ import (
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
@@ -74,10 +73,18 @@ type member struct {
 	leaderHigh  uint64   // the highest index it persisted as leader in leaderTerm
 	checkLeader bool     // Leader Completeness still to check for leaderTerm
 
-	writes  map[uint64]*Op // proposals this member made, by op ID
-	unready []*Op          // requests that arrived before it was ready to serve
-	held    []*Op          // requests waiting for a leader to be known
-	reads   []*Op          // linearizable reads waiting for their ReadIndex and apply
+	writes map[uint64]*Op // proposals this member made, by op ID
+	// confOrigins: for a configuration change proposed for another member
+	// (a promotion forwarded to the leader), that member, by op ID.
+	confOrigins map[uint64]*member
+	// peers is its transport's view of each peer, by raft ID.
+	peers []peerConn
+	// started: its process has run; a member added at runtime has not until
+	// the operator starts it.
+	started bool
+	unready []*Op // requests that arrived before it was ready to serve
+	held    []*Op // requests waiting for a leader to be known
+	reads   []*Op // linearizable reads waiting for their ReadIndex and apply
 	watches []*Op
 
 	noLeaderPolls  int         // polls in a row that found no leader (require-leader watches)
@@ -164,9 +171,9 @@ func (m *member) raftConfig() *raft.Config {
 // applied is the snapshot's index and the KV is the snapshot's; raft hands
 // back the committed entries after it to be applied again.
 func (m *member) start() {
-	m.up, m.stalled, m.diskBusy = true, false, false
+	m.up, m.stalled, m.diskBusy, m.started = true, false, false, true
 	m.queue = nil
-	m.writes = map[uint64]*Op{}
+	m.writes, m.confOrigins = map[uint64]*Op{}, map[uint64]*member{}
 	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil
 	m.ticks, m.noLeaderPolls = 0, 0
 	// etcd's ID generator starts from the time the server starts, in ms.
@@ -234,7 +241,7 @@ func (m *member) crash() {
 			m.w.reply(m, lw.op, reply{status: OpError, err: eof, refused: true})
 		}
 	}
-	m.writes, m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil, nil
+	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil, nil, nil
 	m.soft, m.lastRole = raft.SoftState{}, roleSeen{}
 }
 
@@ -559,13 +566,20 @@ func (m *member) takeDueSnapshot() {
 
 // snapshot writes a snapshot of the applied state and compacts the log up to it.
 func (m *member) snapshot(why string) {
-	if m.applied <= m.snap.Index || m.appliedAhead() || !m.snapshotDurable(m.applied) {
+	if m.appliedAhead() || !m.snapshotDurable(m.applied) {
 		return
 	}
-	s, err := m.disk.CreateSnapshot(m.applied, m.conf, m.snapshotData())
-	if err != nil {
-		panic("sim: snapshot: " + err.Error())
+	if m.applied <= m.snap.Index && (m.snap.Index < m.log.first || m.applied < m.snap.Index) {
+		return // nothing new to snapshot, and the log is compacted up to the last one
 	}
+	// NB: a configuration change's snapshot may already stand at the
+	// applied index, uncompacted; then it is that one that is compacted.
+	if m.applied > m.snap.Index {
+		if _, err := m.disk.CreateSnapshot(m.applied, m.conf, m.snapshotData()); err != nil {
+			panic("sim: snapshot: " + err.Error())
+		}
+	}
+	s, _ := m.disk.Snapshot()
 	if err := m.disk.Compact(m.applied); err != nil {
 		panic("sim: compact: " + err.Error())
 	}
@@ -619,60 +633,6 @@ func (m *member) apply(ents []*pb.Entry) {
 	}
 }
 
-func (m *member) applyConfChange(e *pb.Entry) {
-	var cc pb.ConfChangeI
-	if e.GetType() == pb.EntryConfChange {
-		var v1 pb.ConfChange
-		if err := proto.Unmarshal(e.GetData(), &v1); err != nil {
-			panic("sim: conf change: " + err.Error())
-		}
-		cc = &v1
-		m.cluster.applyConfChange(v1.GetType(), v1.GetNodeId(), v1.GetContext())
-	} else {
-		var v2 pb.ConfChangeV2
-		if err := proto.Unmarshal(e.GetData(), &v2); err != nil {
-			panic("sim: conf change: " + err.Error())
-		}
-		cc = &v2
-		for _, ch := range v2.GetChanges() {
-			m.cluster.applyConfChange(ch.GetType(), ch.GetNodeId(), v2.GetContext())
-		}
-	}
-	m.enter()
-	m.conf = m.rn.ApplyConfChange(cc)
-	m.leave()
-	// A joiner can only be caught up by a snapshot that lists it, so every
-	// member snapshots right after applying a configuration change.
-	// NB: CreateSnapshot fails with ErrSnapOutOfDate when a newer snapshot
-	// exists (one installed from the leader); that one already lists the
-	// configuration, so the error is expected and ignored.
-	switch {
-	case !m.snapshotDurable(e.GetIndex()):
-		m.confSnapDue = true // applied while its commit is being written: taken once it is
-	default:
-		if _, err := m.disk.CreateSnapshot(e.GetIndex(), m.conf, m.snapshotData()); err == nil {
-			m.snap, _ = m.entryAt(e.GetIndex())
-		}
-	}
-	m.w.record(Event{Kind: EvConf, Node: m.id, Index: e.GetIndex(), Text: m.w.describeConf(m.conf)})
-	if m.cluster.find(m.id) == nil && removes(cc, m.id) {
-		// etcd stops a member once it applies its own removal.
-		m.removed = true
-		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "removed from the cluster; it shuts down"})
-		m.crash()
-	}
-}
-
-// removes reports whether a configuration change removes the member id.
-func removes(cc pb.ConfChangeI, id uint64) bool {
-	for _, ch := range cc.AsV2().GetChanges() {
-		if ch.GetType() == pb.ConfChangeRemoveNode && ch.GetNodeId() == id {
-			return true
-		}
-	}
-	return false
-}
-
 // serve starts a client request that has reached this member.
 func (m *member) serve(op *Op) {
 	if op.Status != OpPending {
@@ -680,6 +640,12 @@ func (m *member) serve(op *Op) {
 	}
 	if why := validate(op); why != "" {
 		m.w.reply(m, op, reply{status: OpError, err: why})
+		return
+	}
+	if m.isLearner() && !(op.Kind == OpGet && op.Serializable) {
+		// etcd's learner serves Status and serializable reads only: no
+		// write, linearizable read, watch, lease or cluster call.
+		m.w.reply(m, op, reply{status: OpError, err: errNotForLearner.Error()})
 		return
 	}
 	switch op.Kind {
@@ -699,6 +665,8 @@ func (m *member) serve(op *Op) {
 		m.serveLease(op)
 	case OpLeaseLeases:
 		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev(), lease: LeaseResult{Leases: m.kv.lessor.Leases()}})
+	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList, OpAlarmList:
+		m.serveMembership(op)
 	}
 }
 
@@ -724,8 +692,11 @@ func (m *member) serveRead(op *Op) {
 // answerRead answers a read (a get, or a transaction that writes nothing)
 // from the local state.
 func (m *member) answerRead(op *Op) reply {
-	if op.Kind == OpTxn {
+	switch op.Kind {
+	case OpTxn:
 		return m.readTxn(op)
+	case OpMemberList:
+		return reply{status: OpOK, members: m.w.clusterMembers(m), applied: m.applied}
 	}
 	return m.read(op)
 }

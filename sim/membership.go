@@ -3,6 +3,7 @@ package sim
 import (
 	"crypto/sha1"
 	"encoding/binary"
+	"encoding/json"
 	"slices"
 	"strconv"
 
@@ -95,6 +96,7 @@ type clusterMember struct {
 	// published: the member has published its attributes (name and client
 	// URLs) through raft since the cluster knew it.
 	published bool
+	peerURL   string // "" for the world member's (the one it started with)
 }
 
 func (cs *clusterState) find(id uint64) *clusterMember {
@@ -106,10 +108,92 @@ func (cs *clusterState) find(id uint64) *clusterMember {
 	return nil
 }
 
-// applyConfChange follows a configuration change. ctx is the change's
-// context: the name of a bootstrap member (etcd puts the whole member in
-// it; a member added at runtime has no name until it publishes).
-func (cs *clusterState) applyConfChange(typ pb.ConfChangeType, id uint64, ctx []byte) {
+// confContext is a configuration change's context, as etcd's
+// membership.ConfigChangeContext is (JSON, the member's fields flattened):
+// the member (its etcd ID, peer URLs, its name for a bootstrap member, its
+// learner flag) and whether the change promotes a learner. A member added
+// at runtime has no name until it publishes itself.
+type confContext struct {
+	ID        uint64   `json:"id"`
+	PeerURLs  []string `json:"peerURLs"`
+	Name      string   `json:"name,omitempty"`
+	IsLearner bool     `json:"isLearner,omitempty"`
+	IsPromote bool     `json:"isPromote,omitempty"`
+}
+
+func (c confContext) encode() []byte {
+	b, err := json.Marshal(c)
+	if err != nil {
+		panic("sim: conf change context: " + err.Error())
+	}
+	return b
+}
+
+func decodeConfContext(b []byte) confContext {
+	var c confContext
+	if len(b) > 0 && json.Unmarshal(b, &c) != nil {
+		c = confContext{Name: string(b)} // a plain name, as early bootstrap entries had
+	}
+	return c
+}
+
+// maxLearners is etcd's default --max-learners.
+const maxLearners = 1
+
+// validate is etcd's RaftCluster.ValidateConfigurationChange, run by every
+// member as it applies a change: what etcd answers the proposer if the
+// change cannot be applied (every member then applies it as no change).
+func (cs *clusterState) validate(typ pb.ConfChangeType, id uint64, c confContext, peerURL func(clusterMember) string) string {
+	cm := cs.find(id)
+	switch typ {
+	case pb.ConfChangeAddNode, pb.ConfChangeAddLearnerNode:
+		if c.IsPromote {
+			switch {
+			case cm == nil:
+				return "etcdserver: member not found"
+			case !cm.learner:
+				return "etcdserver: can only promote a learner member"
+			}
+			return ""
+		}
+		if cm != nil {
+			return "etcdserver: member ID already exist"
+		}
+		learners := 0
+		for _, o := range cs.members {
+			for _, u := range c.PeerURLs {
+				if peerURL(o) == u {
+					return "etcdserver: Peer URLs already exists"
+				}
+			}
+			if o.learner {
+				learners++
+			}
+		}
+		if typ == pb.ConfChangeAddLearnerNode && learners+1 > maxLearners {
+			return "etcdserver: too many learner members in cluster"
+		}
+	case pb.ConfChangeRemoveNode:
+		if cm == nil {
+			return "etcdserver: member not found"
+		}
+	case pb.ConfChangeUpdateNode:
+		if cm == nil {
+			return "etcdserver: member not found"
+		}
+		for _, o := range cs.members {
+			for _, u := range c.PeerURLs {
+				if o.id != id && peerURL(o) == u {
+					return "etcdserver: Peer URLs already exists"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// applyConfChange follows a configuration change that validate accepted.
+func (cs *clusterState) applyConfChange(typ pb.ConfChangeType, id uint64, c confContext) {
 	switch typ {
 	case pb.ConfChangeAddNode, pb.ConfChangeAddLearnerNode:
 		learner := typ == pb.ConfChangeAddLearnerNode
@@ -117,11 +201,45 @@ func (cs *clusterState) applyConfChange(typ pb.ConfChangeType, id uint64, ctx []
 			cm.learner = learner // a promotion
 			return
 		}
-		cs.members = append(cs.members, clusterMember{id: id, name: string(ctx), learner: learner})
+		cm := clusterMember{id: id, name: c.Name, learner: learner}
+		if len(c.PeerURLs) > 0 {
+			cm.peerURL = c.PeerURLs[0]
+		}
+		cs.members = append(cs.members, cm)
 		slices.SortFunc(cs.members, func(a, b clusterMember) int { return cmpUint(a.id, b.id) })
 	case pb.ConfChangeRemoveNode:
 		cs.members = slices.DeleteFunc(cs.members, func(cm clusterMember) bool { return cm.id == id })
+	case pb.ConfChangeUpdateNode:
+		if cm := cs.find(id); cm != nil && len(c.PeerURLs) > 0 {
+			cm.peerURL = c.PeerURLs[0]
+		}
 	}
+}
+
+// voters returns the voting members.
+func (cs *clusterState) voters() []clusterMember {
+	var out []clusterMember
+	for _, cm := range cs.members {
+		if !cm.learner {
+			out = append(out, cm)
+		}
+	}
+	return out
+}
+
+// startedVoters counts the voting members that have published themselves
+// (etcd's Member.IsStarted: it has a name), leaving out skip.
+func (cs *clusterState) startedVoters(skip uint64) (started, all int) {
+	for _, cm := range cs.voters() {
+		if cm.id == skip {
+			continue
+		}
+		all++
+		if cm.name != "" {
+			started++
+		}
+	}
+	return started, all
 }
 
 func cmpUint(a, b uint64) int {
@@ -140,6 +258,7 @@ func cmpUint(a, b uint64) int {
 const (
 	reqMemberAttr     byte = 0x20 // a member publishes its name and client URLs (etcd ClusterMemberAttrSetRequest)
 	reqClusterVersion byte = 0x21 // the leader sets the cluster version (etcd ClusterVersionSetRequest)
+	reqAlarmList      byte = 0x22 // a client's alarm list (etcd AlarmRequest GET), by op ID
 )
 
 func isClusterRequest(data []byte) bool { return len(data) > 0 && data[0]&0xf0 == 0x20 }
@@ -154,6 +273,8 @@ func encodeMemberAttr(id uint64, inc uint32, name string) []byte {
 }
 
 func encodeClusterVersion(v string) []byte { return appendString([]byte{reqClusterVersion}, v) }
+
+func encodeAlarmList(op uint64) []byte { return binary.AppendUvarint([]byte{reqAlarmList}, op) }
 
 // applyClusterRequest applies a cluster request and reports, for a member
 // attribute publication, whose and from which incarnation.
@@ -170,6 +291,8 @@ func (cs *clusterState) applyClusterRequest(data []byte) (attrID uint64, attrInc
 		if v := d.string(); d.err == nil {
 			cs.version = v
 		}
+	case reqAlarmList:
+		attrID = d.uvarint() // the op: nothing to change, no alarm is simulated
 	default:
 		d.err = errCorrupt
 	}
@@ -191,6 +314,8 @@ func summarizeClusterRequest(data []byte) string {
 		if v := d.string(); d.err == nil {
 			return "cluster version " + v
 		}
+	case reqAlarmList:
+		return "alarm list"
 	}
 	return "?"
 }
@@ -202,6 +327,7 @@ func (cs *clusterState) encode(b []byte) []byte {
 	for _, cm := range cs.members {
 		b = binary.AppendUvarint(b, cm.id)
 		b = appendString(b, cm.name)
+		b = appendString(b, cm.peerURL)
 		var flags uint64
 		if cm.learner {
 			flags |= 1
@@ -219,7 +345,7 @@ func (cs *clusterState) decode(d *decoder) {
 	n := d.uvarint()
 	cs.members = nil
 	for i := uint64(0); i < n && d.err == nil; i++ {
-		cm := clusterMember{id: d.uvarint(), name: d.string()}
+		cm := clusterMember{id: d.uvarint(), name: d.string(), peerURL: d.string()}
 		flags := d.uvarint()
 		cm.learner, cm.published = flags&1 != 0, flags&2 != 0
 		cs.members = append(cs.members, cm)
@@ -272,7 +398,7 @@ func (w *World) MemberList(name string) (members []ClusterMember, ok bool) {
 	}
 	for _, cm := range m.cluster.members {
 		o := w.members[cm.id-1]
-		x := ClusterMember{ID: o.memberID, Name: cm.name, PeerURLs: []string{o.peerURL}, IsLearner: cm.learner}
+		x := ClusterMember{ID: o.memberID, Name: cm.name, PeerURLs: []string{w.peerURLOf(cm)}, IsLearner: cm.learner}
 		if cm.published {
 			x.ClientURLs = []string{o.clientURL}
 		}
@@ -289,4 +415,13 @@ func (w *World) ClusterVersion(name string) string {
 		return m.cluster.version
 	}
 	return ""
+}
+
+// peerURLOf is a member's peer URL as the cluster has it: the one it was
+// added or updated with, or the one its process started with.
+func (w *World) peerURLOf(cm clusterMember) string {
+	if cm.peerURL != "" {
+		return cm.peerURL
+	}
+	return w.members[cm.id-1].peerURL
 }

@@ -42,7 +42,7 @@ func (m *member) status() *raftStatus {
 // reading them is a walk by index rather than a search by name. A nil
 // index means the field is gone (a raft upgrade; TestRaftVersionPinned and
 // the reflection tests in timer_test.go fail loudly then).
-var raftFieldIndex = func() (idx struct{ raft, electionElapsed, pendingConfIndex []int }) {
+var raftFieldIndex = func() (idx struct{ raft, electionElapsed []int }) {
 	rn, ok := reflect.TypeFor[raft.RawNode]().FieldByName("raft")
 	if !ok || rn.Type.Kind() != reflect.Pointer {
 		return idx
@@ -51,9 +51,6 @@ var raftFieldIndex = func() (idx struct{ raft, electionElapsed, pendingConfIndex
 	r := rn.Type.Elem()
 	if f, ok := r.FieldByName("electionElapsed"); ok && f.Type.Kind() == reflect.Int {
 		idx.electionElapsed = f.Index
-	}
-	if f, ok := r.FieldByName("pendingConfIndex"); ok && f.Type.Kind() == reflect.Uint64 {
-		idx.pendingConfIndex = f.Index
 	}
 	return idx
 }()
@@ -79,15 +76,4 @@ func electionElapsed(rn *raft.RawNode) int {
 		return -1
 	}
 	return int(r.FieldByIndex(raftFieldIndex.electionElapsed).Int())
-}
-
-// pendingConfIndex reads raft's unexported pendingConfIndex: a leader has
-// an unapplied configuration change while it is above the applied index.
-// Pinned to raft v3.7.0 by TestPendingConfIndexReflection.
-func pendingConfIndex(rn *raft.RawNode) uint64 {
-	r := raftInternals(rn)
-	if !r.IsValid() || raftFieldIndex.pendingConfIndex == nil {
-		return 0
-	}
-	return r.FieldByIndex(raftFieldIndex.pendingConfIndex).Uint()
 }

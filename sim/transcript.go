@@ -122,7 +122,7 @@ func (w *World) DescribeIn(l i18n.Lang, e Event) string {
 	case EvSnapshot:
 		what = l.F("%s snapshot (%s) at %d/%d", node, l.T(snapshotWord(e.Text)), e.Term, e.Index)
 	case EvConf:
-		what = l.F("%s applied conf change at %d: %s", node, e.Index, e.Text)
+		what = l.F("%s applied conf change at %d: %s", node, e.Index, confText(l, e.Text))
 	case EvRequest, EvReply, EvWatch:
 		op := w.ops[e.Op-1]
 		arrow := "→"

@@ -33,6 +33,7 @@ var faultTexts = []string{
 	i18n.N("resumes after its stall"),
 	publishedText,
 	cannotPublishText,
+	startText,
 }
 
 // What a starting member does (boot.go).
@@ -42,6 +43,8 @@ var (
 	clusterVersionPrefix = i18n.N("proposes cluster version ")
 	tickAdvancePrefix    = i18n.N("fast-forwards its election timer by ")
 	tickAdvanceSuffix    = i18n.N(" ticks (etcd's initial election tick advance)")
+	refusedConfText      = i18n.N("refused, applied as no change: ")
+	startText            = i18n.N("starts for the first time, with an empty disk")
 )
 
 // faultAffixes are the fault texts with a parameter in the middle.
@@ -59,6 +62,15 @@ var faultPrefixes = []string{
 	i18n.N("restore "),
 	i18n.N("link "),
 	clusterVersionPrefix,
+}
+
+// confText translates a configuration change's text: a configuration
+// (names stay), or a refusal (etcd's error stays).
+func confText(l i18n.Lang, text string) string {
+	if rest, ok := strings.CutPrefix(text, refusedConfText); ok && l != i18n.En {
+		return l.T(refusedConfText) + rest
+	}
+	return text
 }
 
 // faultText translates a fault or action text.

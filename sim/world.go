@@ -73,7 +73,8 @@ func New(cfg Config) (*World, error) {
 		if slices.Contains(cfg.Learners, name) {
 			typ = pb.ConfChangeAddLearnerNode
 		}
-		data, err := proto.Marshal(&pb.ConfChange{Type: typ.Enum(), NodeId: new(uint64(i + 1)), Context: []byte(name)})
+		ctx := confContext{ID: w.members[i].memberID, PeerURLs: []string{w.members[i].peerURL}, Name: name}
+		data, err := proto.Marshal(&pb.ConfChange{Type: typ.Enum(), NodeId: new(uint64(i + 1)), Context: ctx.encode()})
 		if err != nil {
 			return nil, err
 		}
@@ -113,6 +114,7 @@ func New(cfg Config) (*World, error) {
 	for _, m := range w.members {
 		m.start()
 	}
+	w.refreshConnections()
 	w.startCompactors()
 	return w, nil
 }
@@ -403,6 +405,7 @@ func (w *World) handle(m *member, e *event) {
 		m.diskDone()
 	case evStallEnd:
 		m.stalled = false
+		defer w.refreshConnections()
 		w.record(Event{Kind: EvFault, Node: m.id, Text: "resumes after its stall"})
 		q := m.queue
 		m.queue = nil

@@ -409,7 +409,7 @@ func (a *App) act(act Action, target string) {
 		a.SetPresent(!a.view.present)
 		return
 	case ActAddMember, ActAddLearner:
-		a.do(sim.Command{Kind: sim.CmdAddMember, Node: a.newMemberName(), Learner: act == ActAddLearner})
+		a.do(sim.Command{Kind: sim.CmdAddMember, Node: a.newMemberName(), Learner: act == ActAddLearner, Start: true})
 		return
 	}
 	if target == "" {

@@ -134,6 +134,9 @@ var methods = map[sim.CommandKind]string{
 	sim.CmdTxn: "/etcdserverpb.KV/Txn", sim.CmdCompact: "/etcdserverpb.KV/Compact",
 	sim.CmdLeaseGrant: "/etcdserverpb.Lease/LeaseGrant", sim.CmdLeaseRevoke: "/etcdserverpb.Lease/LeaseRevoke",
 	sim.CmdLeaseTimeToLive: "/etcdserverpb.Lease/LeaseTimeToLive",
+	sim.CmdAddMember:       "/etcdserverpb.Cluster/MemberAdd", sim.CmdRemoveMember: "/etcdserverpb.Cluster/MemberRemove",
+	sim.CmdPromote: "/etcdserverpb.Cluster/MemberPromote", sim.CmdUpdateMember: "/etcdserverpb.Cluster/MemberUpdate",
+	sim.CmdMemberList: "/etcdserverpb.Cluster/MemberList", sim.CmdAlarmList: "/etcdserverpb.Maintenance/Alarm",
 }
 
 // failureLog is the line clientv3 logs when etcdctl's call of cmd failed
@@ -153,7 +156,11 @@ func (c *Console) failureLog(cmd sim.Command, op *sim.Op) string {
 	if first == "" {
 		first = op.Member
 	}
-	c.clientWarn(&b, "etcd-client", first, peer, method, "rpc error: code = "+grpcCode(op.Err)+" desc = "+op.Err)
+	msg := op.Err
+	if !strings.HasPrefix(msg, "rpc error: ") {
+		msg = "rpc error: code = " + grpcCode(op.Err) + " desc = " + op.Err
+	}
+	c.clientWarn(&b, "etcd-client", first, peer, method, msg)
 	return b.String()
 }
 

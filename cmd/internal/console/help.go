@@ -45,11 +45,15 @@ var helpText = map[string][2]string{
 			"in turn; one that does not answer costs the command timeout. hashkv: each member's hash of its\n" +
 			"store up to --rev, as etcd computes it. --cluster asks a member for the member list and uses every\n" +
 			"member's client URL."},
+	"alarm": {"alarm list [-w simple|json|table|fields]",
+		"Lists the cluster's alarms (NOSPACE, CORRUPT) through raft, as etcd does; the simulator raises none, so the list is empty."},
 	"version": {"version", "Prints etcdctl's version and its API version, as etcdctl v3.6.16 does."},
-	"member": {"member list [-w table|json] | member add NAME [--learner] | member remove ID|NAME | member promote ID|NAME",
-		"list: the members, as the first endpoint that answers has them configured. add/remove/promote:\n" +
-			"a configuration change proposed through the leader; waits until the leader has applied it.\n" +
-			"IDs are hex, as etcdctl prints them; member names work too."},
+	"member": {"member list [-w simple|json|table|fields] | member add NAME --peer-urls URL [--learner] | member remove ID|NAME | member promote ID|NAME | member update ID|NAME --peer-urls URL",
+		"list: the members, as the first endpoint that answers has them configured. add/remove/promote/update:\n" +
+			"a configuration change proposed through the leader, with etcd's checks (a second learner, a\n" +
+			"promotion of a learner that is behind, a change that would leave too few started or connected\n" +
+			"members are refused); waits until the leader has applied it. A member added stays unstarted\n" +
+			"until you start it. IDs are hex, as etcdctl prints them; member names work too."},
 	"move-leader": {"move-leader ID|NAME",
 		"Asks the leader to hand leadership to that member (MsgTimeoutNow) and waits until it leads."},
 	"snapshot": {"snapshot save FILE --endpoints M | snapshot status FILE [-w table|json]",
@@ -62,6 +66,7 @@ var helpText = map[string][2]string{
 		"Sends a client workload for DUR, as a scenario's load: step: N requests a second from the clients in turn, on keys PREFIX0.., mixed by weight (put, get, serializable, delete, txn). Prints a summary once every request has its answer."},
 	"crash":         {"crash MEMBER...", "Crashes members: volatile state is lost, the disk is kept. Stacked: its apiserver fails with it."},
 	"restart":       {"restart MEMBER...", "Restarts crashed members from their disks."},
+	"start":         {"start MEMBER...", "Starts members that member add added (etcd with --initial-cluster-state existing): an empty disk, then a snapshot or the log from the leader."},
 	"stall":         {"stall MEMBER DUR", "Freezes a member's process for DUR, as a long GC pause does; its input queues."},
 	"clock":         {"clock MEMBER RATE", "Makes a member's ticks run faster (1.5) or slower (0.5) than the others'."},
 	"partition":     {"partition A,B C,D,E | partition A,B", "Cuts every link between the groups; one group is cut off from the rest. Clients still reach their members."},

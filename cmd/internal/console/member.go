@@ -10,22 +10,20 @@ import (
 	"github.com/raftsim/raftsim/sim"
 )
 
-// member list|add|remove|promote
+// member list|add|remove|promote|update
 func (c *Console) member(args []string, _ bool) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return fmt.Errorf("member needs a subcommand: list, add, remove or promote")
+		return fmt.Errorf("member needs a subcommand: list, add, remove, promote or update")
 	}
 	switch args[0] {
 	case "list":
 		return c.memberList(args[1:])
 	case "add":
 		return c.memberAdd(args[1:])
-	case "remove":
-		return c.memberChange(args[1:], "remove")
-	case "promote":
-		return c.memberChange(args[1:], "promote")
+	case "remove", "promote", "update":
+		return c.memberChange(args[1:], args[0])
 	}
-	return fmt.Errorf("unknown member subcommand %q (want list, add, remove or promote)", args[0])
+	return fmt.Errorf("unknown member subcommand %q (want list, add, remove, promote or update)", args[0])
 }
 
 // pbMember is etcdserverpb.Member as encoding/json writes it.
@@ -59,196 +57,328 @@ func memberRows(list []pbMember) [][]string {
 	return rows
 }
 
-// memberList prints the membership a member has applied, as etcdctl
-// member list does: sorted by ID, a member that has not published itself
-// yet shown as unstarted.
-func (c *Console) memberList(args []string) error {
-	f := newFlags("member list")
-	f.String("consistency", "l", "Linearizable(l) or Serializable(s)")
-	if _, err := f.parse(args, 0, 0, "member list [-w simple|json|table|fields] [--endpoints M]"); err != nil {
-		return err
-	}
-	eps, err := c.endpoints(f)
-	if err != nil {
-		return err
-	}
-	from, ok := c.firstReady(eps)
-	if !ok {
-		return fmt.Errorf("context deadline exceeded")
-	}
-	list, _ := c.w.MemberList(from)
-	members := pbMembers(list)
-	h := c.header(from, false)
-	var b strings.Builder
-	switch *f.writeOut {
-	case "json":
-		out, _ := json.Marshal(struct {
-			Header  respHeader `json:"header"`
-			Members []pbMember `json:"members,omitempty"`
-		}{h, members})
-		b.Write(out)
-		b.WriteString("\n")
-	case "fields":
-		writeFieldsHeader(&b, h)
-		for _, m := range members {
-			fmt.Fprintln(&b, `"ID" :`, m.ID)
-			fmt.Fprintf(&b, "\"Name\" : %q\n", m.Name)
-			for _, u := range m.PeerURLs {
-				fmt.Fprintf(&b, "\"PeerURL\" : %q\n", u)
-			}
-			for _, u := range m.ClientURLs {
-				fmt.Fprintf(&b, "\"ClientURL\" : %q\n", u)
-			}
-			fmt.Fprintln(&b, `"IsLearner" :`, m.IsLearner)
-			b.WriteString("\n")
-		}
-	case "table":
-		t := table{header: []string{"ID", "STATUS", "NAME", "PEER ADDRS", "CLIENT ADDRS", "IS LEARNER"}, rows: memberRows(members)}
-		b.WriteString(t.String())
-	default:
-		for _, r := range memberRows(members) {
-			b.WriteString(strings.Join(r, ", ") + "\n")
-		}
-	}
-	c.printf("%s", b.String())
-	return nil
+// clusterHeader is the header etcd's Cluster API puts on an answer: no
+// revision.
+func (c *Console) clusterHeader(op *sim.Op) respHeader {
+	h := op.Header
+	return respHeader{ClusterID: h.ClusterId, MemberID: h.MemberId, RaftTerm: h.RaftTerm}
 }
 
-// memberAdd proposes the new member through the leader and waits until the
-// leader has applied the change, as etcd's MemberAdd does. The simulator
-// starts the new member at once, empty; the leader catches it up.
-func (c *Console) memberAdd(args []string) error {
-	f := newFlags("member add")
-	learner := f.Bool("learner", false, "add it as a learner (a non-voting member)")
-	f.String("peer-urls", "", "accepted for etcdctl's sake; the simulator needs none")
-	rest, err := f.parse(args, 1, 1, "member add NAME [--learner]")
+// memberCall sends a Cluster API call from etcdctl, as a request to one
+// endpoint, and prints its answer with show (or etcdctl's error).
+func (c *Console) memberCall(f *flags, cmd sim.Command, show func(op *sim.Op) string) error {
+	from, err := c.via(f, "")
 	if err != nil {
 		return err
+	}
+	cmd.Via, cmd.By, cmd.Timeout = from, "etcdctl", c.timeout(f, "")
+	return c.request(cmd, false, show)
+}
+
+// memberList prints the membership a member has applied, as etcdctl
+// member list does (linearizable unless --consistency=s): sorted by ID, a
+// member that has not published itself shown as unstarted.
+func (c *Console) memberList(args []string) error {
+	f := newFlags("member list")
+	consistency := f.String("consistency", "l", "Linearizable(l) or Serializable(s)")
+	if _, err := f.parse(args, 0, 0, "member list [--consistency=l|s] [-w simple|json|table|fields] [--endpoints M]"); err != nil {
+		return err
+	}
+	if *consistency != "l" && *consistency != "s" {
+		return fmt.Errorf("unknown consistency flag %q", *consistency)
+	}
+	format := *f.writeOut
+	return c.memberCall(f, sim.Command{Kind: sim.CmdMemberList, Serializable: *consistency == "s"}, func(op *sim.Op) string {
+		members := pbMembers(op.Members)
+		h := c.clusterHeader(op)
+		var b strings.Builder
+		switch format {
+		case "json":
+			out, _ := json.Marshal(struct {
+				Header  respHeader `json:"header"`
+				Members []pbMember `json:"members,omitempty"`
+			}{h, members})
+			b.Write(out)
+			b.WriteString("\n")
+		case "fields":
+			writeFieldsHeader(&b, h)
+			for _, m := range members {
+				fmt.Fprintln(&b, `"ID" :`, m.ID)
+				fmt.Fprintf(&b, "\"Name\" : %q\n", m.Name)
+				for _, u := range m.PeerURLs {
+					fmt.Fprintf(&b, "\"PeerURL\" : %q\n", u)
+				}
+				for _, u := range m.ClientURLs {
+					fmt.Fprintf(&b, "\"ClientURL\" : %q\n", u)
+				}
+				fmt.Fprintln(&b, `"IsLearner" :`, m.IsLearner)
+				b.WriteString("\n")
+			}
+		case "table":
+			t := table{header: []string{"ID", "STATUS", "NAME", "PEER ADDRS", "CLIENT ADDRS", "IS LEARNER"}, rows: memberRows(members)}
+			b.WriteString(t.String())
+		default:
+			for _, r := range memberRows(members) {
+				b.WriteString(strings.Join(r, ", ") + "\n")
+			}
+		}
+		return b.String()
+	})
+}
+
+// memberAdd is etcdctl member add NAME --peer-urls=URL [--learner]: a
+// Cluster API call, answered once the member asked has applied the change.
+// As in etcd, the new member does not run until it is started (the start
+// verb): etcdctl prints the settings to start it with.
+func (c *Console) memberAdd(args []string) error {
+	f := newFlags("member add")
+	learner := f.Bool("learner", false, "indicates if the new member is raft learner")
+	peerURLs := f.String("peer-urls", "", "comma separated peer URLs for the new member.")
+	rest, err := f.parse(args, 0, -1, "member add NAME --peer-urls=URL [--learner]")
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) == 0:
+		return fmt.Errorf("member name not provided")
+	case len(rest) > 1:
+		ev := "too many arguments"
+		for _, s := range rest {
+			if strings.HasPrefix(strings.ToLower(s), "http") {
+				ev += ", did you mean --peer-urls=" + s
+			}
+		}
+		return fmt.Errorf("%s", ev)
+	case *peerURLs == "":
+		return fmt.Errorf("member peer urls not provided")
+	case strings.Contains(*peerURLs, ","):
+		return fmt.Errorf("a simulated member advertises one peer URL, not %q", *peerURLs)
 	}
 	name := rest[0]
 	if err := scenarios.CheckMemberName("member add", name); err != nil {
 		return err
 	}
-	if _, err := c.do(sim.Command{Kind: sim.CmdAddMember, Node: name, Learner: *learner}); err != nil {
-		return err
+	format := *f.writeOut
+	if format == "table" || format == "fields" {
+		return unsupportedFormat(format)
 	}
-	in, _ := c.w.Info(name)
-	return c.awaitConf(func(voters, learners []string) bool {
-		if *learner {
-			return contains(learners, name)
+	cmd := sim.Command{Kind: sim.CmdAddMember, Node: name, Learner: *learner, PeerURL: *peerURLs}
+	return c.memberCall(f, cmd, func(op *sim.Op) string {
+		in, _ := c.w.Info(name)
+		added := pbMember{ID: in.MemberID, PeerURLs: []string{in.PeerURL}, IsLearner: *learner}
+		members := pbMembers(op.Members)
+		var b strings.Builder
+		if format == "json" {
+			out, _ := json.Marshal(struct {
+				Header  respHeader `json:"header"`
+				Member  pbMember   `json:"member"`
+				Members []pbMember `json:"members,omitempty"`
+			}{c.clusterHeader(op), added, members})
+			b.Write(out)
+			b.WriteString("\n")
+			return b.String()
 		}
-		return contains(voters, name)
-	}, func() {
 		as := " "
 		if *learner {
 			as = " as learner "
 		}
-		var initial []string
-		list, _ := c.w.MemberList(name)
-		for _, m := range list {
+		fmt.Fprintf(&b, "Member %16x added%sto cluster %16x\n", added.ID, as, c.w.ClusterID())
+		var conf []string
+		for _, m := range members {
 			n := m.Name
-			if m.ID == in.MemberID {
+			if m.ID == added.ID {
 				n = name
 			}
 			for _, u := range m.PeerURLs {
-				initial = append(initial, n+"="+u)
+				conf = append(conf, n+"="+u)
 			}
 		}
-		c.printf("Member %16x added%sto cluster %16x\n", in.MemberID, as, c.w.ClusterID())
-		c.printf("\nETCD_NAME=%q\nETCD_INITIAL_CLUSTER=%q\nETCD_INITIAL_ADVERTISE_PEER_URLS=%q\nETCD_INITIAL_CLUSTER_STATE=\"existing\"\n",
-			name, strings.Join(initial, ","), in.PeerURL)
+		fmt.Fprintf(&b, "\nETCD_NAME=%q\nETCD_INITIAL_CLUSTER=%q\nETCD_INITIAL_ADVERTISE_PEER_URLS=%q\nETCD_INITIAL_CLUSTER_STATE=\"existing\"\n",
+			name, strings.Join(conf, ","), *peerURLs)
+		return b.String()
 	})
 }
 
-// memberChange removes or promotes a member, by ID or name.
+// memberChange is etcdctl member remove|promote|update ID: the member by
+// hex ID, as etcdctl takes it (or by name).
 func (c *Console) memberChange(args []string, what string) error {
 	f := newFlags("member " + what)
-	rest, err := f.parse(args, 1, 1, "member "+what+" ID|NAME")
+	var peerURLs *string
+	if what == "update" {
+		peerURLs = f.String("peer-urls", "", "comma separated peer URLs for the updated member.")
+	}
+	rest, err := f.parse(args, 0, -1, "member "+what+" ID")
 	if err != nil {
 		return err
+	}
+	if len(rest) != 1 {
+		return fmt.Errorf("member ID is not provided")
+	}
+	if what == "update" && *peerURLs == "" {
+		return fmt.Errorf("member peer urls not provided")
 	}
 	name, err := c.resolve(rest[0])
 	if err != nil {
-		return err
-	}
-	voters, learners, _ := c.w.Membership()
-	in, _ := c.w.Info(name)
-	if in.Removed || c.removed[name] {
-		return fmt.Errorf("etcdserver: member not found (%s was removed)", name)
-	}
-	if what == "promote" && contains(voters, name) && !contains(learners, name) {
-		return fmt.Errorf("etcdserver: can only promote a learner member (%s is a voter)", name)
-	}
-	kind := sim.CmdRemoveMember
-	if what == "promote" {
-		kind = sim.CmdPromote
-	}
-	if _, err := c.do(sim.Command{Kind: kind, Node: name}); err != nil {
-		return err
-	}
-	if what == "remove" {
-		c.removed[name] = true
-		return c.awaitConf(func(voters, learners []string) bool {
-			return !contains(voters, name) && !contains(learners, name)
-		}, func() { c.printf("Member %16x removed from cluster %16x\n", in.MemberID, c.w.ClusterID()) })
-	}
-	return c.awaitConf(func(voters, learners []string) bool { return contains(voters, name) && !contains(learners, name) },
-		func() { c.printf("Member %16x promoted in cluster %16x\n", in.MemberID, c.w.ClusterID()) })
-}
-
-// awaitConf waits until the leader's configuration satisfies ok, then
-// prints with done; after the request timeout it fails as etcd does.
-func (c *Console) awaitConf(ok func(voters, learners []string) bool, done func()) error {
-	j := &job{deadline: c.w.Now().Add(sim.DefaultClientTimeout)}
-	j.poll = func() bool {
-		voters, learners, have := c.w.Membership()
-		if have && ok(voters, learners) {
-			done()
-			return true
+		if _, perr := strconv.ParseUint(rest[0], 16, 64); perr != nil {
+			return fmt.Errorf("bad member ID arg (%v), expecting ID in Hex", perr)
 		}
-		return false
+		return fmt.Errorf("etcdserver: member not found")
 	}
-	j.onDeadline = func() { c.errorf("etcdserver: request timed out") }
-	return c.start(j, false)
+	format := *f.writeOut
+	if format == "table" || format == "fields" {
+		return unsupportedFormat(format)
+	}
+	in, _ := c.w.Info(name)
+	cmd := sim.Command{Node: name}
+	word := map[string]string{"remove": "removed from", "promote": "promoted in", "update": "updated in"}[what]
+	switch what {
+	case "remove":
+		cmd.Kind = sim.CmdRemoveMember
+	case "promote":
+		cmd.Kind = sim.CmdPromote
+	default:
+		cmd.Kind, cmd.PeerURL = sim.CmdUpdateMember, *peerURLs
+	}
+	return c.memberCall(f, cmd, func(op *sim.Op) string {
+		if format == "json" {
+			out, _ := json.Marshal(struct {
+				Header  respHeader `json:"header"`
+				Members []pbMember `json:"members,omitempty"`
+			}{c.clusterHeader(op), pbMembers(op.Members)})
+			return string(out) + "\n"
+		}
+		return fmt.Sprintf("Member %16x %s cluster %16x\n", in.MemberID, word, c.w.ClusterID())
+	})
 }
 
-// moveLeader asks the leader to hand over to the member with the ID (or
-// name) and waits until it leads, as etcdctl move-leader does.
+// moveLeader is etcdctl move-leader ID: it asks each endpoint in turn for
+// its status until it finds the leader, and asks the leader to hand over;
+// the leader refuses a learner (or a stranger) at once, and otherwise
+// answers once the transferee leads.
 func (c *Console) moveLeader(args []string, _ bool) error {
 	f := newFlags("move-leader")
-	rest, err := f.parse(args, 1, 1, "move-leader ID|NAME")
+	rest, err := f.parse(args, 0, -1, "move-leader ID")
 	if err != nil {
 		return err
+	}
+	if len(rest) != 1 {
+		return fmt.Errorf("move-leader command needs 1 argument")
 	}
 	target, err := c.resolve(rest[0])
 	if err != nil {
-		return err
+		if _, perr := strconv.ParseUint(rest[0], 16, 64); perr != nil {
+			return fmt.Errorf("bad leader ID arg (%v), expecting ID in Hex", perr)
+		}
+		target = ""
 	}
 	eps, err := c.endpoints(f)
 	if err != nil {
 		return err
 	}
-	lead, ok := c.w.Leader()
-	if !ok || !contains(eps, lead) {
-		return fmt.Errorf("no leader endpoint given at %v", eps)
+	format := *f.writeOut
+	if format == "table" || format == "fields" {
+		return unsupportedFormat(format)
+	}
+	lead := ""
+	for _, ep := range eps {
+		if !c.answers(ep) {
+			var b strings.Builder
+			c.failedCall(&b, "etcd-client", ep, "/etcdserverpb.Maintenance/Status", "status")
+			// etcdctl gives up at the first endpoint that does not answer.
+			if err := c.letPass("move-leader", *f.commandTimeout); err != nil {
+				return err
+			}
+			out := b.String()
+			c.printf("%s", out[:strings.Index(out, "\n")+1])
+			return fmt.Errorf("context deadline exceeded")
+		}
+		if in, _ := c.w.Info(ep); in.Role == sim.RoleLeader {
+			lead = ep
+			break
+		}
+	}
+	if lead == "" {
+		return fmt.Errorf("no leader endpoint given at %v", c.epLabelList(eps))
 	}
 	from, _ := c.w.Info(lead)
-	to, _ := c.w.Info(target)
+	to, ok := c.w.Info(target)
+	if !ok || to.Learner || to.Removed || !to.Voter {
+		var b strings.Builder
+		err := "etcdserver: bad leader transferee"
+		c.clientWarn(&b, "etcd-client", c.label(lead), peerOf(c.hostPort(lead)), "/etcdserverpb.Maintenance/MoveLeader",
+			"rpc error: code = FailedPrecondition desc = "+err)
+		c.printf("%s", b.String())
+		return fmt.Errorf("%s", err)
+	}
+	done := func() {
+		if format == "json" {
+			out, _ := json.Marshal(struct {
+				Header respHeader `json:"header"`
+			}{respHeader{ClusterID: c.w.ClusterID(), MemberID: from.MemberID, Revision: c.header(lead, true).Revision, RaftTerm: from.Term}})
+			c.printf("%s\n", out)
+			return
+		}
+		c.printf("Leadership transferred from %s to %s\n", idHex(from.MemberID), idHex(to.MemberID))
+	}
 	if lead == target {
-		c.printf("Leadership transferred from %s to %s (it leads already)\n", idHex(from.MemberID), idHex(to.MemberID))
+		done()
 		return nil
 	}
 	if _, err := c.do(sim.Command{Kind: sim.CmdTransferLeader, Node: target}); err != nil {
 		return err
 	}
-	j := &job{deadline: c.w.Now().Add(sim.DefaultClientTimeout)}
+	j := &job{deadline: c.w.Now().Add(*f.commandTimeout)}
 	j.poll = func() bool {
 		if l, ok := c.w.Leader(); ok && l == target {
-			c.printf("Leadership transferred from %s to %s\n", idHex(from.MemberID), idHex(to.MemberID))
+			done()
 			return true
 		}
 		return false
 	}
-	j.onDeadline = func() { c.errorf("etcdserver: request timed out, leader transfer took too long") }
+	j.onDeadline = func() {
+		var b strings.Builder
+		c.clientWarn(&b, "etcd-client", c.label(lead), peerOf(c.hostPort(lead)), "/etcdserverpb.Maintenance/MoveLeader", deadlineErr)
+		c.printf("%s", b.String())
+		c.errorf("context deadline exceeded")
+	}
 	return c.start(j, false)
+}
+
+// epLabelList is how etcdctl prints its endpoints in an error: a Go slice.
+func (c *Console) epLabelList(eps []string) []string {
+	var out []string
+	for _, ep := range eps {
+		out = append(out, c.label(ep))
+	}
+	return out
+}
+
+// alarm list: etcd serves every alarm request through raft.
+func (c *Console) alarm(args []string, _ bool) error {
+	if len(args) == 0 || args[0] != "list" {
+		return fmt.Errorf("alarm needs a subcommand: list (disarm is not simulated: no alarm is ever raised)")
+	}
+	f := newFlags("alarm list")
+	if _, err := f.parse(args[1:], 0, 0, "alarm list"); err != nil {
+		return err
+	}
+	format := *f.writeOut
+	if format == "table" {
+		return unsupportedFormat(format)
+	}
+	return c.memberCall(f, sim.Command{Kind: sim.CmdAlarmList}, func(op *sim.Op) string {
+		h := respHeader{ClusterID: op.Header.ClusterId, MemberID: op.Header.MemberId, Revision: op.Header.Revision, RaftTerm: op.Header.RaftTerm}
+		switch format {
+		case "json":
+			out, _ := json.Marshal(struct {
+				Header respHeader `json:"header"`
+			}{h})
+			return string(out) + "\n"
+		case "fields":
+			var b strings.Builder
+			writeFieldsHeader(&b, h)
+			return b.String()
+		}
+		return "" // no alarm is ever raised: NOSPACE and CORRUPT are not simulated
+	})
 }

@@ -104,6 +104,11 @@ func (c *Console) restart(args []string, _ bool) error {
 	return c.perMember("restart", args, sim.Command{Kind: sim.CmdRestart}, "restarted from its disk")
 }
 
+// startVerb starts members that `member add` added: etcd's `--initial-cluster-state existing`.
+func (c *Console) startVerb(args []string, _ bool) error {
+	return c.perMember("start", args, sim.Command{Kind: sim.CmdStart}, "started with an empty disk (--initial-cluster-state existing)")
+}
+
 func (c *Console) isolate(args []string, _ bool) error {
 	return c.perMember("isolate", args, sim.Command{Kind: sim.CmdIsolate}, "isolated from every other member (its clients still reach it)")
 }

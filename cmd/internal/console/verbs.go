@@ -36,11 +36,13 @@ func init() {
 		{name: "move-leader", run: (*Console).moveLeader},
 		{name: "snapshot", run: (*Console).snapshot},
 		{name: "version", run: (*Console).version},
+		{name: "alarm", run: (*Console).alarm},
 
 		{name: "tick", sim: true, run: (*Console).tick},
 		{name: "wait", sim: true, run: (*Console).waitVerb},
 		{name: "crash", sim: true, run: (*Console).crash},
 		{name: "restart", sim: true, run: (*Console).restart},
+		{name: "start", sim: true, run: (*Console).startVerb},
 		{name: "stall", sim: true, run: (*Console).stall},
 		{name: "clock", sim: true, run: (*Console).clock},
 		{name: "partition", sim: true, run: (*Console).partition},

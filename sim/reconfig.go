@@ -1,0 +1,408 @@
+package sim
+
+import (
+	"slices"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+	"go.etcd.io/raft/v3/tracker"
+	"google.golang.org/protobuf/proto"
+)
+
+// etcd's Cluster API: member add, remove, promote, update and list, with
+// etcd's strict reconfiguration checks (--strict-reconfig-check, on by
+// default) and its learner rules, following etcd's server.go (AddMember,
+// mayAddMember, PromoteMember, mayPromoteMember, RemoveMember,
+// mayRemoveMember, configure) and membership.RaftCluster
+// (IsReadyToAddVotingMember, ValidateConfigurationChange).
+
+// healthInterval is etcd's HealthInterval: a peer counts as connected for a
+// reconfiguration only once it has been connected this long.
+const healthInterval = 5 * time.Second
+
+// readyPercent is etcd's readyPercentThreshold: a learner may be promoted
+// once its log matches at least this share of the leader's.
+const readyPercent = 0.9
+
+// The errors of etcd's Cluster API, as etcd's gRPC layer words them.
+const (
+	errNotEnoughStarted = "etcdserver: re-configuration failed due to not enough started members"
+	errUnhealthy        = "etcdserver: unhealthy cluster"
+	errLearnerNotReady  = "etcdserver: can only promote a learner member which is in sync with leader"
+	errMemberNotFound   = "etcdserver: member not found"
+	errProposalDropped  = "rpc error: code = Unknown desc = raft proposal dropped"
+)
+
+// isLearner reports whether the member is a learner in the configuration
+// it has applied.
+func (m *member) isLearner() bool { return slices.Contains(m.conf.GetLearners(), m.id) }
+
+// serveMembership serves a Cluster API call, or the alarm list.
+func (m *member) serveMembership(op *Op) {
+	if m.isLearner() {
+		m.w.reply(m, op, reply{status: OpError, err: errNotForLearner.Error()})
+		return
+	}
+	switch op.Kind {
+	case OpMemberList:
+		m.serveRead(op) // linearizable unless asked otherwise; answered by answerRead
+		return
+	case OpMemberPromote:
+		m.servePromote(op)
+		return
+	case OpMemberAdd:
+		if why := m.mayAddMember(op); why != "" {
+			m.w.reply(m, op, reply{status: OpError, err: why})
+			return
+		}
+	case OpMemberRemove:
+		if why := m.mayRemoveMember(op); why != "" {
+			m.w.reply(m, op, reply{status: OpError, err: why})
+			return
+		}
+	}
+	if m.soft.Lead == 0 {
+		m.held = append(m.held, op) // etcd's proposal waits for a leader
+		return
+	}
+	m.proposeMembership(op, nil)
+}
+
+// mayAddMember is etcd's strict check before a member add: a voter needs a
+// quorum of the voters to have started, and the serving member must have
+// been connected, for healthInterval, to a quorum of the voters the
+// cluster will have (the new member counted as unavailable).
+func (m *member) mayAddMember(op *Op) string {
+	if !op.Learner {
+		started, all := m.cluster.startedVoters(0)
+		n := all + 1
+		if !(started == 1 && n == 2) && started < n/2+1 {
+			return errNotEnoughStarted
+		}
+	}
+	voters := m.cluster.voters()
+	if len(voters) == 1 {
+		return "" // a single member may always grow
+	}
+	if m.connectedVoters(voters) < (len(voters)+1)/2+1 {
+		return errUnhealthy
+	}
+	return ""
+}
+
+// mayRemoveMember is etcd's strict check before a member remove: the
+// voters left must have a quorum of started members, and, unless the
+// member removed is a learner or already disconnected, the serving member
+// must stay connected to a quorum of them.
+func (m *member) mayRemoveMember(op *Op) string {
+	t := m.w.byName[op.Target]
+	cm := m.cluster.find(t.id)
+	if cm != nil && cm.learner {
+		return ""
+	}
+	started, all := m.cluster.startedVoters(t.id)
+	if started < all/2+1 {
+		return errNotEnoughStarted
+	}
+	if t != m && !m.peers[t.id].ok {
+		return "" // a member that is down is safe to remove
+	}
+	voters := m.cluster.voters()
+	if m.connectedVoters(voters)-1 < 1+(len(voters)-1)/2 {
+		return errUnhealthy
+	}
+	return ""
+}
+
+// connectedVoters counts the voters the member has been connected to for
+// healthInterval, itself included (etcd's numConnectedSince).
+func (m *member) connectedVoters(voters []clusterMember) int {
+	n := 0
+	for _, cm := range voters {
+		if cm.id == m.id || m.connectedSince(cm.id) {
+			n++
+		}
+	}
+	return n
+}
+
+// connectedSince reports whether the member's transport has had a working
+// stream to peer for at least healthInterval.
+func (m *member) connectedSince(peer uint64) bool {
+	c := m.peers[peer]
+	return c.ok && c.since <= m.w.now-Time(healthInterval)
+}
+
+// peerConn is the member's transport's view of one peer.
+type peerConn struct {
+	ok    bool
+	since Time // when the stream was last established
+}
+
+// refreshConnections updates every member's view of its peers after
+// anything that may change who can reach whom: a stream is established
+// when a peer becomes reachable and lost when it stops being so.
+func (w *World) refreshConnections() {
+	for _, a := range w.members {
+		if len(a.peers) < len(w.members)+1 {
+			a.peers = append(a.peers, make([]peerConn, len(w.members)+1-len(a.peers))...)
+		}
+		for _, b := range w.members {
+			if a == b {
+				continue
+			}
+			c := &a.peers[b.id]
+			switch ok := a.up && w.reachable(a, b); {
+			case ok && !c.ok:
+				*c = peerConn{ok: true, since: w.now}
+			case !ok:
+				*c = peerConn{}
+			}
+		}
+	}
+}
+
+// proposeMembership proposes the configuration change of op at m, and
+// waits for it to be applied there (etcd's configure). origin is the member
+// that forwarded it (a promotion at the leader), or nil. A member add
+// creates the new member here, unstarted, with the ID etcd computes from
+// its peer URL and the time.
+func (m *member) proposeMembership(op *Op, origin *member) {
+	if op.Kind == OpAlarmList {
+		m.proposeAlarmList(op)
+		return
+	}
+	t := m.w.byName[op.Target]
+	if op.Kind == OpMemberAdd && t == nil {
+		t = m.w.newMember(op)
+	} else if op.Kind == OpMemberAdd && (t.started || t.removed) {
+		m.answerMembership(op, origin, reply{status: OpError, err: "etcdserver: member ID already exist"})
+		return
+	}
+	ctx := confContext{ID: t.memberID}
+	var typ pb.ConfChangeType
+	switch op.Kind {
+	case OpMemberAdd:
+		typ, ctx.PeerURLs, ctx.IsLearner = pb.ConfChangeAddNode, []string{t.peerURL}, op.Learner
+		if op.Learner {
+			typ = pb.ConfChangeAddLearnerNode
+		}
+	case OpMemberPromote:
+		typ, ctx.IsPromote = pb.ConfChangeAddNode, true
+	case OpMemberRemove:
+		typ = pb.ConfChangeRemoveNode
+	case OpMemberUpdate:
+		typ, ctx.PeerURLs = pb.ConfChangeUpdateNode, []string{op.PeerURL}
+	}
+	cc := &pb.ConfChange{Id: new(op.ID), Type: typ.Enum(), NodeId: new(t.id), Context: ctx.encode()}
+	m.enter()
+	err := m.rn.ProposeConfChange(cc)
+	m.leave()
+	if err != nil {
+		m.answerMembership(op, origin, reply{status: OpError, err: errProposalDropped})
+		return
+	}
+	m.writes[op.ID] = op
+	if origin != nil {
+		m.confOrigins[op.ID] = origin
+	}
+	m.w.fault(m.id, "proposes: "+describeOp(op))
+	m.flush()
+}
+
+// answerMembership answers op at m: its client, or the member that
+// forwarded it.
+func (m *member) answerMembership(op *Op, origin *member, r reply) {
+	if origin != nil && origin != m {
+		m.w.peerSend(m, origin, op, &r)
+		return
+	}
+	m.w.reply(m, op, r)
+}
+
+// servePromote is etcd's PromoteMember: only the leader knows whether a
+// learner has caught up, so another member forwards the call to it.
+func (m *member) servePromote(op *Op) {
+	switch {
+	case m.soft.RaftState == raft.StateLeader:
+		m.promoteAtLeader(op, m)
+	case m.soft.Lead == 0:
+		m.held = append(m.held, op)
+	default:
+		m.w.peerSend(m, m.w.members[m.soft.Lead-1], op, nil)
+	}
+}
+
+// promoteAtLeader is etcd's promoteMember at the leader, for a call that
+// origin received: the learner must have caught up (its log matches 90%
+// of the leader's) and the voters it joins must have a started quorum.
+func (m *member) promoteAtLeader(op *Op, origin *member) {
+	t := m.w.byName[op.Target]
+	var learnerMatch, leaderMatch uint64
+	found := false
+	m.rn.WithProgress(func(id uint64, _ raft.ProgressType, pr tracker.Progress) {
+		if id == t.id {
+			learnerMatch, found = pr.Match, true
+		}
+		if id == m.id {
+			leaderMatch = pr.Match
+		}
+	})
+	why := ""
+	started, all := m.cluster.startedVoters(0)
+	switch {
+	case !found:
+		why = errMemberNotFound
+	case float64(learnerMatch)/float64(max(leaderMatch, 1)) < readyPercent:
+		why = errLearnerNotReady
+	case started+1 < (all+1)/2+1:
+		why = errNotEnoughStarted
+	}
+	if why != "" {
+		m.answerMembership(op, origin, reply{status: OpError, err: why})
+		return
+	}
+	m.proposeMembership(op, origin)
+}
+
+// applyConfChange applies a configuration change entry. Every member first
+// validates it against the membership it has applied, as etcd does; a
+// change that fails is applied as no change, and the member waiting for it
+// answers with the reason. The waiting member answers with the members.
+func (m *member) applyConfChange(e *pb.Entry) {
+	var cc pb.ConfChangeI
+	var ccID uint64
+	why := ""
+	if e.GetType() == pb.EntryConfChange {
+		var v1 pb.ConfChange
+		if err := proto.Unmarshal(e.GetData(), &v1); err != nil {
+			panic("sim: conf change: " + err.Error())
+		}
+		ccID = v1.GetId()
+		ctx := decodeConfContext(v1.GetContext())
+		why = m.cluster.validate(v1.GetType(), v1.GetNodeId(), ctx, m.w.peerURLOf)
+		if why == "" {
+			m.cluster.applyConfChange(v1.GetType(), v1.GetNodeId(), ctx)
+		} else {
+			if v1.GetType() != pb.ConfChangeRemoveNode && v1.GetType() != pb.ConfChangeUpdateNode && !ctx.IsPromote {
+				m.w.refuseNewMember(v1.GetNodeId())
+			}
+			v1.NodeId = new(uint64(raft.None)) // etcd: raft applies it as no change
+		}
+		cc = &v1
+	} else {
+		var v2 pb.ConfChangeV2
+		if err := proto.Unmarshal(e.GetData(), &v2); err != nil {
+			panic("sim: conf change: " + err.Error())
+		}
+		for _, ch := range v2.GetChanges() {
+			m.cluster.applyConfChange(ch.GetType(), ch.GetNodeId(), decodeConfContext(v2.GetContext()))
+		}
+		cc = &v2
+	}
+	m.enter()
+	m.conf = m.rn.ApplyConfChange(cc)
+	m.leave()
+	// A joiner can only be caught up by a snapshot that lists it, so every
+	// member snapshots right after applying a configuration change.
+	// NB: CreateSnapshot fails with ErrSnapOutOfDate when a newer snapshot
+	// exists (one installed from the leader); that one already lists the
+	// configuration, so the error is expected and ignored.
+	switch {
+	case !m.snapshotDurable(e.GetIndex()):
+		m.confSnapDue = true // applied while its commit is being written: taken once it is
+	default:
+		if _, err := m.disk.CreateSnapshot(e.GetIndex(), m.conf, m.snapshotData()); err == nil {
+			m.snap, _ = m.entryAt(e.GetIndex())
+		}
+	}
+	text := m.w.describeConf(m.conf)
+	if why != "" {
+		text = refusedConfText + why
+	}
+	m.w.record(Event{Kind: EvConf, Node: m.id, Index: e.GetIndex(), Text: text})
+	if op := m.writes[ccID]; op != nil && ccID != 0 {
+		delete(m.writes, ccID)
+		origin := m.confOrigins[ccID]
+		delete(m.confOrigins, ccID)
+		r := reply{status: OpOK, members: m.w.clusterMembers(m)}
+		if why != "" {
+			r = reply{status: OpError, err: why}
+		}
+		m.answerMembership(op, origin, r)
+	}
+	if why == "" && m.cluster.find(m.id) == nil && removes(cc, m.id) {
+		// etcd stops a member once it applies its own removal.
+		m.removed = true
+		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "removed from the cluster; it shuts down"})
+		m.crash()
+		m.w.refreshConnections()
+	}
+}
+
+// removes reports whether a configuration change removes the member id.
+func removes(cc pb.ConfChangeI, id uint64) bool {
+	for _, ch := range cc.AsV2().GetChanges() {
+		if ch.GetType() == pb.ConfChangeRemoveNode && ch.GetNodeId() == id {
+			return true
+		}
+	}
+	return false
+}
+
+// proposeAlarmList proposes an alarm list: etcd serves every alarm request
+// through raft.
+func (m *member) proposeAlarmList(op *Op) {
+	m.enter()
+	err := m.rn.Propose(encodeAlarmList(op.ID))
+	m.leave()
+	if err != nil {
+		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
+		return
+	}
+	m.writes[op.ID] = op
+	m.flush()
+}
+
+// newMember creates the member op adds: not started, its disk empty.
+func (w *World) newMember(op *Op) *member {
+	t := w.addMember(op.Target)
+	t.log.reset(1)
+	if op.PeerURL != "" {
+		t.peerURL = op.PeerURL
+		t.memberID = MemberID([]string{t.peerURL}, "", &w.now)
+	}
+	if op.startAdded {
+		w.fault(t.id, startText)
+		w.startMember(t)
+	}
+	w.refreshConnections()
+	return t
+}
+
+// refuseNewMember marks a member whose addition was refused as removed: it
+// never joined, and cannot be started.
+func (w *World) refuseNewMember(id uint64) {
+	if id == 0 || id > uint64(len(w.members)) {
+		return
+	}
+	if t := w.members[id-1]; !t.started {
+		t.removed = true
+	}
+}
+
+// clusterMembers is the member list m answers with.
+func (w *World) clusterMembers(m *member) []ClusterMember {
+	list, _ := w.MemberList(m.name)
+	return list
+}
+
+// start starts a member that has never run: a member added at runtime,
+// whose process the operator starts (etcd --initial-cluster-state
+// existing) with an empty disk.
+func (w *World) startMember(m *member) {
+	m.started = true
+	m.start()
+	w.refreshConnections()
+}
