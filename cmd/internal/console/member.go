@@ -149,14 +149,16 @@ func (c *Console) memberAdd(args []string) error {
 			}
 		}
 		return fmt.Errorf("%s", ev)
+	}
+	name := rest[0]
+	if err := scenarios.CheckMemberName("member add", name); err != nil {
+		return err // the simulator's rule for names, before etcdctl's checks
+	}
+	switch {
 	case *peerURLs == "":
 		return fmt.Errorf("member peer urls not provided")
 	case strings.Contains(*peerURLs, ","):
 		return fmt.Errorf("a simulated member advertises one peer URL, not %q", *peerURLs)
-	}
-	name := rest[0]
-	if err := scenarios.CheckMemberName("member add", name); err != nil {
-		return err
 	}
 	format := *f.writeOut
 	if format == "table" || format == "fields" {
