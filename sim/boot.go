@@ -226,6 +226,6 @@ func (m *member) applyCluster(data []byte) {
 	}
 	if op := m.writes[id]; data[0] == reqAlarmList && op != nil {
 		delete(m.writes, id)
-		m.w.reply(m, op, reply{status: OpOK}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
+		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev()}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
 	}
 }

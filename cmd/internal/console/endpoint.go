@@ -305,6 +305,11 @@ func (c *Console) endpointHealth(eps []string, f *flags) error {
 	var results []healthResult
 	var logs strings.Builder
 	reported := make([]bool, len(ops))
+	// Once the get has answered, etcdctl asks the same endpoint for the
+	// alarm list (through raft, like the get) before it reports; took is
+	// the get's latency alone.
+	alarms := make([]*sim.Op, len(ops))
+	took := make([]time.Duration, len(ops))
 	j := &job{deadline: c.w.Now().Add(waitLimit), wake: deadline}
 	j.poll = func() bool {
 		for i, op := range ops {
@@ -328,9 +333,28 @@ func (c *Console) endpointHealth(eps []string, f *flags) error {
 			if op.Status == sim.OpPending {
 				continue
 			}
+			if op.Status == sim.OpOK && alarms[i] == nil {
+				took[i] = op.Latency(c.w.Now())
+				alarm, err := c.w.Do(sim.Command{Kind: sim.CmdAlarmList, Via: eps[i], By: "etcdctl", Timeout: time.Duration(deadline - c.w.Now())})
+				if err != nil { // the member went away meanwhile
+					reported[i] = true
+					results = append(results, healthResult{Endpoint: c.label(eps[i]), Took: took[i].String(), Error: "Unable to fetch the alarm list", at: c.w.Now()})
+					continue
+				}
+				alarms[i] = alarm
+			}
+			if alarms[i] != nil && alarms[i].Status == sim.OpPending {
+				continue
+			}
 			reported[i] = true
 			r := healthResult{Endpoint: c.label(eps[i]), Health: op.Status == sim.OpOK, Took: op.Latency(c.w.Now()).String(), at: c.w.Now()}
-			if !r.Health {
+			if alarms[i] != nil {
+				r.Took = took[i].String()
+				if alarms[i].Status != sim.OpOK {
+					r.Health, r.Error = false, "Unable to fetch the alarm list"
+				}
+			}
+			if op.Status != sim.OpOK {
 				r.Error = op.Err
 				in, _ := c.w.Info(eps[i])
 				peer, err := peerOf(c.hostPort(eps[i])), "rpc error: code = DeadlineExceeded desc = context deadline exceeded"

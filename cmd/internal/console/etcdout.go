@@ -186,6 +186,10 @@ func grpcCode(msg string) string {
 		return "InvalidArgument"
 	case msg == "etcdserver: mvcc: database space exceeded", msg == "etcdserver: too many requests":
 		return "ResourceExhausted"
+	case msg == "etcdserver: re-configuration failed due to not enough started members":
+		// etcd's togRPCError maps it to the client's error type, not a
+		// gRPC status, so gRPC sends it as Unknown.
+		return "Unknown"
 	}
 	return "FailedPrecondition"
 }

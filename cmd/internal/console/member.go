@@ -161,11 +161,11 @@ func (c *Console) memberAdd(args []string) error {
 		return fmt.Errorf("a simulated member advertises one peer URL, not %q", *peerURLs)
 	}
 	format := *f.writeOut
-	if format == "table" || format == "fields" {
-		return unsupportedFormat(format)
-	}
 	cmd := sim.Command{Kind: sim.CmdAddMember, Node: name, Learner: *learner, PeerURL: *peerURLs}
 	return c.memberCall(f, cmd, func(op *sim.Op) string {
+		if msg, bad := printerUnsupported(format); bad {
+			return msg
+		}
 		in, _ := c.w.Info(name)
 		added := pbMember{ID: in.MemberID, PeerURLs: []string{in.PeerURL}, IsLearner: *learner}
 		members := pbMembers(op.Members)
@@ -227,9 +227,6 @@ func (c *Console) memberChange(args []string, what string) error {
 		return fmt.Errorf("etcdserver: member not found")
 	}
 	format := *f.writeOut
-	if format == "table" || format == "fields" {
-		return unsupportedFormat(format)
-	}
 	in, _ := c.w.Info(name)
 	cmd := sim.Command{Node: name}
 	word := map[string]string{"remove": "removed from", "promote": "promoted in", "update": "updated in"}[what]
@@ -242,6 +239,9 @@ func (c *Console) memberChange(args []string, what string) error {
 		cmd.Kind, cmd.PeerURL = sim.CmdUpdateMember, *peerURLs
 	}
 	return c.memberCall(f, cmd, func(op *sim.Op) string {
+		if msg, bad := printerUnsupported(format); bad {
+			return msg
+		}
 		if format == "json" {
 			out, _ := json.Marshal(struct {
 				Header  respHeader `json:"header"`
@@ -278,9 +278,6 @@ func (c *Console) moveLeader(args []string, _ bool) error {
 		return err
 	}
 	format := *f.writeOut
-	if format == "table" || format == "fields" {
-		return unsupportedFormat(format)
-	}
 	lead := ""
 	for _, ep := range eps {
 		if !c.answers(ep) {
@@ -313,6 +310,10 @@ func (c *Console) moveLeader(args []string, _ bool) error {
 		return fmt.Errorf("%s", err)
 	}
 	done := func() {
+		if msg, bad := printerUnsupported(format); bad {
+			c.printf("%s", msg)
+			return
+		}
 		if format == "json" {
 			out, _ := json.Marshal(struct {
 				Header respHeader `json:"header"`
@@ -355,6 +356,16 @@ func (c *Console) epLabelList(eps []string) []string {
 	return out
 }
 
+// printerUnsupported is etcdctl's error for an output format that has no
+// printer for a Cluster or Maintenance answer. etcdctl finds out only when
+// it prints the answer, after the call has done its work.
+func printerUnsupported(format string) (string, bool) {
+	if format != "table" && format != "fields" {
+		return "", false
+	}
+	return "Error: " + unsupportedFormat(format).Error() + "\n", true
+}
+
 // alarm list: etcd serves every alarm request through raft.
 func (c *Console) alarm(args []string, _ bool) error {
 	if len(args) == 0 || args[0] != "list" {
@@ -365,9 +376,6 @@ func (c *Console) alarm(args []string, _ bool) error {
 		return err
 	}
 	format := *f.writeOut
-	if format == "table" {
-		return unsupportedFormat(format)
-	}
 	return c.memberCall(f, sim.Command{Kind: sim.CmdAlarmList}, func(op *sim.Op) string {
 		h := respHeader{ClusterID: op.Header.ClusterId, MemberID: op.Header.MemberId, Revision: op.Header.Revision, RaftTerm: op.Header.RaftTerm}
 		switch format {
@@ -380,6 +388,9 @@ func (c *Console) alarm(args []string, _ bool) error {
 			var b strings.Builder
 			writeFieldsHeader(&b, h)
 			return b.String()
+		case "table":
+			msg, _ := printerUnsupported(format)
+			return msg
 		}
 		return "" // no alarm is ever raised: NOSPACE and CORRUPT are not simulated
 	})

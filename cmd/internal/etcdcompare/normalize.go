@@ -56,6 +56,7 @@ var (
 	logTimeRE   = regexp.MustCompile(`"ts":"[^"]*"`)
 	logTargetRE = regexp.MustCompile(`"target":"etcd-endpoints://0x[0-9a-f]+/`)
 	logLocalRE  = regexp.MustCompile(`LocalAddr: '127\.0\.0\.1:\d+'`)
+	paddedIDRE  = regexp.MustCompile(`Member +<id`)
 	// How gRPC words a deadline at a frozen member depends on which side
 	// noticed first.
 	logErrorRE = regexp.MustCompile(`"error":"rpc error: code = DeadlineExceeded desc = (context deadline exceeded|context deadline exceeded while waiting for connections to become ready|stream terminated by RST_STREAM with error code: CANCEL)"`)
@@ -87,7 +88,75 @@ func (n *Normalizer) Normalize(command, out string) string {
 		// order the answers came.
 		out = sortHealth(out)
 	}
+	if strings.HasPrefix(verb, "member ") && strings.Contains(out, "<id") {
+		out = sortMembers(out)
+	}
 	return out
+}
+
+// sortMembers sorts the members of a Cluster API answer: etcd lists them
+// by ID, and a member added at run time has an ID drawn from the clock,
+// so where it falls among the others is chance. Sorted: the lines of
+// member list, the rows of its table, the items of ETCD_INITIAL_CLUSTER,
+// the objects of a JSON "members" array.
+func sortMembers(out string) string {
+	if strings.HasPrefix(out, "+-") {
+		return sortTableRows(out)
+	}
+	if strings.HasPrefix(out, `"ClusterID" : `) {
+		// -w fields: the header, then a block for each member.
+		i := strings.Index(out, "\n\"ID\" : ")
+		if i < 0 {
+			return out
+		}
+		blocks := strings.SplitAfter(out[i+1:], "\n\n")
+		sort.Strings(blocks)
+		return out[:i+1] + strings.Join(blocks, "")
+	}
+	lines := strings.SplitAfter(out, "\n")
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && memberLineRE.MatchString(lines[j]) {
+			j++
+		}
+		if j > i {
+			sort.Strings(lines[i:j])
+			i = j
+			continue
+		}
+		l := lines[i]
+		if v, ok := strings.CutPrefix(l, `ETCD_INITIAL_CLUSTER="`); ok {
+			items := strings.Split(strings.TrimSuffix(strings.TrimSuffix(v, "\n"), `"`), ",")
+			sort.Strings(items)
+			lines[i] = `ETCD_INITIAL_CLUSTER="` + strings.Join(items, ",") + "\"\n"
+		}
+		if a, rest, ok := strings.Cut(l, `"members":[{`); ok {
+			if body, tail, ok := strings.Cut(rest, "}]"); ok {
+				items := strings.Split(body, "},{")
+				sort.Strings(items)
+				lines[i] = a + `"members":[{` + strings.Join(items, "},{") + "}]" + tail
+			}
+		}
+		i++
+	}
+	return strings.Join(lines, "")
+}
+
+// memberLineRE is a line of member list's simple format.
+var memberLineRE = regexp.MustCompile(`^\S+, (started|unstarted), `)
+
+// sortTableRows sorts the body rows of a table that opens out.
+func sortTableRows(out string) string {
+	lines := strings.SplitAfter(out, "\n")
+	if len(lines) < 5 {
+		return out
+	}
+	end := 3
+	for end < len(lines) && strings.HasPrefix(lines[end], "|") {
+		end++
+	}
+	sort.Strings(lines[3:end])
+	return strings.Join(lines, "")
 }
 
 func (n *Normalizer) normalize(out string) string {
@@ -144,7 +213,9 @@ func (n *Normalizer) line(l string) string {
 			l = strings.Join(f, ", ")
 		}
 	}
-	return n.idsIn(l)
+	// etcdctl prints member IDs with %16x: a shorter one is padded, and
+	// how much is the clock's choice for a member added at run time.
+	return paddedIDRE.ReplaceAllString(n.idsIn(l), "Member <id")
 }
 
 // statusLine normalises the sizes of an `endpoint status` line in the
@@ -309,17 +380,7 @@ func sortHealth(out string) string {
 		sort.Strings(items)
 		return "[{" + strings.Join(items, "},{") + "}]" + out[end+1:]
 	case strings.HasPrefix(out, "+-"):
-		lines := strings.SplitAfter(out, "\n")
-		if len(lines) < 5 {
-			return out
-		}
-		end := 3
-		for end < len(lines) && strings.HasPrefix(lines[end], "|") {
-			end++
-		}
-		body := lines[3:end]
-		sort.Strings(body)
-		return strings.Join(lines, "")
+		return sortTableRows(out)
 	case strings.HasPrefix(out, "\"Endpoint\""):
 		blocks := strings.SplitAfter(out, "\n\n")
 		sort.Strings(blocks)
