@@ -76,8 +76,27 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 				return nil, fmt.Errorf("let %s: %d references but not a list", b.Name, len(b.Refs))
 			}
 		}
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepPromote, StepRemoveMember, StepSnapshot:
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
 		v = yrefs(s.Nodes)
+	case StepPromote, StepRemoveMember:
+		if s.Via.Kind == 0 && s.Label == "" {
+			v = yrefs(s.Nodes)
+			break
+		}
+		v = ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		membershipCallNode(v, s)
+	case StepUpdateMember:
+		v = ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		yadd(v, "peer_url", ystr(s.PeerURL))
+		membershipCallNode(v, s)
+	case StepMemberList, StepAlarmList:
+		v = ymap(true)
+		membershipCallNode(v, s)
+		if s.Serializable {
+			yadd(v, "consistency", yplain("serializable"))
+		}
 	case StepStall:
 		v = ymap(true)
 		yadd(v, "node", yrefs(s.Nodes))
@@ -126,6 +145,13 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		if s.Learner {
 			yadd(v, "learner", ybool(true))
 		}
+		if s.PeerURL != "" {
+			yadd(v, "peer_url", ystr(s.PeerURL))
+		}
+		if s.Start {
+			yadd(v, "start", ybool(true))
+		}
+		membershipCallNode(v, s)
 	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
 		StepLeaseKeepAlive, StepLeaseTimeToLive:
 		v = opNode(s)
@@ -146,6 +172,17 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 	}
 	yadd(st, s.Kind.String(), v)
 	return st, nil
+}
+
+// membershipCallNode writes the keys a membership step shares with a
+// client operation: via (when not the default, the leader) and as.
+func membershipCallNode(m *yaml.Node, s *Step) {
+	if s.Via.Kind != 0 {
+		yadd(m, "via", yref(s.Via))
+	}
+	if s.Label != "" {
+		yadd(m, "as", ystr(s.Label))
+	}
 }
 
 // opNode writes the argument of a client operation: put, delete, get,

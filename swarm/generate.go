@@ -383,7 +383,7 @@ func (g *gen) membership(t, lasts time.Duration) {
 	g.added++
 	m := "etcd-" + strconv.Itoa(len(g.members)+g.added)
 	learner := g.rng.IntN(3) > 0
-	g.add(t, scenarios.Step{Kind: scenarios.StepAddMember, Name: m, Learner: learner})
+	g.add(t, scenarios.Step{Kind: scenarios.StepAddMember, Name: m, Learner: learner, Start: true})
 	g.current = append(g.current, m)
 	if learner && t+lasts < g.opts.Duration {
 		g.add(t+lasts, scenarios.Step{Kind: scenarios.StepPromote, Nodes: []scenarios.NodeRef{name(m)}})
