@@ -227,7 +227,8 @@ func rangeReq(t *testing.T, args []datadriven.CmdArg) *RangeRequest {
 }
 
 // parseTxnLine reads one line of a txn: "cmp KEY TARGET OP VALUE", or
-// "then|else put K V", "then|else del K", "then|else get K".
+// "then|else put K V [ignore_value] [lease=N]", "then|else del K
+// [prefix|from]", "then|else get K".
 func parseTxnLine(t *testing.T, r *TxnRequest, line string) {
 	f := strings.Fields(line)
 	switch f[0] {
@@ -253,10 +254,18 @@ func parseTxnLine(t *testing.T, r *TxnRequest, line string) {
 		switch f[1] {
 		case "put":
 			op.RequestPut = &PutRequest{Key: f[2], Value: f[3]}
+			for _, flag := range f[4:] {
+				switch {
+				case flag == "ignore_value":
+					op.RequestPut.IgnoreValue, op.RequestPut.Value = true, ""
+				case strings.HasPrefix(flag, "lease="):
+					op.RequestPut.Lease, _ = strconv.ParseInt(strings.TrimPrefix(flag, "lease="), 10, 64)
+				}
+			}
 		case "del":
 			op.RequestDeleteRange = &DeleteRangeRequest{Key: f[2]}
 			if len(f) > 3 {
-				op.RequestDeleteRange.RangeEnd = PrefixEnd(f[2])
+				op.RequestDeleteRange.RangeEnd, _ = rangeEnd([]datadriven.CmdArg{{Key: f[2]}, {Key: f[3]}})
 			}
 		case "get":
 			op.RequestRange = &RangeRequest{Key: f[2]}

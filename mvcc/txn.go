@@ -94,10 +94,13 @@ func (s *Store) checkTxn(r *TxnRequest, path []bool) (int, error) {
 				err = ErrCompacted
 			}
 		case req.RequestPut != nil:
+			// NB: the key before the lease, as etcd's checkPut (a put
+			// outside a txn checks the lease first).
 			p := req.RequestPut
 			if p.IgnoreValue || p.IgnoreLease {
 				if kvs, _, _, _ := s.rangeKeys(p.Key, "", s.currentRev, 0, 0, false); len(kvs) == 0 {
 					err = ErrKeyNotFound
+					break
 				}
 			}
 			if p.Lease != 0 && (s.lessor == nil || !s.lessor.Exists(p.Lease)) {
@@ -270,11 +273,15 @@ func validateOp(op *RequestOp) error {
 // interval is a key range [key, end); end "" is the key alone.
 type interval struct{ key, end string }
 
+// contains is etcd's interval tree test for a put's key. NB: etcd builds
+// the interval from the request's bytes, so a --from-key delete (end
+// GteEnd, "\x00") is the interval [key, "\x00"), which holds no key: a
+// real etcd v3.6.16 accepts `del a --from-key` and `put b` in one txn.
 func (iv interval) contains(k string) bool {
 	if iv.end == "" {
 		return k == iv.key
 	}
-	return k >= iv.key && (iv.end == GteEnd || k < iv.end)
+	return k >= iv.key && k < iv.end
 }
 
 // checkIntervals refuses a branch that puts a key twice, or puts a key
