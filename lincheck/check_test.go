@@ -1,6 +1,7 @@
 package lincheck
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -151,7 +152,7 @@ func TestAgreesWithBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	counts := map[Result]int{}
 	for iter := range 20000 {
-		ops := randomHistory(rng, 2+rng.IntN(5))
+		ops := randomHistory(rng, 2+rng.IntN(5), mild)
 		want := bruteForce(ops)
 		v := Check(ops, Options{})
 		if v.Result == Unknown {
@@ -211,10 +212,28 @@ func randomStep(rng *rand.Rand) Operation {
 	return op
 }
 
-// randomHistory makes n operations, transactions among them, placed at
-// random instants, with results from a random valid order, sometimes
-// changed.
-func randomHistory(rng *rand.Rand, n int) []Operation {
+// historyShape says what randomHistory makes.
+type historyShape struct {
+	values      []string // what puts write
+	txnOneIn    int      // one operation in txnOneIn is a transaction
+	lostOf3     int      // of three writes, how many time out
+	changeOneIn int      // one read in changeOneIn has its result changed
+}
+
+// mild is the shape of TestAgreesWithBruteForce's histories.
+var mild = historyShape{values: testValues, txnOneIn: 6, lostOf3: 1, changeOneIn: 4}
+
+// randomHistory makes n operations of the given shape, transactions among
+// them, placed at random instants, with results from a random valid
+// order, sometimes changed.
+func randomHistory(rng *rand.Rand, n int, shape historyShape) []Operation {
+	step := func() Operation {
+		op := randomStep(rng)
+		if op.Kind == Put {
+			op.Value = shape.values[rng.IntN(len(shape.values))]
+		}
+		return op
+	}
 	perm := rng.Perm(2 * n)
 	ops := make([]Operation, n)
 	for i := range ops {
@@ -222,15 +241,15 @@ func randomHistory(rng *rand.Rand, n int) []Operation {
 		if c > r {
 			c, r = r, c
 		}
-		op := randomStep(rng)
-		if rng.IntN(6) == 0 {
+		op := step()
+		if rng.IntN(shape.txnOneIn) == 0 {
 			op = Operation{Kind: Txn}
 			for range 1 + rng.IntN(3) {
-				op.Steps = append(op.Steps, randomStep(rng))
+				op.Steps = append(op.Steps, step())
 			}
 		}
 		op.Call, op.Return = c, r
-		if (op.Kind == Put || op.Kind == Delete) && rng.IntN(3) == 0 {
+		if (op.Kind == Put || op.Kind == Delete) && rng.IntN(3) < shape.lostOf3 {
 			op.Outcome = Indeterminate
 		}
 		op.Name = fmt.Sprintf("%d:%v %s=%s", i, op.Kind, op.Key, op.Value)
@@ -253,40 +272,37 @@ func randomHistory(rng *rand.Rand, n int) []Operation {
 		}
 		order = append(order, point{float64(op.Call) + rng.Float64()*(ret-float64(op.Call)), i})
 	}
-	slices.SortFunc(order, func(a, b point) int {
-		switch {
-		case a.at < b.at:
-			return -1
-		case a.at > b.at:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(order, func(a, b point) int { return cmp.Compare(a.at, b.at) })
 	state := map[string]string{}
-	perturb := func(op *Operation) {
-		if op.Kind != Get || rng.IntN(4) != 0 {
+	change := func(op *Operation) {
+		if op.Kind != Get || rng.IntN(shape.changeOneIn) != 0 {
 			return
 		}
-		if len(op.Result) > 0 && rng.IntN(2) == 0 {
-			op.Result = op.Result[1:]
-		} else {
+		switch rng.IntN(3) {
+		case 0: // a key missed
+			if len(op.Result) > 0 {
+				op.Result = op.Result[1:]
+			}
+		case 1: // another value, or a key outside the range
 			k := op.Key
 			if op.End != "" {
 				k = testKeys[rng.IntN(len(testKeys))]
 			}
-			op.Result = []KV{{k, testValues[rng.IntN(len(testValues))]}}
+			op.Result = []KV{{k, shape.values[rng.IntN(len(shape.values))]}}
+		default: // nothing
+			op.Result = nil
 		}
 	}
 	for _, p := range order {
 		op := &ops[p.idx]
 		if op.Kind != Txn {
 			refApply(state, op, true)
-			perturb(op)
+			change(op)
 			continue
 		}
 		for j := range op.Steps {
 			refApply(state, &op.Steps[j], true)
-			perturb(&op.Steps[j])
+			change(&op.Steps[j])
 		}
 	}
 	return ops
