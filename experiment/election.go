@@ -34,8 +34,8 @@ type Cluster struct {
 }
 
 // PaperCluster is the setup of the paper's Figure 16: five servers, a
-// broadcast time (round trip plus disk write) of 15ms, here a 5ms one-way
-// latency and a 5ms disk write, and two of the four survivors not eligible
+// broadcast time (round trip plus disk write) of 15ms, here a 7ms one-way
+// latency and a 1ms disk write, and two of the four survivors not eligible
 // to win. LogCabin had neither pre-vote nor check quorum.
 func PaperCluster() Cluster {
 	return Cluster{Members: 5, Latency: netmodel.Fixed(7 * time.Millisecond), DiskLatency: time.Millisecond, Behind: -1}
@@ -297,10 +297,10 @@ type Trial struct {
 // up (the paper's Figure 16 runs to 10s).
 const TrialPatience = 60 * time.Second
 
-// Trial runs one trial with election-timeout range r and the given seed: a copy of the settled cluster in which the
-// survivors restart with r's election timeout, the leader crashes at a
-// uniformly random moment of its heartbeat interval, and the survivors elect
-// a new one.
+// Trial runs one trial with election-timeout range r and the given seed:
+// a copy of the settled cluster in which the survivors restart with r's
+// election timeout, the leader crashes at a uniformly random moment of its
+// heartbeat interval, and the survivors elect a new one.
 //
 // NB: the copy is taken at the heartbeat round, with the leader already
 // down, and the crash time is drawn on top. Between its heartbeat round and
