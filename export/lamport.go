@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -161,8 +162,7 @@ func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 		width, height, width, height)
 	p(`<title>%s</title>`+"\n", esc(opt.Title))
 	p(`<defs>`)
-	colors := mapValues(msgColors)
-	slices.Sort(colors)
+	colors := slices.Sorted(maps.Values(msgColors))
 	for _, c := range append(colors, "#000000", clientColor) {
 		p(`<marker id="a%s" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`,
 			c[1:], c)
@@ -472,9 +472,7 @@ func leaderSpans(p func(string, ...any), w *sim.World, members []sim.MemberInfo,
 			}
 		}
 	}
-	ids := mapKeys(open)
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(open)) {
 		shade(id, open[id], end)
 	}
 }
@@ -559,19 +557,3 @@ func truncate(s string, n int) string {
 }
 
 func esc(s string) string { return html.EscapeString(s) }
-
-func mapKeys[K comparable, V any](m map[K]V) []K {
-	out := make([]K, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
-func mapValues[K comparable, V any](m map[K]V) []V {
-	out := make([]V, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
-}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,7 +80,7 @@ func ShiViz(out io.Writer, w *sim.World, opt ShiVizOptions) error {
 			if !opt.Heartbeats && e.IsHeartbeat() {
 				continue
 			}
-			sent[e.Msg.ID] = clone(emit(members[e.Node], what))
+			sent[e.Msg.ID] = maps.Clone(emit(members[e.Node], what))
 		case sim.EvDeliver:
 			c, ok := sent[e.Msg.ID]
 			if !ok {
@@ -105,7 +106,7 @@ func ShiViz(out io.Writer, w *sim.World, opt ShiVizOptions) error {
 			if e.Kind == sim.EvReply {
 				from, to = member, client
 			}
-			c := clone(emit(from, what))
+			c := maps.Clone(emit(from, what))
 			merge(to, c)
 			emit(to, what)
 		}
@@ -113,21 +114,11 @@ func ShiViz(out io.Writer, w *sim.World, opt ShiVizOptions) error {
 	return bw.Flush()
 }
 
-func clone(c map[string]int) map[string]int {
-	out := make(map[string]int, len(c))
-	for k, v := range c {
-		out[k] = v
-	}
-	return out
-}
-
 // clockJSON writes a vector clock with its hosts in order.
 func clockJSON(c map[string]int) string {
-	hosts := mapKeys(c)
-	slices.Sort(hosts)
 	var b strings.Builder
 	b.WriteByte('{')
-	for i, h := range hosts {
+	for i, h := range slices.Sorted(maps.Keys(c)) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
