@@ -2,8 +2,10 @@ package trace
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"testing"
 )
 
@@ -19,11 +21,12 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			return
 		}
+		var events []Event
 		last := int64(-1 << 63)
 		for {
 			e, err := tr.Next()
 			if errors.Is(err, io.EOF) {
-				return
+				break
 			}
 			if err != nil {
 				if err.Error() == "" {
@@ -35,6 +38,25 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("time went backwards: %d after %d", e.T, last)
 			}
 			last = e.T
+			events = append(events, e)
+		}
+		// What it accepted, written again, reads back the same.
+		var again bytes.Buffer
+		enc := json.NewEncoder(&again)
+		if err := enc.Encode(tr.Header()); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range events {
+			if err := enc.Encode(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h, got, err := ReadAll(&again)
+		if err != nil {
+			t.Fatalf("what it read, written again, does not read: %v", err)
+		}
+		if !reflect.DeepEqual(h, tr.Header()) || !reflect.DeepEqual(got, events) {
+			t.Fatalf("read back differently:\n%+v %+v\n%+v %+v", tr.Header(), events, h, got)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,5 +74,17 @@ func TestBadTraces(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%.60q: got %v, want an error with %q", tc.trace, err, tc.want)
 		}
+	}
+}
+
+// TestKindsAreTheSimulators: the reader knows every kind of event the
+// simulator writes, and no other.
+func TestKindsAreTheSimulators(t *testing.T) {
+	var kinds []string
+	for k := sim.EventKind(0); k.String() != "event(?)"; k++ {
+		kinds = append(kinds, k.String())
+	}
+	if !slices.Equal(kinds, Kinds) {
+		t.Fatalf("the simulator writes %v, the reader knows %v", kinds, Kinds)
 	}
 }
