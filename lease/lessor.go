@@ -82,9 +82,6 @@ func New(minTTL int64) *Lessor {
 	return &Lessor{minTTL: minTTL, leases: map[int64]*Lease{}}
 }
 
-// MinTTL returns the shortest TTL it grants.
-func (le *Lessor) MinTTL() int64 { return le.minTTL }
-
 // IsPrimary reports whether this is the leader's lessor.
 func (le *Lessor) IsPrimary() bool { return le.primary }
 

@@ -58,17 +58,6 @@ func (s *Store) CompactRev() int64 { return s.compactMainRev }
 // FirstRev returns the oldest revision that can still be read.
 func (s *Store) FirstRev() int64 { return max(s.compactMainRev, 1) }
 
-// Len returns how many keys exist now.
-func (s *Store) Len() int {
-	n := 0
-	for _, k := range s.keys {
-		if _, _, _, err := s.index[k].get(s.currentRev); err == nil {
-			n++
-		}
-	}
-	return n
-}
-
 // visit calls f for every indexed key in [key, end), in key order. end ""
 // means key alone; GteEnd means every key from key on.
 func (s *Store) visit(key, end string, f func(ki *keyIndex)) {
