@@ -29,7 +29,7 @@ func (s *safety) countCommit(m *member, i uint64) {
 		return
 	}
 	for j := max(m.snap.Index, 1); j <= i; j++ {
-		if c, have := m.entryAt(j); have && !s.agree(&s.committed, c) {
+		if c, have := m.entryAt(j); have && !s.noteCommitted(m, c) {
 			s.fail("State Machine Safety", fmt.Sprintf("%s holds at index %d an entry (term %d) that differs from the one counted committed there", s.w.fmtNode(m.id), j, c.Term))
 			return
 		}

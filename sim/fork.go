@@ -268,6 +268,7 @@ func (s *safety) clone(w *World) *safety {
 	}
 	s.chains.copyTo(&c.chains)
 	s.committed.copyTo(&c.committed)
+	s.commitIn.copyTo(&c.commitIn)
 	s.applied.copyTo(&c.applied)
 	return c
 }

@@ -33,6 +33,7 @@ type safety struct {
 	chains    chunked[termChain]     // index → the first term and log hash persisted at it (Log Matching)
 	more      map[uint64][]termChain // index → the other terms persisted at it, which are rare
 	committed chunked[entryID]       // index → the entry committed there (Leader Completeness)
+	commitIn  chunked[uint64]        // index → the term in which it was first known committed
 	applied   chunked[entryID]       // index → the entry applied there (State Machine Safety)
 }
 
@@ -112,7 +113,7 @@ func (s *safety) commit(m *member, prev, commit uint64) {
 		if !ok {
 			continue
 		}
-		if !s.agree(&s.committed, e) {
+		if !s.noteCommitted(m, e) {
 			s.fail("State Machine Safety", fmt.Sprintf("%s committed an entry at index %d (term %d) that differs from the entry committed there before (term %d)",
 				s.w.fmtNode(m.id), i, e.Term, s.committed.at(int(i)).Term))
 			return
@@ -134,9 +135,30 @@ func (s *safety) apply(m *member, e entryID) {
 		s.fail("State Machine Safety", fmt.Sprintf("%s applied the entry at index %d (term %d) before it was committed (its commit index is %d)", s.w.fmtNode(m.id), e.Index, e.Term, known))
 		return
 	}
-	if !s.agree(&s.committed, e) {
+	if !s.noteCommitted(m, e) {
 		s.fail("State Machine Safety", fmt.Sprintf("%s applied an entry at index %d that differs from the one committed there", s.w.fmtNode(m.id), e.Index))
 	}
+}
+
+// noteCommitted records that m knows e committed, in the term m is in now
+// (raft's own term: a commit index may be known before its HardState is
+// written), or reports whether e matches the entry recorded there.
+func (s *safety) noteCommitted(m *member, e entryID) bool {
+	fresh := e.Index >= uint64(s.committed.n) || s.committed.at(int(e.Index)).Term == 0
+	if !s.agree(&s.committed, e) {
+		return false
+	}
+	if fresh {
+		term := m.hard.GetTerm()
+		if m.rn != nil {
+			term = max(term, m.status().term)
+		}
+		for uint64(s.commitIn.n) <= e.Index {
+			s.commitIn.add()
+		}
+		*s.commitIn.at(int(e.Index)) = term
+	}
+	return true
 }
 
 // agree records e in tab, or reports whether it matches what is there.
@@ -152,18 +174,25 @@ func (s *safety) agree(tab *chunked[entryID], e entryID) bool {
 	return t.Chain == e.Chain
 }
 
-// completeness: a leader's log holds every entry committed before its term.
-// It is checked once the Ready that made m leader is durable.
+// completeness: a leader's log holds every entry committed in a term
+// before its own (Figure 3: "committed in a given term ... present in the
+// logs of the leaders for all higher-numbered terms"). It is checked once
+// the Ready that made m leader is durable.
+// NB: what counts is the term in which an entry was committed, not the
+// term it was written in. A leader of term 3 elected with votes granted
+// before an entry of term 2 was committed in term 4 need not hold it, and
+// may take office late: a member stalled with its votes in its queue does
+// (found by raftsim swarm, seed 5882).
 func (s *safety) completeness(m *member) {
 	for i := m.snap.Index + 1; i < uint64(s.committed.n); i++ {
 		c := *s.committed.at(int(i))
-		if c.Term == 0 || c.Term >= m.leaderTerm {
+		if c.Term == 0 || i >= uint64(s.commitIn.n) || *s.commitIn.at(int(i)) >= m.leaderTerm {
 			continue
 		}
 		e, ok := m.entryAt(i)
 		if !ok || e.Chain != c.Chain {
-			s.fail("Leader Completeness", fmt.Sprintf("%s leads term %d but its log lacks the entry committed at index %d (term %d)",
-				s.w.fmtNode(m.id), m.leaderTerm, i, c.Term))
+			s.fail("Leader Completeness", fmt.Sprintf("%s leads term %d but its log lacks the entry committed at index %d (term %d) in term %d",
+				s.w.fmtNode(m.id), m.leaderTerm, i, c.Term, *s.commitIn.at(int(i))))
 			return
 		}
 	}

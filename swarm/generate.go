@@ -1,12 +1,15 @@
 package swarm
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/raftsim/raftsim/etcdctl"
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
@@ -401,6 +404,7 @@ func (g *gen) workload() {
 	keys := 2 + g.rng.IntN(7)
 	mean := time.Duration(float64(time.Second) / g.profile.Rate)
 	via := append(slices.Clone(g.members), failoverClient)
+	written := map[string][]string{} // the values put to each key so far
 	for t := 500*time.Millisecond + g.gap(mean); t < g.opts.Duration; t += g.gap(mean) {
 		g.requests++
 		kind := g.profile.Requests[g.rng.IntN(len(g.profile.Requests))]
@@ -425,10 +429,61 @@ func (g *gen) workload() {
 			if st.Prefix {
 				st.Key = "/k"
 			}
+		case RequestTxn:
+			// On keys of their own: a transaction that times out leaves
+			// its keys out of the linearizability check.
+			key := "/txn" + st.Key
+			st.Kind, st.Label, st.Key = scenarios.StepTxn, "txn"+n, ""
+			st.Txn = g.casTxn(key, "v"+n, written[key])
+			written[key] = append(written[key], "v"+n)
+		case RequestLease:
+			g.lease(t, st.Via, n)
+			continue
 		case RequestRange:
 			st.Kind, st.Prefix, st.Key, st.Label = scenarios.StepGet, true, "/k", "range"+n
 		}
+		if st.Kind == scenarios.StepPut {
+			written[st.Key] = append(written[st.Key], st.Value)
+		}
 		g.add(t, st)
+	}
+}
+
+// casTxn is a compare-and-swap: if key holds one of the values written to
+// it before (or, with none, was never created), put value; else read it.
+func (g *gen) casTxn(key, value string, before []string) *mvcc.TxnRequest {
+	cmp := fmt.Sprintf("create(%q) = \"0\"", key)
+	if len(before) > 0 {
+		cmp = fmt.Sprintf("val(%q) = %q", key, before[g.rng.IntN(len(before))])
+	}
+	c, err1 := etcdctl.ParseCompare(cmp)
+	put, err2 := etcdctl.ParseRequest(fmt.Sprintf("put %s %s", key, value))
+	get, err3 := etcdctl.ParseRequest("get " + key)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		panic("swarm: a transaction etcdctl does not read: " + err.Error())
+	}
+	return &mvcc.TxnRequest{Compare: []*mvcc.Compare{c}, Success: []*mvcc.RequestOp{put}, Failure: []*mvcc.RequestOp{get}}
+}
+
+// lease grants a lease of 2-10s through via, puts a key with it, and a
+// little later keeps it alive or revokes it.
+func (g *gen) lease(t time.Duration, via scenarios.NodeRef, n string) {
+	label := "lease" + n
+	ttl := int64(2 + g.rng.IntN(9))
+	put, later := t+g.millis(100, 1000), t+g.millis(1000, 6000)
+	g.add(t, scenarios.Step{Kind: scenarios.StepLeaseGrant, Via: via, TTL: ttl, Label: label})
+	if put >= g.opts.Duration {
+		return
+	}
+	g.add(put, scenarios.Step{Kind: scenarios.StepPut, Via: via, Key: "/lease/k" + n, Value: "v" + n,
+		LeaseLabel: label, Label: "lput" + n})
+	if later >= g.opts.Duration {
+		return
+	}
+	if g.rng.IntN(2) == 0 {
+		g.add(later, scenarios.Step{Kind: scenarios.StepLeaseKeepAlive, Via: via, LeaseLabel: label, Label: "keep" + n})
+	} else {
+		g.add(later, scenarios.Step{Kind: scenarios.StepLeaseRevoke, Via: via, LeaseLabel: label, Label: "revoke" + n})
 	}
 }
 

@@ -49,6 +49,14 @@ const (
 	RequestSerializableGet Request = "serializable-get"
 	RequestDelete          Request = "delete"
 	RequestWatch           Request = "watch"
+	// RequestTxn is a compare-and-swap transaction on a key under /txn/: if
+	// the key holds a value one written before (or none was), put a new
+	// one, else read it.
+	RequestTxn Request = "txn"
+	// RequestLease grants a lease, puts a key with it (under /lease/, which
+	// the linearizability check leaves out: a lease may delete it at any
+	// time), and keeps it alive or revokes it later.
+	RequestLease Request = "lease"
 	// RequestRange is a linearizable get of every key under a prefix. It is
 	// not in the default workload: a prefix read ties every key's history
 	// together, which makes the linearizability check much slower.
@@ -56,10 +64,10 @@ const (
 )
 
 // AllRequests lists every request kind, in the order they are drawn.
-var AllRequests = []Request{RequestPut, RequestGet, RequestSerializableGet, RequestDelete, RequestWatch, RequestRange}
+var AllRequests = []Request{RequestPut, RequestGet, RequestSerializableGet, RequestDelete, RequestWatch, RequestTxn, RequestLease, RequestRange}
 
 // DefaultRequests is the default workload.
-var DefaultRequests = []Request{RequestPut, RequestGet, RequestSerializableGet, RequestDelete, RequestWatch}
+var DefaultRequests = []Request{RequestPut, RequestGet, RequestSerializableGet, RequestDelete, RequestWatch, RequestTxn, RequestLease}
 
 // Options are what every seed of a campaign draws from.
 type Options struct {

@@ -24,7 +24,7 @@ func swarmFlags(fs *pflag.FlagSet) func() (swarm.Options, error) {
 	def := swarm.DefaultOptions()
 	members := fs.String("members", "3,5", "cluster sizes a seed draws from")
 	faults := fs.String("faults", "all", "fault kinds a seed may draw: all, none, or a list (crash,partition,...; all,-membership)")
-	workload := fs.String("workload", "default", "request kinds: default, all, or a list (put,get,serializable-get,delete,watch,range)")
+	workload := fs.String("workload", "default", "request kinds: default (all but range), all, or a list (put,get,serializable-get,delete,watch,txn,lease,range)")
 	duration := fs.Duration("duration", def.Duration, "virtual time of faults and requests before the final heal")
 	rate := fs.Int("rate", def.RequestsPerSecond, "the highest mean number of requests a virtual second a seed draws")
 	var bugNames []string
