@@ -72,6 +72,7 @@ type gen struct {
 	members  []string // bootstrap members
 	current  []string // members now, as far as the schedule knows
 	added    int      // members added so far
+	removed  int      // members removed so far
 	vars     int      // let variables bound so far
 	requests int      // requests so far, for labels and values
 
@@ -277,11 +278,15 @@ func (g *gen) fault(t time.Duration, f Fault) {
 		g.add(t, append(let, scenarios.Step{Kind: scenarios.StepIsolate, Nodes: []scenarios.NodeRef{ref}})...)
 		later(heal)
 	case FaultPartial:
-		if len(g.current) < 3 {
+		// Bootstrap members only: a step acts on each pair in turn, and a
+		// member whose add was refused would fail it half done, which a
+		// reproducer could not leave out (a partition is checked whole
+		// first, so it may name every member).
+		if len(g.members) < 3 {
 			return
 		}
-		bridge := g.member()
-		a, b := g.split(slices.DeleteFunc(slices.Clone(g.current), func(m string) bool { return m == bridge }))
+		bridge := g.members[g.rng.IntN(len(g.members))]
+		a, b := g.split(slices.DeleteFunc(slices.Clone(g.members), func(m string) bool { return m == bridge }))
 		g.add(t, scenarios.Step{Kind: scenarios.StepCut, From: names(a), To: names(b)})
 		later(heal)
 	case FaultOneWay:
@@ -375,7 +380,16 @@ func (g *gen) linkFault(t time.Duration, f Fault, lasts time.Duration) {
 // membership adds a member (a learner, promoted later, or a voter), or
 // removes one, keeping at least two members as far as the schedule knows.
 func (g *gen) membership(t, lasts time.Duration) {
-	if len(g.current) > 2 && g.rng.IntN(3) == 0 {
+	// NB: removing a member from two voters can wedge a cluster for good,
+	// in etcd as here: if the leader is the one removed, it shuts down once
+	// it applies the change, and the other may never learn that the change
+	// committed, so it still needs the removed member's vote (found by the
+	// swarm, seeds 3640 and 5832). A schedule cannot count the voters (an
+	// add may be refused when it runs), so it removes at most all but two
+	// of the bootstrap members: at least two voters stay, whatever else
+	// happens.
+	if g.removed < len(g.members)-2 && g.rng.IntN(3) == 0 {
+		g.removed++
 		ref, let := g.target()
 		if ref.Kind == scenarios.RefName {
 			g.current = slices.DeleteFunc(g.current, func(m string) bool { return m == ref.Name })
