@@ -126,6 +126,14 @@ func (ki *keyIndex) findGeneration(rev int64) *generation {
 // compact drops the history before atRev, keeping, in each generation that
 // is still needed, the last revision at or before atRev, and adds every
 // revision it keeps at or before atRev to available.
+//
+// NB: a key can be deleted and put again within one revision (a txn of a
+// --from-key delete and a put, which etcd's duplicate-key check lets
+// through): its generation ends at atRev and the next begins at atRev.
+// etcd v3.6.16 keeps only the first of the two (doCompact stops at it), so
+// its backend loses the put while its index still names it, and the next
+// read of the key is fatal (etcd issue #22376). Here every generation
+// begun at atRev keeps its last revision at or before atRev too.
 func (ki *keyIndex) compact(atRev int64, available map[Revision]struct{}) {
 	genIdx, revIndex := ki.doCompact(atRev, available)
 	g := &ki.generations[genIdx]
@@ -133,6 +141,20 @@ func (ki *keyIndex) compact(atRev int64, available map[Revision]struct{}) {
 		g.revs = g.revs[revIndex:]
 	}
 	ki.generations = ki.generations[genIdx:]
+	for i := 1; i < len(ki.generations); i++ {
+		g := &ki.generations[i]
+		if g.isEmpty() || g.revs[0].Main > atRev {
+			break
+		}
+		n := g.walk(func(rev Revision) bool {
+			if rev.Main <= atRev {
+				available[rev] = struct{}{}
+				return false
+			}
+			return true
+		})
+		g.revs = g.revs[n:] // n >= 0: its first revision is at atRev
+	}
 }
 
 func (ki *keyIndex) doCompact(atRev int64, available map[Revision]struct{}) (genIdx int, revIndex int) {
