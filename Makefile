@@ -24,9 +24,9 @@ test: deps build
 	$(GO) vet ./...
 	@if $(NEED_XVFB); then \
 		echo "xvfb-run go test ./..."; \
-		xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -count=1 ./...; \
+		xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -count=1 -timeout 60m ./...; \
 	else \
-		$(GO) test -count=1 ./...; \
+		$(GO) test -count=1 -timeout 60m ./...; \
 	fi
 	$(BIN)/raftsim swarm --seeds 1-200 --repro-dir $(BIN)/swarm-repro
 

@@ -66,6 +66,7 @@ func (r *Renderer) DrawFrame(dst *ebiten.Image, a *ui.App, f *ui.Frame) {
 		t()
 	}
 	r.overlays(p, a, f)
+	r.presenterOverlays(p, a, f)
 	r.bugBanner(p, a, f) // draw_bugs.go: injected bugs, over everything
 }
 
@@ -107,24 +108,20 @@ func (r *Renderer) drawLegend(dst *ebiten.Image, l ui.Layout) {
 	dst.DrawImage(r.legend, op)
 }
 
-// headerText is what the header says: the title, the virtual time, the
-// rate and whether time runs.
+// headerText is what the header says: the title, the chapter and the
+// step of a lesson, the virtual time, the rate and whether time runs
+// (App.Header decides the words).
 func (r *Renderer) headerText(a *ui.App) ui.HeaderText {
-	lang := a.Lang
-	h := ui.HeaderText{Title: "raftsim · " + r.Title, Clock: "t = " + a.S.Now().String(), Rate: a.SpeedLabel(), State: lang.T("|| paused")}
-	if a.Playing {
-		h.State = lang.T("▶ playing")
-	}
-	if a.Paused != "" {
-		h.State = lang.T("|| scenario pause")
-	}
+	h := a.Header()
+	out := ui.HeaderText{Title: "raftsim · " + h.Title, Chapter: h.Chapter, Step: h.Step,
+		Clock: "t = " + a.S.Now().String(), Rate: h.Rate, State: h.State}
 	if a.S.Now() < a.S.Head() {
-		h.Note = lang.F("◀ viewing the past (head %s)", a.S.Head())
+		out.Note = a.Lang.F("◀ viewing the past (head %s)", a.S.Head())
 	} else if l := a.L; l.S < l.Scale-0.005 {
 		// The window cannot hold everything at the scale asked for.
-		h.Note = lang.F("scale %.2f (of %g)", l.S, l.Scale)
+		out.Note = a.Lang.F("scale %.2f (of %g)", l.S, l.Scale)
 	}
-	return h
+	return out
 }
 
 // toolbar draws the buttons' boxes and returns the header's words.
@@ -136,18 +133,15 @@ func (r *Renderer) toolbar(p *painter, a *ui.App, f *ui.Frame) []ui.TextItem {
 	return f.L.PlaceHeader(r.headerText(a))
 }
 
-// captionText is what the caption area says: the lesson's caption, a
-// scenario's pause, a safety violation, or a hint in the sandbox; and on
+// captionText is what the caption area says: a lesson's narration (see
+// narrationCaption), a safety violation, or the sandbox's caption or hint; and on
 // the right what the last action did.
 func captionText(a *ui.App) ui.CaptionText {
 	lang := a.Lang
-	c := ui.CaptionText{Text: latestCaption(a), Right: a.Status}
-	if a.Paused != "" {
-		if c.Text == a.Paused {
-			c.Text = ""
-		}
-		c.Band, c.BandFill = "|| "+a.Paused+"   — "+lang.T("press space to continue"), ui.Yellow
+	if a.Lesson != nil && a.S.World().Violation() == nil {
+		return narrationCaption(a)
 	}
+	c := ui.CaptionText{Text: latestCaption(a), Right: a.Status}
 	if v := a.S.World().Violation(); v != nil {
 		c.Text, c.Alarm, c.Band = lang.T("SAFETY VIOLATION: ")+v.Error(), true, ""
 	}
@@ -167,6 +161,12 @@ func (r *Renderer) caption(p *painter, a *ui.App, f *ui.Frame) []ui.TextItem {
 	}
 	if band.W > 0 {
 		p.b.rect(p.dst, band, c.BandFill)
+	}
+	if a.Lesson != nil && a.Narration().Waiting {
+		// A thin line under the caption: the next step has come and waits
+		// for this one to be read.
+		r0 := f.L.Caption
+		p.b.rect(p.dst, ui.Rect{X: r0.X + 1, Y: r0.Bottom() - f.L.Px(3), W: r0.W - 2, H: f.L.Px(2)}, ui.Orange)
 	}
 	return items
 }

@@ -44,7 +44,9 @@ func (g *Game) framesAndExit() error {
 // playTo seeks to target and plays on to it through a scenario's presenter
 // pauses, as a presenter would. It fails only if it cannot seek.
 func (g *Game) playTo(target sim.Time) error {
-	if err := g.App.S.Seek(target); err != nil && g.App.S.World().Violation() == nil {
+	// In a lesson, App.Seek plays it again through every narrative step
+	// up to target.
+	if err := g.App.Seek(target); err != nil && g.App.S.World().Violation() == nil {
 		return err
 	}
 	for i := 0; i < 1000 && g.App.S.Now() < target && g.App.S.World().Violation() == nil; i++ {

@@ -38,6 +38,12 @@ type Options struct {
 	// Frames, with a Dir, saves the view at even steps of virtual time and
 	// exits (frames.go).
 	Frames Frames
+	// WalkDir, for a lesson, steps through it as a presenter does (the
+	// next-step key, again and again), writes a PNG of the window at each
+	// narrative step (step-001.png, ...) and at the end (end.png) into
+	// WalkDir, and exits.
+	WalkDir string
+	WalkOut func(string)
 
 	// BenchFrames draws that many frames as fast as possible and reports
 	// the frame time to BenchOut.
@@ -103,6 +109,9 @@ func (g *Game) Update() error {
 	}
 	if g.opt.Frames.Dir != "" {
 		return g.framesAndExit()
+	}
+	if g.opt.WalkDir != "" {
+		return g.walk()
 	}
 	if g.monkey != nil {
 		return g.monkeyTick()
@@ -174,7 +183,9 @@ func (g *Game) writePNG(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := png.Encode(f, rgba); err != nil {
+	// The fastest compression: a lesson walk writes hundreds of these.
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(f, rgba); err != nil {
 		f.Close()
 		return "", err
 	}

@@ -117,6 +117,8 @@ func keyName(k ebiten.Key, shift bool) string {
 		return "pageup"
 	case ebiten.KeyPageDown:
 		return "pagedown"
+	case ebiten.KeyTab:
+		return "tab"
 	}
 	return ""
 }

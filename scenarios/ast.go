@@ -191,6 +191,17 @@ func (k StepKind) String() string {
 // tells: a say, a pause or a chapter.
 func (k StepKind) Narrative() bool { return k == StepSay || k == StepPause || k == StepChapter }
 
+// Acts reports whether the step acts on the cluster (a fault, a change
+// of the network or the membership, a client operation), as opposed to
+// telling, waiting, binding names or checking.
+func (k StepKind) Acts() bool {
+	switch k {
+	case StepInvalid, StepSay, StepPause, StepChapter, StepWait, StepLet, StepExpect, StepExpectAlways:
+		return false
+	}
+	return true
+}
+
 // IsOp reports whether the step is a client operation (put, delete, get,
 // watch), the kinds that may carry a label.
 func (k StepKind) IsOp() bool {

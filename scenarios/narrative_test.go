@@ -10,7 +10,8 @@ import (
 
 // With NarrativeStops a run stops just after each say, pause and chapter,
 // in the order Narrative lists them, with that step's caption the last
-// event of the history; resumed each time it ends where a headless run
+// event of the history; with ReturnAfterActions it also returns after
+// each step that acts. Resumed each time, it ends where a headless run
 // ends, with the same trace and transcript, in both languages.
 func TestNarrativeStops(t *testing.T) {
 	for _, name := range lessonOrder() {
@@ -28,7 +29,7 @@ func TestNarrativeStops(t *testing.T) {
 				if st, err := r0.Run(); st != Done || err != nil {
 					t.Fatalf("headless: %v %v", st, err)
 				}
-				r, err := NewRunner(s, RunOptions{Lang: lang, Transcript: &stopped, NarrativeStops: true})
+				r, err := NewRunner(s, RunOptions{Lang: lang, Transcript: &stopped, NarrativeStops: true, ReturnAfterActions: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -36,8 +37,18 @@ func TestNarrativeStops(t *testing.T) {
 				if len(steps) == 0 {
 					t.Fatal("no narrative steps")
 				}
+				returns := 0
+				advance := func() (RunState, error) {
+					for {
+						st, err := r.Advance(Forever)
+						if st != Running {
+							return st, err
+						}
+						returns++
+					}
+				}
 				for k := range steps {
-					st, err := r.Advance(Forever)
+					st, err := advance()
 					if st != Paused || err != nil {
 						t.Fatalf("stop %d: %v %v, want Paused", k, st, err)
 					}
@@ -51,8 +62,17 @@ func TestNarrativeStops(t *testing.T) {
 					}
 					r.Resume()
 				}
-				if st, err := r.Advance(Forever); st != Done || err != nil {
+				if st, err := advance(); st != Done || err != nil {
 					t.Fatalf("after the last stop: %v %v", st, err)
+				}
+				acts := 0
+				for _, st := range s.Steps {
+					if st.Kind.Acts() {
+						acts++
+					}
+				}
+				if returns < acts {
+					t.Errorf("Advance returned %d times after an action step; the lesson has %d", returns, acts)
 				}
 				if !bytes.Equal(plain.Bytes(), stopped.Bytes()) {
 					t.Errorf("stopping at each narrative step changed the transcript")

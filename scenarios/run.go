@@ -57,6 +57,13 @@ type RunOptions struct {
 	// changes nothing. The swarm runs generated scenarios this way. A
 	// failed expectation still fails the run.
 	SkipStepErrors bool
+
+	// ReturnAfterActions makes Advance return (state Running) just after
+	// each step that acts on the cluster (crash, put, partition, ...),
+	// before time moves on, so that a caller pacing the run sees the
+	// messages such a step sends as they leave. Calling Advance again
+	// carries on; the run is the same.
+	ReturnAfterActions bool
 }
 
 // forgetEvery is how many events a run with ForgetHistory lets gather
@@ -266,6 +273,8 @@ func (r *Runner) advance(until sim.Time) RunState {
 			if r.opts.NarrativeStops || s.Kind == StepPause && r.opts.PauseStops {
 				r.paused = true
 			}
+		} else if r.opts.ReturnAfterActions && s.Kind.Acts() && r.step < len(r.s.Steps) {
+			return Running
 		}
 	}
 	return Done

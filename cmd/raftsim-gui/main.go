@@ -27,6 +27,7 @@ import (
 	_ "github.com/raftsim/raftsim/cmd/raftsim-gui/internal/quietx"
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render"
+	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -66,10 +67,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	var sess *ui.Session
+	var lesson *present.Lesson
 	title := lang.T("sandbox")
 	rest := fs.Args()
+	picker := len(rest) == 1 && rest[0] == "play"
 	switch {
-	case len(rest) == 0:
+	case len(rest) == 0 || picker:
 		cfg := sim.SandboxConfig()
 		if fl.Seed != 0 {
 			cfg.Seed = fl.Seed
@@ -96,7 +99,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			err = sess.Schedule(cmds)
 		}
 	case rest[0] == "play" && len(rest) == 2:
-		sess, title, err = playSession(rest[1], fl.Seed, lang.String())
+		lesson, err = present.Open(rest[1], lang.String(), fl.Seed)
+		if err == nil {
+			sess, err = ui.NewSession(sim.SandboxConfig()) // replaced by the lesson below
+			title = lesson.Name
+		}
 	default:
 		fmt.Fprintf(stderr, "raftsim-gui: unexpected arguments %q\n\n", strings.Join(rest, " "))
 		fs.Usage()
@@ -123,18 +130,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	app := ui.NewAppFor(sess, ui.Screen{W: w, H: h, Scale: fl.Scale, Lang: lang, Present: fl.Present, M: fonts.Font})
-	app.SetSpeed(fl.Speed)
+	app.Title = title
+	if lesson != nil {
+		if err := app.OpenLesson(lesson); err != nil {
+			fmt.Fprintln(stderr, "raftsim-gui:", err)
+			return exitBadInput
+		}
+	}
+	if picker {
+		app.OpenPicker()
+	}
+	if fs.Changed("speed") {
+		app.SetSpeed(fl.Speed)
+	}
 	app.Playing = !fl.Paused && fl.Bench == 0
 	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, fl.SaveDir) }
 	app.NewConsole = guiconsole.Factory(fl.SaveDir)
 	opt := render.Options{
 		Width: w, Height: h, Scale: fl.Scale, Title: title,
 		ScreenshotAt: fl.ShotAt, ScreenshotOut: fl.Out, ShotDir: fl.SaveDir, ShotInput: fl.Inputs,
-		Frames:      render.Frames{Dir: fl.FramesDir, Every: fl.FramesEvery, From: fl.FramesFrom, To: fl.FramesTo},
+		Frames:  render.Frames{Dir: fl.FramesDir, Every: fl.FramesEvery, From: fl.FramesFrom, To: fl.FramesTo},
+		WalkDir: fl.Walk, WalkOut: func(s string) { fmt.Fprintln(stdout, s) },
 		BenchFrames: fl.Bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
 		Monkey: fl.Monkey, MonkeySeed: fl.MonkeySeed, MonkeyOut: func(s string) { fmt.Fprintln(stdout, s) },
 	}
 	rd := render.NewRenderer(fonts, title)
+	rd.ExtraHelp = []render.HelpSection{render.PresenterHelp(lang)}
 	rd.Baseline = fl.BenchBase
 	g := render.NewGame(app, rd, opt)
 	if fl.CPUProfile != "" {
@@ -159,7 +180,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if fl.Out != "" {
-		fmt.Fprintf(stdout, "wrote %s at virtual time %s (font: %s)\n", fl.Out, sess.Now(), fonts.Name)
+		fmt.Fprintf(stdout, "wrote %s at virtual time %s (font: %s)\n", fl.Out, app.S.Now(), fonts.Name)
 	}
 	return exitOK
 }

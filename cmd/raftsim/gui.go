@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 )
@@ -25,7 +26,8 @@ func sandboxCmd(args []string, stdout, stderr io.Writer) error {
 	return startGUI(args, os.Stdin, stdout, stderr)
 }
 
-// playCmd opens the window playing a scenario or a lesson. Its flags
+// playCmd opens the window playing a scenario or a lesson, or with no
+// name the lesson picker. Its flags
 // (--seed, --lang, --scale, --screenshot-at, --out, ...) are the GUI's.
 func playCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if guiflags.WantsHelp(args) {
@@ -34,8 +36,8 @@ func playCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		guiflags.PrintUsage(stdout, fs)
 		return nil
 	}
-	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
-		return badInput("usage: raftsim play FILE|NAME [--seed N] [--lang en|zh] [--scale F] [--screenshot-at DUR --out FILE.png]")
+	if len(args) > 0 && args[0] == "" {
+		return badInput("usage: raftsim play [FILE|NAME] [--seed N] [--lang en|zh] [--scale F] [--screenshot-at DUR --out FILE.png]")
 	}
 	return startGUI(append([]string{"play"}, args...), stdin, stdout, stderr)
 }
@@ -68,8 +70,11 @@ func findGUI() (string, error) {
 // startGUI runs raftsim-gui with args and passes its exit code on.
 func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	what := "raftsim shell (the sandbox, as a console), or raftsim run first-election"
-	if len(args) > 1 && args[0] == "play" {
-		what = "raftsim run " + args[1]
+	if len(args) > 0 && args[0] == "play" {
+		what = "raftsim lessons, then raftsim run NAME"
+		if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+			what = "raftsim run " + args[1]
+		}
 	}
 	if !hasDisplay() {
 		return &exitError{code: exitNoDisplay, err: fmt.Errorf(

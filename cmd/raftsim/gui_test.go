@@ -31,10 +31,13 @@ func TestGUIWithoutDisplay(t *testing.T) {
 	}
 }
 
-func TestPlayNeedsAName(t *testing.T) {
+// play with no name is the lesson picker, a window too.
+func TestPlayWithNoNameIsThePicker(t *testing.T) {
+	t.Setenv("DISPLAY", "")
 	var out, errb bytes.Buffer
-	if code := run([]string{"play"}, strings.NewReader(""), &out, &errb); code != exitBadInput {
-		t.Errorf("play with no name: exit %d, want %d (stderr %q)", code, exitBadInput, errb.String())
+	code := run([]string{"play", "--lang", "zh"}, strings.NewReader(""), &out, &errb)
+	if code == exitOK || !strings.Contains(errb.String(), "needs a display") || !strings.Contains(errb.String(), "raftsim lessons") {
+		t.Errorf("play with no name and no display: exit %d, stderr %q", code, errb.String())
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
@@ -126,7 +127,12 @@ func lessonRing(t *testing.T, name string, lang i18n.Lang) (ui.Layout, ui.Ring) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := layoutOf(s.Config, lang)
+	// A lesson's caption area is as tall as its longest caption needs.
+	ls, err := present.New(s, lang.String(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ui.Lay(ui.Screen{W: 1280, H: 800, Scale: 1, Lang: lang, Cluster: ui.ShapeOf(s.Config), Captions: ui.LessonCaptions(ls, lang)})
 	return l, l.Members
 }
 

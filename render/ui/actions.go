@@ -23,6 +23,14 @@ const (
 	ActLegend  // show or hide the legend (L)
 	ActPresent // the projector layout on or off (P)
 
+	// The presenter's.
+	ActNext      // the next narrative step
+	ActPrev      // the step before, made again from its start
+	ActFixedRate // adaptive pace or a fixed rate
+	ActOutline   // the lesson's chapters and the captions so far
+	ActResume    // back to the lesson where the teacher took over
+	ActLessons   // the lesson picker
+
 	// Acting on the selected member.
 	ActCrash
 	ActRestart
@@ -64,21 +72,35 @@ var MemberActions = []struct {
 
 // GlobalKeys are the shortcuts that need no member, for the help overlay.
 var GlobalKeys = []struct{ Key, What string }{
-	{"space", i18n.N("play / pause (and continue past a scenario's pause)")},
+	{"space", i18n.N("play / pause (in a lesson: the next step)")},
+	{"b", i18n.N("play / pause, in a lesson too")},
+	{"f", i18n.N("adaptive pace / fixed rate")},
 	{"n", i18n.N("step to the next event")},
 	{"m", i18n.N("step to the next message delivery")},
-	{"+ / -", i18n.N("faster / slower (1/1000× … 100×)")},
+	{"+ / -", i18n.N("faster / slower (adaptive: ×2 ÷2; fixed: 1/1000× … 100×)")},
 	{"← / →", i18n.N("seek back / forward 100ms")},
 	{"h", i18n.N("heal all links")},
 	{"z", i18n.N("undo the last action (a fork too)")},
 	{"s", i18n.N("save the session as a scenario YAML")},
 	{"F12", i18n.N("save a screenshot PNG")},
-	{"1 … 9", i18n.N("select a member")},
+	{"1 … 9", i18n.N("select a member (in a lesson: a chapter)")},
 	{"escape", i18n.N("close the menu / deselect")},
 	{": or `", i18n.N("the command box: etcdctl on this cluster")},
 	{"P", i18n.N("the projector layout, on or off")},
 	{"L", i18n.N("the legend, shown or hidden")},
 	{"?", i18n.N("this help")},
+}
+
+// PresenterKeys are the keys of a lesson, for the help overlay. They work
+// with a presentation clicker (PageDown, PageUp).
+var PresenterKeys = []struct{ Key, What string }{
+	{"Space PgDn", i18n.N("the next step; at a question, continue")},
+	{"PgUp", i18n.N("the step before, made again from its start")},
+	{"1 … 9", i18n.N("go to that chapter")},
+	{"Tab", i18n.N("the lesson so far: chapters and captions")},
+	{"n / m", i18n.N("next event / delivery, at a question too")},
+	{"Enter", i18n.N("after acting on the cluster: resume the lesson")},
+	{"?", i18n.N("this help (time stands still)")},
 }
 
 // BoxKeys are the command box's keys, for the help overlay.

@@ -7,15 +7,18 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/sim"
 )
 
-// Speeds are the speed factors, virtual time per real time: a logarithmic
-// scale from 1/1000× to 100×.
+// Speeds are the fixed rates, virtual time per real time: a logarithmic
+// scale from 1/1000× to 100×. (By default the rate adapts: see
+// present.Pacer.)
 var Speeds = []float64{0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100}
 
-// DefaultSpeed is where the speed starts: 1/10×, so that a 10ms message
-// takes a tenth of a second to cross the screen.
+// DefaultSpeed is the fixed rate the window starts with when it is put in
+// fixed-rate mode: 1/10×, so that a 10ms message takes a tenth of a
+// second to cross the screen.
 const DefaultSpeed = 6
 
 // TPS is the number of Updates per real second. Each Update advances
@@ -36,13 +39,21 @@ type App struct {
 	// title.
 	Title string
 
-	speed    int
+	speed    int // the index in Speeds of the fixed rate
 	Playing  bool
 	Help     bool
 	Selected string           // the selected member
 	Message  *sim.MessageView // the message whose fields are shown
 	Status   string           // the last thing that happened, or an error
-	Paused   string           // a scenario's pause caption, while paused
+	// Pace decides how fast virtual time runs, frame by frame.
+	Pace *present.Pacer
+	// Lesson is the presenter, when a lesson is on screen (nil in the
+	// sandbox).
+	Lesson *Presenter
+	// Picker, when set, is the lesson picker, over everything.
+	Picker *Picker
+	// Outline shows the lesson's chapters and the captions shown so far.
+	Outline bool
 
 	// Save writes the session as a scenario and returns where; Screenshot
 	// asks the window for a PNG. Both are set by the host.
@@ -67,6 +78,12 @@ type App struct {
 	scrub    *scrubState
 	ticks    int64
 	puts     int
+
+	// frames holds the virtual time of the latest frames, newest last, on
+	// the world they showed: how much virtual time a second of wall time
+	// has covered (drop marks stay on screen for that long).
+	frames      []sim.Time
+	framesWorld *sim.World
 }
 
 type menuState struct {
@@ -89,7 +106,8 @@ type scrubState struct {
 	done     bool
 }
 
-// NewApp makes an App on a session, laid out for a w×h window.
+// NewApp makes an App on a session, laid out for a w×h window. Time runs
+// at the adaptive pace; SetSpeed fixes the rate.
 func NewApp(s *Session, w, h int, scale float64) *App {
 	return NewAppFor(s, Screen{W: w, H: h, Scale: scale})
 }
@@ -101,19 +119,13 @@ func (a *App) Resize(w, h int) {
 	}
 }
 
-// Speed returns the speed factor.
-func (a *App) Speed() float64 { return Speeds[a.speed] }
+// Speed returns the rate of the latest frame: virtual time per real time.
+func (a *App) Speed() float64 { return a.Pace.LastRate() }
 
-// SpeedLabel formats the speed factor.
-func (a *App) SpeedLabel() string {
-	s := Speeds[a.speed]
-	if s < 1 {
-		return "1/" + strconv.Itoa(int(math.Round(1/s))) + "×"
-	}
-	return strconv.FormatFloat(s, 'g', -1, 64) + "×"
-}
+// SpeedLabel formats the current rate, as the header shows it.
+func (a *App) SpeedLabel() string { return present.RateLabel(a.Speed()) }
 
-// SetSpeed sets the speed to the nearest step of Speeds.
+// SetSpeed fixes the rate at the nearest step of Speeds (fixed-rate mode).
 func (a *App) SetSpeed(f float64) {
 	best := 0
 	for i, s := range Speeds {
@@ -122,6 +134,29 @@ func (a *App) SetSpeed(f float64) {
 		}
 	}
 	a.speed = best
+	a.Pace.Fixed, a.Pace.FixedRate = true, Speeds[best]
+	a.Pace.Rate()
+}
+
+// WallSecond returns the virtual time one second of wall time has covered
+// up to now, on the world on screen (less if it has not been on screen
+// that long).
+func (a *App) WallSecond() time.Duration {
+	if len(a.frames) == 0 || a.framesWorld != a.S.World() {
+		return 0
+	}
+	return time.Duration(a.S.Now() - a.frames[0])
+}
+
+// noteFrame remembers the virtual time of this frame.
+func (a *App) noteFrame() {
+	if a.framesWorld != a.S.World() {
+		a.frames, a.framesWorld = a.frames[:0], a.S.World()
+	}
+	if len(a.frames) >= TPS {
+		a.frames = append(a.frames[:0], a.frames[1:]...)
+	}
+	a.frames = append(a.frames, a.S.Now())
 }
 
 // Dragging returns the drag in progress between members, if any.
@@ -132,35 +167,92 @@ func (a *App) Dragging() (from string, at Point, shift, ok bool) {
 	return a.drag.from, a.drag.at, a.drag.shift, true
 }
 
-// Update advances the App by one tick.
+// Update advances the App by one frame (TPS a second).
 func (a *App) Update() {
 	a.ticks++
 	a.syncLayout()
+	defer a.noteFrame()
 	if sc := a.scrub; sc != nil && sc.target != a.S.Now() && (sc.done || a.ticks-sc.lastSeek >= 4) {
 		// Seeking back replays the log, so a drag seeks a few times a second
 		// and once more where it is let go.
 		sc.lastSeek = a.ticks
-		a.report(a.S.Seek(sc.target))
+		a.seek(sc.target)
 	}
 	if a.scrub != nil && a.scrub.done {
 		a.scrub = nil
 	}
 	defer a.pollConsole()
-	if !a.Playing || a.scrub != nil {
+	if a.Lesson != nil {
+		a.Lesson.frame(a)
+	}
+	if !a.TimeRuns() {
 		return
 	}
-	if a.S.World().Violation() != nil {
-		a.Playing = false
-		return
+	a.play()
+}
+
+// TimeRuns reports whether virtual time moves in this frame: playing, and
+// not held by the help, the lesson picker, a drag on the timeline, a
+// safety violation, or the presenter (a step waiting to be shown, a
+// pause, the end of the lesson).
+func (a *App) TimeRuns() bool {
+	if !a.Playing || a.Help || a.Picker != nil || a.scrub != nil || a.S.World().Violation() != nil {
+		return false
 	}
-	paused, err := a.S.AdvanceTo(a.clock.next(a.S.Now(), a.Speed()))
-	a.report(err)
-	if paused {
-		a.Playing = false
-		if d := a.S.Driver(); d != nil {
-			a.Paused = d.Caption()
+	return a.Lesson == nil || !a.Lesson.holdsTime()
+}
+
+// play moves time on by one frame at the pace's rate. It goes from one
+// instant at which anything happens to the next, and ends the frame early
+// where a narrative step runs, and at the adaptive pace also where a
+// message (not a heartbeat) is sent or dropped: the next frame's rate is
+// then set by that message, so that it is seen from its start.
+func (a *App) play() {
+	a.Pace.Observe(a.S.World())
+	target := a.clock.next(a.S.Now(), a.Pace.Rate())
+	for range 100_000 {
+		next := target
+		if t, ok := a.S.NextAt(); ok && t < next {
+			next = t
+		}
+		stopped, err := a.advanceTo(next)
+		fresh := a.Pace.Observe(a.S.World()) && !a.Pace.Fixed
+		if err != nil || stopped || fresh || a.S.Now() >= target {
+			break
+		}
+		if a.Lesson != nil && a.Lesson.holdsTime() {
+			break
 		}
 	}
+	a.Pace.Played()
+}
+
+// advanceTo moves the session to t, or to the next narrative step of a
+// lesson before it, which the presenter is then told of. It reports
+// whether a narrative step stopped it.
+func (a *App) advanceTo(t sim.Time) (bool, error) {
+	paused, err := a.S.AdvanceTo(t)
+	a.report(err)
+	if err != nil {
+		a.Playing = false
+	}
+	if paused && a.Lesson != nil {
+		a.Lesson.stopped(a)
+	}
+	return paused, err
+}
+
+// seek shows the cluster at t: in a lesson, the lesson made again to t.
+func (a *App) seek(t sim.Time) { a.report(a.Seek(t)) }
+
+// Seek shows the cluster at t, as dragging the timeline there does. In a
+// lesson the lesson is made again up to t, through every narrative step
+// before it, as if a presenter had played it.
+func (a *App) Seek(t sim.Time) error {
+	if p := a.Lesson; p != nil && p.run != nil {
+		return p.seek(a, t)
+	}
+	return a.S.Seek(t)
 }
 
 func (a *App) report(err error) {
@@ -171,6 +263,9 @@ func (a *App) report(err error) {
 
 // Handle feeds the App one input event.
 func (a *App) Handle(in Input) {
+	if a.Lesson != nil {
+		defer a.Lesson.sync(a)
+	}
 	if a.Box.Open && a.boxInput(in) {
 		return
 	}
@@ -192,6 +287,17 @@ func (a *App) Handle(in Input) {
 }
 
 func (a *App) mouseDown(in Input) {
+	if a.Picker != nil {
+		// The picker takes every click: a lesson's row opens it.
+		rows, _, _ := a.Picker.Rows(a.L)
+		for _, r := range rows {
+			if r.R.Contains(in.At) {
+				a.Choose(r.Index)
+				return
+			}
+		}
+		return
+	}
 	f := BuildFrame(a)
 	h := HitTest(f, in.At, a.Help)
 	a.drag = &dragState{start: in.At, at: in.At, shift: in.Shift, button: h}
@@ -275,12 +381,27 @@ var keyActions = map[string]Action{
 	"space": ActPlayPause, "n": ActStepEvent, "m": ActStepDelivery, "-": ActSlower, "+": ActFaster,
 	"h": ActHeal, "z": ActUndo, "s": ActSave, "?": ActHelp, "f12": ActScreenshot,
 	"left": ActSeekBack, "right": ActSeekForward,
+	"b": ActPlayPause, "f": ActFixedRate, "pagedown": ActNext, "pageup": ActPrev,
+	"tab": ActOutline, "enter": ActResume,
 }
+
+// lessonKeys are the keys that mean something else in a lesson.
+var lessonKeys = map[string]Action{"space": ActNext}
 
 func (a *App) key(k string, shift bool) {
 	if a.Help && k != "f12" {
 		a.Help = false
 		if k == "?" || k == "escape" {
+			return
+		}
+	}
+	if a.Picker != nil {
+		a.pickerKey(k)
+		return
+	}
+	if a.Outline && k != "f12" {
+		a.Outline = false
+		if k == "tab" || k == "escape" {
 			return
 		}
 	}
@@ -297,6 +418,11 @@ func (a *App) key(k string, shift bool) {
 		return
 	}
 	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
+		if a.Lesson != nil {
+			// In a lesson the digits are the chapters.
+			a.Lesson.chapter(a, int(k[0]-'0'))
+			return
+		}
 		names := a.S.World().MemberNames()
 		if i := int(k[0] - '1'); i < len(names) {
 			a.Selected = names[i]
@@ -309,6 +435,10 @@ func (a *App) key(k string, shift bool) {
 		return
 	case shift && k == "l": // L: the legend
 		a.act(ActLegend, "")
+		return
+	}
+	if act, ok := lessonKeys[k]; ok && a.Lesson != nil {
+		a.act(act, a.Selected)
 		return
 	}
 	if act, ok := keyActions[k]; ok {
@@ -335,37 +465,38 @@ func (a *App) key(k string, shift bool) {
 // act carries out an action on a target (a member or a client name; "" if
 // none is selected).
 func (a *App) act(act Action, target string) {
+	if a.presenterAct(act) {
+		return
+	}
 	switch act {
 	case ActPlayPause:
-		if a.Paused != "" {
-			if d := a.S.Driver(); d != nil {
-				d.Resume()
-			}
-			a.Paused = ""
-			a.Playing = true
-			return
-		}
 		a.Playing = !a.Playing
+		if p := a.Lesson; p != nil && p.ended() {
+			// Playing on after the end: the cluster runs on.
+			p.afterEnd = a.Playing
+		}
 		return
 	case ActStepEvent:
-		a.Playing = false
-		a.report(a.S.StepEvent())
+		a.stepEvent(false)
 		return
 	case ActStepDelivery:
-		a.Playing = false
-		a.report(a.S.StepDelivery(100_000))
+		a.stepEvent(true)
 		return
-	case ActSlower:
-		a.speed = max(0, a.speed-1)
+	case ActSlower, ActFaster:
+		a.changePace(act == ActFaster)
 		return
-	case ActFaster:
-		a.speed = min(len(Speeds)-1, a.speed+1)
+	case ActFixedRate:
+		a.Pace.Fixed = !a.Pace.Fixed
+		if a.Pace.Fixed {
+			a.Pace.FixedRate = Speeds[a.speed]
+		}
+		a.Pace.Rate()
 		return
 	case ActSeekBack:
-		a.report(a.S.Seek(a.S.Now() - sim.Time(100*time.Millisecond)))
+		a.seek(a.S.Now() - sim.Time(100*time.Millisecond))
 		return
 	case ActSeekForward:
-		a.report(a.S.Seek(a.S.Now() + sim.Time(100*time.Millisecond)))
+		a.seek(a.S.Now() + sim.Time(100*time.Millisecond))
 		return
 	case ActHeal:
 		a.do(sim.Command{Kind: sim.CmdHeal})
@@ -481,7 +612,9 @@ func (a *App) newMemberName() string {
 }
 
 // do applies a command through the session and says what became of it.
+// In a lesson, the teacher takes over first.
 func (a *App) do(c sim.Command) {
+	a.takeOver()
 	forked := a.S.Now() < a.S.Head()
 	if _, err := a.S.Do(c); err != nil {
 		a.Status = a.Lang.T(CommandWord(c.Kind)) + ": " + err.Error()

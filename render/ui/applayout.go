@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/render/present"
 )
 
 // viewOptions are the choices of how the window looks that the user
@@ -18,7 +19,7 @@ type viewOptions struct {
 // scale, language, projector layout, and the font it measures text in
 // (nil: the window's). The screen's cluster shape is the session's.
 func NewAppFor(s *Session, sc Screen) *App {
-	a := &App{S: s, speed: DefaultSpeed, scale: sc.Scale, Lang: sc.Lang}
+	a := &App{S: s, speed: DefaultSpeed, scale: sc.Scale, Lang: sc.Lang, Pace: present.NewPacer(TPS)}
 	a.view = viewOptions{present: sc.Present, legend: sc.Legend, captions: sc.Captions, m: sc.M}
 	if sc.Present && sc.Legend == LegendAuto {
 		a.view.legend = LegendHidden

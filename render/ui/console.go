@@ -91,7 +91,16 @@ func (a *App) RunLine(line string) {
 	a.syncConsole()
 	inPast := a.S.InPast()
 	a.advance = 0
+	p := a.Lesson
+	if p != nil && p.run != nil {
+		p.last = lessonPoint{narrated: p.run.Narrated(), shown: p.shown, answered: p.answered, at: a.S.Now()}
+	}
 	applied, err := a.S.Act(func(*sim.World) error { return a.console.Exec(line) })
+	if applied && p != nil && p.run != nil {
+		// A line that acted on the cluster is the teacher taking over.
+		a.S.Detach()
+		p.letGo()
+	}
 	var v *sim.Violation
 	switch {
 	case errors.Is(err, ErrConsoleQuit):
@@ -111,14 +120,11 @@ func (a *App) RunLine(line string) {
 		}
 	}
 	if d := a.advance; d > 0 {
+		// wait and tick move the window's clock; in a lesson they stop
+		// at its next narrative step, as playing does.
 		a.advance = 0
-		paused, err := a.S.AdvanceTo(a.S.Now().Add(d))
-		a.report(err)
-		if paused {
-			a.Playing = false
-			if dr := a.S.Driver(); dr != nil {
-				a.Paused = dr.Caption()
-			}
+		if a.Lesson == nil || !a.Lesson.holdsTime() {
+			a.advanceTo(a.S.Now().Add(d))
 		}
 	}
 	a.pollConsole()

@@ -299,7 +299,14 @@ func (f *Frame) placeMessages(a *App) {
 
 func (f *Frame) placeDrops(a *App) {
 	w := a.S.World()
-	window := max(sim.Time(dropMarkWindow), sim.Time(float64(time.Second)*a.Speed()))
+	// A drop mark stays for a second of wall time, whatever the pace
+	// did meanwhile (or, before a second has been played, a second at
+	// the current rate).
+	window := sim.Time(a.WallSecond())
+	if window == 0 {
+		window = sim.Time(float64(time.Second) * a.Speed())
+	}
+	window = max(sim.Time(dropMarkWindow), window)
 	names := w.MemberNames()
 	cut := map[[2]string]bool{}
 	for _, c := range f.View.Cuts {

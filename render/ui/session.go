@@ -278,6 +278,58 @@ func (s *Session) act(fn func(*sim.World) error, undoable bool) (bool, error) {
 	return true, err
 }
 
+// NextAt returns the next instant at which anything happens: the world's
+// next event or the branch's next command, whichever comes first.
+func (s *Session) NextAt() (sim.Time, bool) {
+	next, ok := s.w.NextEventAt()
+	if n := s.applied(); n < len(s.cmds) && (!ok || s.cmds[n].At < next) {
+		next, ok = s.cmds[n].At, true
+	}
+	return next, ok
+}
+
+// Detach stops the script driving the session: the world stays as it
+// is, at the head of a branch of its own, for the user to act on.
+func (s *Session) Detach() {
+	if s.driver == nil {
+		return
+	}
+	if !s.atDriverHead() {
+		s.fork()
+		return
+	}
+	s.driver, s.dw = nil, nil
+	s.cmds = slices.Clone(s.w.Commands())
+	s.head = s.w.Now()
+	s.future = nil
+}
+
+// Drive puts a driver's world on screen in place of the current one, as
+// the head of the branch: a lesson made again at one of its steps. If a
+// script was driving (the same lesson, which runs the same every time),
+// the timeline keeps the marks it knew of later times. With keep, the
+// branch left behind goes to the undo list.
+func (s *Session) Drive(d Driver, keep bool) {
+	if keep {
+		s.pushUndo()
+	}
+	var marks []Mark
+	if s.driver != nil {
+		marks = s.Marks()
+	}
+	w := d.World()
+	s.driver, s.dw, s.w = d, w, w
+	s.cmds = slices.Clone(w.Commands())
+	s.head = w.Now()
+	s.marks, s.future, s.scanned, s.scan = nil, nil, 0, markScanner{}
+	s.rescan()
+	for _, m := range marks {
+		if m.At > w.Now() {
+			s.future = append(s.future, m)
+		}
+	}
+}
+
 // fork cuts the branch off at now.
 func (s *Session) fork() {
 	s.cmds = slices.Clone(s.w.Commands())
@@ -316,10 +368,7 @@ func (s *Session) Undo() error {
 // StepEvent advances to the next instant at which anything happens
 // (including the branch's next command).
 func (s *Session) StepEvent() error {
-	next, ok := s.w.NextEventAt()
-	if n := s.applied(); n < len(s.cmds) && (!ok || s.cmds[n].At < next) {
-		next, ok = s.cmds[n].At, true
-	}
+	next, ok := s.NextAt()
 	if !ok {
 		return nil
 	}

@@ -39,6 +39,7 @@ type Flags struct {
 	// The frames raftsim export --frames and --gif ask for.
 	FramesDir                         string
 	FramesEvery, FramesFrom, FramesTo time.Duration
+	Walk                              string
 }
 
 // Usage is the text above the flags in --help.
@@ -46,6 +47,7 @@ const Usage = `raftsim-gui: the raftsim window.
 
 Usage:
   raftsim-gui [flags]                 the default sandbox: etcd-1..5 and a stacked control plane
+  raftsim-gui play [flags]            the lesson picker: every built-in lesson, its title and summary
   raftsim-gui play FILE|NAME [flags]  a scenario file or a built-in lesson, in presenter mode
 
 raftsim starts it for 'raftsim' and 'raftsim play', passing these flags on.
@@ -92,6 +94,7 @@ func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
 	fs.DurationVar(&f.FramesEvery, "frames-every", 100*time.Millisecond, "with --frames-dir: virtual time between frames")
 	fs.DurationVar(&f.FramesFrom, "frames-from", 0, "with --frames-dir: the first frame's virtual time")
 	fs.DurationVar(&f.FramesTo, "frames-to", 10*time.Second, "with --frames-dir: the last frame's virtual time")
+	fs.StringVar(&f.Walk, "walk", "", "with play NAME: step through the lesson as a presenter does (the next-step key), save a PNG of the window at every narrative step and at the end into this directory, and exit (a test)")
 	fs.Usage = func() { PrintUsage(stderr, fs) }
 	return fs, f
 }

@@ -1,0 +1,380 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/raftsim/raftsim/render/present"
+	"github.com/raftsim/raftsim/scenarios"
+	"github.com/raftsim/raftsim/sim"
+)
+
+func lessonApp(t *testing.T, name string) *App {
+	t.Helper()
+	l, err := present.Open(name, "en", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewApp(newSandbox(t), 1280, 800, 1)
+	if err := a.OpenLesson(l); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// lastCaption is the text of the latest caption the world recorded.
+func lastCaption(a *App) string {
+	c, _ := a.S.World().LastCaption()
+	return captionMarkText(c)
+}
+
+func captions(w *sim.World) int {
+	n := 0
+	for i := 0; i < w.HistoryLen(); i++ {
+		if w.EventAt(i).Kind == sim.EvCaption {
+			n++
+		}
+	}
+	return n
+}
+
+// Played with nobody touching the keys but Space at the pauses, every
+// lesson shows every narrative step, in order, each for at least its
+// reading time unless the next one came later; while a step that has run
+// waits to be shown, time stands still.
+func TestEveryStepIsShownInOrder(t *testing.T) {
+	lessons, err := scenarios.Lessons()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ls := range lessons {
+		t.Run(ls.Name, func(t *testing.T) {
+			var order []int
+			var since []int
+			var waitingAt sim.Time = -1
+			waiting := -1 // the step waiting to be shown
+			a := classroom(t, ls.Name, "en", func(n int, a *App, _ func() *Frame) {
+				p := a.Lesson
+				if len(order) == 0 || order[len(order)-1] != p.shown {
+					// A caption that leads to a pause is on screen with it
+					// (above the question), even in the same frame.
+					if k := p.shown; k >= 1 && len(order) > 0 && order[len(order)-1] == k-2 &&
+						p.Lesson.Steps[k].IsPause() && a.leadOf(k) == p.Lesson.Steps[k-1].Text {
+						order, since = append(order, k-1), append(since, n)
+					}
+					order, since = append(order, p.shown), append(since, n)
+				}
+				if p.pending() {
+					if waiting == p.shown+1 && a.S.Now() != waitingAt {
+						t.Fatalf("time ran from %s to %s past step %d, which is not on screen", waitingAt, a.S.Now(), p.shown+1)
+					}
+					waiting, waitingAt = p.shown+1, a.S.Now()
+				} else {
+					waiting = -1
+				}
+				if c := captions(a.S.World()); c > p.shown+2 || c < p.shown+1 {
+					t.Fatalf("%d captions ran with step %d on screen", c, p.shown)
+				}
+			})
+			steps := a.Lesson.Lesson.Steps
+			want := []int{}
+			if order[0] == -1 {
+				want = append(want, -1)
+			}
+			for k := range steps {
+				want = append(want, k)
+			}
+			if len(order) != len(want) {
+				t.Fatalf("steps shown in the order %v, want %v", order, want)
+			}
+			for i := range want {
+				if order[i] != want[i] {
+					t.Fatalf("steps shown in the order %v, want %v", order, want)
+				}
+			}
+			for i := 1; i+1 < len(order); i++ {
+				k := order[i]
+				need := int(present.ReadingTime(steps[k]).Seconds() * TPS)
+				// A caption that leads to a pause stays on screen with it.
+				leads := k+1 < len(steps) && steps[k+1].IsPause() && a.leadOf(k+1) == steps[k].Text
+				if got := since[i+1] - since[i]; got < need && !steps[k].IsPause() && !leads {
+					t.Errorf("step %d (%q) was on screen %d frames, under its reading time of %d", k, steps[k].Text, got, need)
+				}
+			}
+		})
+	}
+}
+
+// The presenter's keys on split-brain: PageDown shows each step in turn,
+// with the world at that step's caption; PageUp makes the previous step
+// again, the same as it was; a number jumps to a chapter.
+func TestPresenterKeys(t *testing.T) {
+	a := lessonApp(t, "split-brain")
+	steps := a.Lesson.Lesson.Steps
+	seen := map[int]string{}
+	for k := range steps {
+		for range 3 {
+			a.Handle(Key("pagedown", false))
+			if a.Narration().Step == k+1 {
+				break
+			}
+		}
+		n := a.Narration()
+		if n.Step != k+1 || n.Text != steps[k].Text {
+			t.Fatalf("after PageDown: step %d %q, want step %d %q", n.Step, n.Text, k+1, steps[k].Text)
+		}
+		if got := lastCaption(a); got != steps[k].Text {
+			t.Fatalf("step %d is on screen, but the world's last caption is %q", k+1, got)
+		}
+		seen[k] = fingerprint(a.S)
+	}
+	if a.Narration().Kind == NarrEnd {
+		t.Fatal("the end before PageDown past the last step")
+	}
+	a.Handle(Key("pagedown", false))
+	if n := a.Narration(); n.Kind != NarrEnd {
+		t.Fatalf("after the last step: %+v, want the end", n)
+	}
+	for k := len(steps) - 1; k >= 0; k-- {
+		a.Handle(Key("pageup", false))
+		n := a.Narration()
+		if n.Step != k+1 {
+			t.Fatalf("PageUp: step %d, want %d", n.Step, k+1)
+		}
+		if got := fingerprint(a.S); got != seen[k] {
+			t.Fatalf("step %d made again differs from step %d as first played", k+1, k+1)
+		}
+	}
+	a.Handle(Key("2", false))
+	n := a.Narration()
+	if n.Kind != NarrChapter || n.ChapterNo != 2 || n.Text != "Healing" {
+		t.Fatalf("key 2: %+v, want chapter 2, Healing", n)
+	}
+	if got := fingerprint(a.S); got != seen[a.Lesson.Lesson.Chapters[1]] {
+		t.Error("chapter 2 made again differs from chapter 2 as first played")
+	}
+}
+
+// At a pause, n and m step the cluster on (the pause is answered): they
+// work everywhere.
+func TestStepAtAPause(t *testing.T) {
+	a := lessonApp(t, "split-brain")
+	for range 20 {
+		if a.Lesson.atPause() {
+			break
+		}
+		a.Handle(Key("pagedown", false))
+	}
+	if !a.Lesson.atPause() {
+		t.Fatal("no pause reached")
+	}
+	at := a.S.Now()
+	a.Handle(Key("n", false))
+	if a.S.Now() <= at {
+		t.Fatalf("n at a pause: time still %s", a.S.Now())
+	}
+	if a.Lesson.atPause() || a.Narration().Kind != NarrPause {
+		t.Errorf("after n the pause should be answered and still on screen: %+v", a.Narration())
+	}
+	w := a.S.World()
+	before := w.HistoryLen()
+	a.Handle(Key("m", false))
+	delivered := false
+	for i := before; i < w.HistoryLen(); i++ {
+		if k := w.EventAt(i).Kind; k == sim.EvDeliver || k == sim.EvDrop {
+			delivered = true
+		}
+	}
+	if !delivered {
+		t.Error("m at a pause delivered nothing")
+	}
+}
+
+// The teacher takes over (crashes a member in the middle of the lesson),
+// then resumes: the lesson comes back at the same point of its own
+// timeline, and z brings the teacher's branch back.
+func TestTakeOverAndResume(t *testing.T) {
+	a := lessonApp(t, "split-brain")
+	for range 3 {
+		a.Handle(Key("pagedown", false))
+	}
+	for range 30 {
+		a.Update()
+	}
+	step, at := a.Narration().Step, a.S.Now()
+	lessonView := fingerprint(a.S)
+	a.act(ActCrash, "etcd-2")
+	if a.S.Driver() != nil || a.Narration().Kind != NarrTakenOver {
+		t.Fatalf("after a crash in the lesson the script still drives: %+v", a.Narration())
+	}
+	if in, _ := a.S.World().Info("etcd-2"); in.Up {
+		t.Fatal("etcd-2 is not down")
+	}
+	for range 60 {
+		a.Update()
+	}
+	a.Handle(Key("enter", false))
+	if a.S.Driver() == nil || a.Narration().Step != step || a.S.Now() != at {
+		t.Fatalf("resume: driven %v, step %d at %s; want step %d at %s", a.S.Driver() != nil, a.Narration().Step, a.S.Now(), step, at)
+	}
+	if got := fingerprint(a.S); got != lessonView {
+		t.Error("the resumed lesson differs from the lesson where it was left")
+	}
+	a.Handle(Key("z", false))
+	if in, _ := a.S.World().Info("etcd-2"); in.Up || a.Narration().Kind != NarrTakenOver {
+		t.Errorf("z after resuming should bring back the branch with etcd-2 crashed (up=%v, %+v)", in.Up, a.Narration())
+	}
+}
+
+// The help overlay and the picker stop time.
+func TestHelpAndPickerStopTime(t *testing.T) {
+	a := lessonApp(t, "first-election")
+	a.Handle(Key("pagedown", false))
+	a.Handle(Key("?", false))
+	at := a.S.Now()
+	for range 120 {
+		a.Update()
+	}
+	if a.S.Now() != at {
+		t.Errorf("time ran from %s to %s under the help", at, a.S.Now())
+	}
+	a.Handle(Key("escape", false))
+	a.OpenPicker()
+	for range 120 {
+		a.Update()
+	}
+	if a.S.Now() != at {
+		t.Errorf("time ran from %s to %s under the picker", at, a.S.Now())
+	}
+}
+
+// The picker opens the lesson chosen with the keys; at the end of a lesson
+// it offers the next one, and Space opens it: a class goes from lesson to
+// lesson with the clicker alone.
+func TestPicker(t *testing.T) {
+	a := NewApp(newSandbox(t), 1280, 800, 1)
+	a.SetLang(a.Lang)
+	a.OpenPicker()
+	if len(a.Picker.Lessons) < 8 {
+		t.Fatalf("the picker lists %d lessons", len(a.Picker.Lessons))
+	}
+	a.Handle(Key("down", false))
+	a.Handle(Key("enter", false))
+	if a.Picker != nil || a.Lesson == nil || a.Lesson.Lesson.Name != a.pickerNames()[1] {
+		t.Fatalf("down, enter did not open the second lesson")
+	}
+	for range 200 {
+		if a.Lesson.ended() {
+			break
+		}
+		a.Handle(Key("space", false))
+	}
+	if !a.Lesson.ended() {
+		t.Fatal("space did not reach the end of the lesson")
+	}
+	if n := a.Narration(); n.Kind != NarrEnd || !strings.Contains(n.Hint, "lesson list") {
+		t.Errorf("the end: %+v", n)
+	}
+	a.Handle(Key("space", false))
+	if a.Picker == nil || a.Picker.Sel != 2 {
+		t.Fatalf("space at the end: picker %+v, want the third lesson chosen", a.Picker)
+	}
+	a.Handle(Key("space", false))
+	if a.Lesson.Lesson.Name != a.pickerNames()[2] {
+		t.Errorf("space in the picker opened %s", a.Lesson.Lesson.Name)
+	}
+	// A click on a row opens that lesson.
+	a.OpenPicker()
+	rows, _, _ := a.Picker.Rows(a.L)
+	row := rows[0].R
+	for _, in := range Click(row.Center(), false) {
+		a.Handle(in)
+	}
+	if a.Picker != nil || a.Lesson.Lesson.Name != a.pickerNames()[rows[0].Index] {
+		t.Errorf("a click on the first row did not open it")
+	}
+	// A long list scrolls with the choice, and every row keeps its summary.
+	a.OpenPicker()
+	for range len(a.Picker.Lessons) {
+		a.Handle(Key("down", false))
+		rows, _, _ := a.Picker.Rows(a.L)
+		if !slices.ContainsFunc(rows, func(r PickerRow) bool { return r.Index == a.Picker.Sel }) {
+			t.Fatalf("the chosen lesson %d is not among the rows shown", a.Picker.Sel)
+		}
+	}
+}
+
+func (a *App) pickerNames() []string {
+	ls, _ := scenarios.Lessons()
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.Name)
+	}
+	return out
+}
+
+// Seeking a lesson's timeline makes it again up to there: the captions
+// up to then have run, and it plays on from there stopping at the next.
+func TestSeekInALesson(t *testing.T) {
+	a := lessonApp(t, "split-brain")
+	must(t, a.Seek(sec(2)))
+	if a.S.Now() != sec(2) || a.S.Driver() == nil {
+		t.Fatalf("seek to 2s: now %s, driven %v", a.S.Now(), a.S.Driver() != nil)
+	}
+	steps := a.Lesson.Lesson.Steps
+	if n := a.Narration(); n.Step != 5 || n.Text != steps[4].Text {
+		t.Fatalf("at 2s the screen shows step %d %q, want the pause (step 5)", n.Step, n.Text)
+	}
+	for range 60 * 60 {
+		a.Update()
+		if a.Narration().Step == 6 {
+			break
+		}
+	}
+	if n := a.Narration(); n.Step != 6 {
+		t.Fatalf("playing on from 2s: step %d", n.Step)
+	}
+	ref := lessonApp(t, "split-brain")
+	ref.Lesson.goTo(ref, 5)
+	if fingerprint(a.S) != fingerprint(ref.S) {
+		t.Error("step 6 reached after a seek differs from step 6 made directly")
+	}
+	_ = time.Second
+}
+
+// Pointing at a caption's mark on the timeline gives its text (drawn as a
+// tooltip), and pointing elsewhere gives none.
+func TestCaptionMarkHover(t *testing.T) {
+	a := lessonApp(t, "split-brain")
+	for range 5 {
+		a.Handle(Key("pagedown", false))
+	}
+	f := BuildFrame(a)
+	var mark Mark
+	for _, m := range f.Marks {
+		if m.Kind == MarkCaption && strings.Contains(m.Text, "network splits") {
+			mark = m
+		}
+	}
+	if mark.Text == "" {
+		t.Fatal("no caption mark for the partition's caption")
+	}
+	x := XAtTime(f.Track, f.Span, mark.At)
+	a.Handle(Input{Kind: MouseMove, At: Point{X: x, Y: f.Track.Y + f.Track.H/2}})
+	// The three captions of that instant, in order.
+	var texts []string
+	for _, m := range a.HoverMarks(BuildFrame(a)) {
+		texts = append(texts, m.Text)
+	}
+	steps := a.Lesson.Lesson.Steps
+	want := []string{steps[2].Text, steps[3].Text, steps[4].Text}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Errorf("hovering the marks at %s gives %q, want %q", mark.At, texts, want)
+	}
+	a.Handle(Input{Kind: MouseMove, At: f.L.Members.Pos[0]})
+	if m := a.HoverMarks(BuildFrame(a)); len(m) > 0 {
+		t.Errorf("hovering a member gives the marks %v", m)
+	}
+}

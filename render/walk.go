@@ -1,0 +1,86 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/raftsim/raftsim/render/ui"
+)
+
+// walk steps through a lesson as a presenter with a clicker does
+// (PageDown, again and again) and saves a PNG of the window at each of its
+// narrative steps (step-001.png, ...) and at its end (end.png). Started at
+// the lesson picker, it walks every lesson in the picker's order, going
+// from the end of one to the next as a class does (Space at the end opens
+// the picker with the next lesson chosen, Space again opens it), each
+// into a directory of its own. WalkOut gets a line for each picture: the
+// lesson, the step, the time, and where the caption area is (x y w h).
+func (g *Game) walk() error {
+	a := g.App
+	all := a.Lesson == nil
+	if all {
+		if a.Picker == nil {
+			g.err = errors.New("--walk needs a lesson (raftsim-gui play NAME --walk DIR) or the picker (raftsim-gui play --walk DIR)")
+			return errDone
+		}
+		a.Handle(ui.Key("space", false))
+	}
+	for {
+		if a.Lesson == nil {
+			g.err = errors.New("--walk: no lesson opened")
+			return errDone
+		}
+		name := a.Lesson.Lesson.Name
+		dir := g.opt.WalkDir
+		if all {
+			dir = filepath.Join(dir, name)
+		}
+		if err := g.walkLesson(name, dir); err != nil {
+			g.err = err
+			return errDone
+		}
+		if !all {
+			return errDone
+		}
+		a.Handle(ui.Key("space", false)) // the end: the picker, the next lesson chosen
+		if a.Picker == nil {
+			g.err = fmt.Errorf("--walk: Space at the end of %s did not open the picker", name)
+			return errDone
+		}
+		if a.Picker.Lessons[a.Picker.Sel].Name == name {
+			return errDone // the last lesson
+		}
+		a.Handle(ui.Key("space", false))
+	}
+}
+
+// walkLesson steps through the lesson on screen to its end.
+func (g *Game) walkLesson(name, dir string) error {
+	a := g.App
+	shot := func(file, what string) error {
+		if _, err := g.writePNG(filepath.Join(dir, file)); err != nil {
+			return err
+		}
+		if g.opt.WalkOut != nil {
+			c := a.L.Caption
+			g.opt.WalkOut(fmt.Sprintf("%s %s at %s; caption area %.0f %.0f %.0f %.0f", name, what, a.S.Now(), c.X, c.Y, c.W, c.H))
+		}
+		return nil
+	}
+	for presses := 0; presses < 10_000; presses++ {
+		before := a.Narration()
+		a.Handle(ui.Key("pagedown", false))
+		now := a.Narration()
+		if now.Kind == ui.NarrEnd {
+			return shot("end.png", "end")
+		}
+		if now.Step == before.Step {
+			continue // a question answered, or time set going
+		}
+		if err := shot(fmt.Sprintf("step-%03d.png", now.Step), fmt.Sprintf("step %d of %d", now.Step, now.Steps)); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("--walk: %s did not end after 10,000 presses", name)
+}
