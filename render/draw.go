@@ -138,7 +138,7 @@ func (r *Renderer) toolbar(p *painter, a *ui.App, f *ui.Frame) []ui.TextItem {
 // the right what the last action did.
 func captionText(a *ui.App) ui.CaptionText {
 	lang := a.Lang
-	if a.Lesson != nil && a.S.World().Violation() == nil {
+	if a.Lesson != nil {
 		return narrationCaption(a)
 	}
 	c := ui.CaptionText{Text: latestCaption(a), Right: a.Status}

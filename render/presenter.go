@@ -45,6 +45,11 @@ func narrationCaption(a *ui.App) ui.CaptionText {
 	if n.Step == 0 && n.Kind != ui.NarrTakenOver {
 		c.Text, c.Muted = n.Hint, true
 	}
+	if v := a.S.World().Violation(); v != nil {
+		// A broken invariant stops the world: what broke, on red, and the
+		// band of the end (a lesson about an injected bug ends so).
+		c.Text, c.Alarm, c.Muted, c.Lead = lang.T("SAFETY VIOLATION: ")+v.Error(), true, false, ""
+	}
 	return c
 }
 
