@@ -24,9 +24,10 @@ import (
 )
 
 // The lesson walk: every lesson in the library, in both languages, is
-// stepped through in presenter mode in the real window (PageDown, as a
-// clicker sends it, from the picker through every lesson to the last),
-// and each screenshot is read back with OCR. Every narrative step that
+// stepped through in presenter mode in the real window, in the projector
+// layout at 1920x1080 (PageDown, as a clicker sends it, from the picker
+// through every lesson to the last), and each screenshot is read back
+// with OCR. Every narrative step that
 // `raftsim run NAME` prints must be on screen, in order, as text a class
 // can read; a question must be shown with the caption that led to it; the
 // end must say so.
@@ -81,7 +82,9 @@ type picture struct {
 func walkAll(t *testing.T, lang string) []picture {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), lang)
-	cmd := exec.Command(filepath.Join(bins(t), "raftsim-gui"), "play", "--lang", lang, "--walk", dir)
+	// As in front of a class: the projector layout at 1920x1080.
+	cmd := exec.Command(filepath.Join(bins(t), "raftsim-gui"), "play", "--lang", lang, "--walk", dir,
+		"--size", "1920x1080", "--present")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("raftsim-gui play --walk (%s): %v\n%s", lang, err, out)
@@ -106,14 +109,22 @@ func walkAll(t *testing.T, lang string) []picture {
 	return pics
 }
 
-// ocrScale is how much a caption area is scaled up before OCR: tesseract
-// reads 13px text badly. (Measured here: twice, with bilinear filtering,
-// reads both languages as well as three times, for half the work.)
-const ocrScale = 2
+// ocrScale is how much a caption area is scaled up (bilinear) before
+// OCR. Tesseract reads 13px text badly, but the projector layout's 30px
+// captions well as they are. (Measured here: the window at 1280x800 needed
+// twice, and still misread about one Chinese character in six; at
+// 1920x1080 in the projector layout, as they are, one in fifty, for half
+// the work.)
+const ocrScale = 1
 
 // ocrDark is the luminance under which a pixel is text: every fill of the
-// caption area is lighter, every text colour darker.
-const ocrDark = 175
+// caption area is lighter, every text colour darker. A grey pixel counts
+// as text up to ocrGrey: the panel is lighter still, and the coloured
+// bands (yellow, pale green, pale blue) are not grey.
+const (
+	ocrDark = 175
+	ocrGrey = 225
+)
 
 // prepare crops the caption area out of a screenshot, scales it up
 // (bilinear) and makes it black text on white: tesseract misses text on a
@@ -124,7 +135,13 @@ func prepare(img *image.RGBA, r ui.Rect) *image.Gray {
 	w, h := int(r.W), int(r.H)
 	lum := func(x, y int) float64 {
 		c := img.RGBAAt(min(x, x0+w-1), min(y, y0+h-1))
-		return 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
+		l := 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
+		if hi, lo := max(c.R, c.G, c.B), min(c.R, c.G, c.B); hi-lo < 24 && l < ocrGrey {
+			// A grey pixel darker than the panel: a grey letter's edge
+			// (the caption that led to a question is drawn in grey).
+			l = min(l, ocrDark-1)
+		}
+		return l
 	}
 	right := x0
 	for y := y0 + 2; y < y0+h-2; y++ {
@@ -273,12 +290,15 @@ func found(want, read string) float64 {
 
 // enough is how well a caption must be found for it to count as on
 // screen: a misread letter or two per line costs a few percent; a caption
-// that is not there, or cut short, costs far more.
+// that is not there, or cut short, costs far more. (Measured here, with
+// every caption on screen: at worst 94% in English and 83% in Chinese,
+// where tesseract misreads a character in a short title now and then; a
+// caption that is not on screen: at most 40% or so.)
 func enough(lang string) float64 {
 	if lang == "zh" {
-		return 0.8
+		return 0.75
 	}
-	return 0.9
+	return 0.85
 }
 
 // check is what one picture must show.
@@ -366,6 +386,7 @@ func TestLessonWalk(t *testing.T) {
 	var failures []string
 	worst := map[string]float64{"en": 1, "zh": 1}
 	worstOf := map[string]string{}
+	control := map[string]float64{} // the best score of a caption not on screen
 	n := 0
 	for _, j := range jobs {
 		n += len(j.checks)
@@ -408,7 +429,11 @@ func TestLessonWalk(t *testing.T) {
 					}
 				}
 				if c.control != "" {
-					if s := found(c.control, read); s >= enough(j.lang) {
+					s := found(c.control, read)
+					mu.Lock()
+					control[j.lang] = max(control[j.lang], s)
+					mu.Unlock()
+					if s >= enough(j.lang) {
 						fail(c.step, "a caption that is not on screen scores %.0f%% (%q): the check cannot tell captions apart", 100*s, c.control)
 					}
 				}
@@ -419,6 +444,7 @@ func TestLessonWalk(t *testing.T) {
 	for _, f := range failures {
 		t.Error(f)
 	}
-	t.Logf("%d screenshots of %d lessons read back; the worst share of a caption found: en %.0f%% (%s), zh %.0f%% (%s)",
-		n, len(lessons), 100*worst["en"], worstOf["en"], 100*worst["zh"], worstOf["zh"])
+	t.Logf("%d screenshots of %d lessons read back; the worst share of a caption found: en %.0f%% (%s), zh %.0f%% (%s); "+
+		"the best of a caption not on screen: en %.0f%%, zh %.0f%%",
+		n, len(lessons), 100*worst["en"], worstOf["en"], 100*worst["zh"], worstOf["zh"], 100*control["en"], 100*control["zh"])
 }
