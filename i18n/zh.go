@@ -279,6 +279,7 @@ var zh = map[string]string{
 	"timeout: ":                        "超时：",
 	"error: ":                          "错误：",
 	"failover: ":                       "故障转移：",
+	"retry: ":                          "重试：",
 	"watch cancelled: ":                "watch 已取消：",
 	"canceled by the client":           "被客户端取消",
 	" keys at revision ":               " 个键，修订版本 ",

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"time"
 
 	"github.com/raftsim/raftsim/mvcc"
@@ -150,6 +151,10 @@ type Op struct {
 
 	Events []WatchEvent // watch: events delivered to the client so far
 
+	// Retries are the attempts that failed with an error clientv3 retries
+	// (each one a "retrying of unary invoker failed" in its log).
+	Retries []Retry
+
 	// Canceled says the client gave up on the operation (CmdCancel): for a
 	// write its outcome is unknown, as after a timeout.
 	Canceled bool
@@ -166,6 +171,13 @@ type Op struct {
 	// it, lives until then (-1: not yet answered).
 	keepAliveDeadline Time
 	after             func(*Op) // called once when the operation ends (the compactor's next step)
+}
+
+// Retry is one failed attempt of an operation that its client retried.
+type Retry struct {
+	At     Time
+	Member string // the member that answered with the error
+	Err    string
 }
 
 // KeepAliveAnswer is one answered keep-alive of a stream.
@@ -211,10 +223,79 @@ func (op *Op) Latency(now Time) time.Duration {
 // watch, or a keep-alive stream.
 func (op *Op) isStream() bool { return op.Kind == OpWatch || op.Kind == OpLeaseKeepAlive && op.Repeat }
 
+// client is a long-lived clientv3 client. Like clientv3 since v3.4 it
+// balances its requests over all its endpoints with gRPC's round robin:
+// each request (and each retry) goes to the next endpoint whose
+// connection is up, so a member that is down is skipped without a
+// refusal.
 type client struct {
 	cfg       ClientConfig
 	endpoints []uint64
-	current   int // the endpoint it is pinned to
+	next      int // round robin: where the next pick starts
+}
+
+// clientRetryBackoff is clientv3's wait before it retries a request
+// (defaultBackoffWaitBetween; clientv3 adds up to 10% of jitter, which the
+// simulation leaves out).
+const clientRetryBackoff = 25 * time.Millisecond
+
+// pick returns the endpoint (an index into c.endpoints) that c's balancer
+// sends the next attempt to: the next one, in round-robin order, whose
+// member is up. With none up it returns the next in order all the same:
+// the request is refused there and fails over.
+func (w *World) pick(c *client) int {
+	n := len(c.endpoints)
+	for i := range n {
+		j := (c.next + i) % n
+		if w.members[c.endpoints[j]-1].up {
+			c.next = (j + 1) % n
+			return j
+		}
+	}
+	j := c.next % n
+	c.next = (j + 1) % n
+	return j
+}
+
+// repeatable reports whether clientv3 may send the operation again after
+// an error (its retry policy "repeatable": Range, the lease calls but
+// keep-alive streams, MemberList, Alarm). Writes, transactions,
+// compactions and membership changes are sent once.
+func (k OpKind) repeatable() bool {
+	switch k {
+	case OpGet, OpLeaseGrant, OpLeaseRevoke, OpLeaseTimeToLive, OpLeaseLeases, OpMemberList, OpAlarmList:
+		return true
+	}
+	return false
+}
+
+// shouldRetry is clientv3's retry interceptor (isSafeRetry): a learner's
+// refusal is retried when there are other endpoints; otherwise a
+// repeatable call is retried on a gRPC Unavailable error (no leader, the
+// leader changed, a broken connection, a server-side timeout).
+func (w *World) shouldRetry(op *Op, err string) bool {
+	if op.Kind == OpWatch || op.Repeat || op.Canceled {
+		return false
+	}
+	if err == errNotForLearner.Error() {
+		c := w.client(op.Client)
+		return op.via == 0 && c != nil && len(c.endpoints) > 1
+	}
+	return op.Kind.repeatable() && unavailable(err)
+}
+
+// unavailable reports whether etcd sends the error with gRPC code
+// Unavailable.
+func unavailable(err string) bool {
+	switch {
+	case strings.HasPrefix(err, "rpc error: code = Unavailable"), strings.HasPrefix(err, "etcdserver: request timed out"):
+		return true
+	}
+	switch err {
+	case errLeaderChanged, "etcdserver: no leader", "etcdserver: unhealthy cluster", "etcdserver: server stopped":
+		return true
+	}
+	return false
 }
 
 // reply is what a member sends back to a client.
@@ -259,7 +340,7 @@ func (w *World) submit(op *Op) {
 	c := w.client(op.Client)
 	timeout := DefaultClientTimeout
 	if c != nil {
-		op.endpoint = c.current
+		op.endpoint = w.pick(c)
 		if c.cfg.Timeout > 0 {
 			timeout = c.cfg.Timeout
 		}
@@ -361,6 +442,11 @@ func (w *World) clientEvent(e *event) {
 			op.Events = append(op.Events, ev)
 			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type + " " + ev.KV.Key})
 		}
+	case evClientRetry:
+		if op.Status == OpPending {
+			op.readIndex, op.readIndexKnown = 0, false
+			w.sendRequest(op)
+		}
 	case evReplyArrive:
 		r := e.rep
 		if op.Kind == OpWatch && op.Status == OpOK && r.status == OpError {
@@ -376,12 +462,26 @@ func (w *World) clientEvent(e *event) {
 		if r.refused {
 			if c := w.client(op.Client); c != nil && op.via == 0 && op.tried+1 < len(c.endpoints) {
 				op.tried++
-				op.endpoint = (op.endpoint + 1) % len(c.endpoints)
-				c.current = op.endpoint
-				w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: "failover: " + r.err})
+				op.endpoint = w.pick(c)
+				// Peer: where the request goes next.
+				w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Peer: w.endpointOf(op), Text: "failover: " + r.err})
 				w.sendRequest(op)
 				return
 			}
+		}
+		if r.status == OpError && !r.refused && w.shouldRetry(op, r.err) {
+			// clientv3 logs "retrying of unary invoker failed" and sends
+			// the call again after its backoff, to its balancer's next pick.
+			// (The pick is made now rather than after the backoff, so
+			// that the event can say where the retry goes: Peer.)
+			op.Retries = append(op.Retries, Retry{At: w.now, Member: w.members[e.node-1].name, Err: r.err})
+			if c := w.client(op.Client); c != nil && op.via == 0 {
+				op.endpoint = w.pick(c)
+			}
+			w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Peer: w.endpointOf(op), Text: "retry: " + r.err})
+			re := w.sched.after(w.now, Time(clientRetryBackoff))
+			re.kind, re.node, re.op = evClientRetry, e.node, op
+			return
 		}
 		w.complete(op, e.node, r)
 	}

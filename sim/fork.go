@@ -86,7 +86,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 	f.safety = w.safety.clone(f)
 	w.history.copyTo(&f.history)
 	for _, c := range w.clients {
-		f.clients = append(f.clients, &client{cfg: c.cfg, endpoints: c.endpoints, current: c.current})
+		f.clients = append(f.clients, &client{cfg: c.cfg, endpoints: c.endpoints, next: c.next})
 	}
 	f.clusterID = w.clusterID
 	for _, m := range w.members {

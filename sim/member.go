@@ -317,7 +317,7 @@ func (m *member) sendBeforeWriting(rd *raft.Ready) {
 		if rd.HardState != nil {
 			term, vote = rd.HardState.GetTerm(), rd.HardState.GetVote()
 		}
-		m.soft = *rd.SoftState
+		m.setSoft(*rd.SoftState)
 		rd.SoftState = nil
 		if m.leaderTerm != term {
 			m.leaderTerm, m.leaderHigh, m.checkLeader = term, 0, true
@@ -419,7 +419,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 		if m.soft.RaftState == raft.StateLeader && rd.SoftState.RaftState != raft.StateLeader {
 			m.kv.lessor.Demote() // only the leader's lessor expires leases
 		}
-		m.soft = *rd.SoftState
+		m.setSoft(*rd.SoftState)
 		if m.soft.RaftState == raft.StateLeader && m.leaderTerm != m.hard.GetTerm() {
 			m.leaderTerm, m.leaderHigh, m.checkLeader = m.hard.GetTerm(), 0, true
 			w.safety.leader(m.id, m.hard.GetTerm())
@@ -699,6 +699,34 @@ func (m *member) answerRead(op *Op) reply {
 		return reply{status: OpOK, members: m.w.clusterMembers(m), applied: m.applied}
 	}
 	return m.read(op)
+}
+
+// errLeaderChanged is what etcd answers a linearizable read whose read
+// index a change of leader interrupted (a retryable error: clientv3 sends
+// the read again).
+const errLeaderChanged = "etcdserver: leader changed"
+
+// setSoft takes the role and leader a Ready announces. When it learns of a
+// new leader (one it did not know just before, even after a spell with
+// none), etcd's linearizable read loop gives up on the read index it is
+// waiting for (requestCurrentIndex) and fails the reads waiting on it with
+// "leader changed"; reads whose read index is known keep waiting for their
+// apply.
+func (m *member) setSoft(ss raft.SoftState) {
+	newLeader := ss.Lead != raft.None && ss.Lead != m.soft.Lead
+	m.soft = ss
+	if !newLeader || len(m.reads) == 0 {
+		return
+	}
+	kept := m.reads[:0]
+	for _, op := range m.reads {
+		if op.Status == OpPending && !op.readIndexKnown {
+			m.w.reply(m, op, reply{status: OpError, err: errLeaderChanged})
+			continue
+		}
+		kept = append(kept, op)
+	}
+	m.reads = kept
 }
 
 // readIndex asks raft for a read index, and asks again every 500ms until

@@ -28,6 +28,7 @@ const (
 	evCompactor                       // a kube-apiserver's compaction timer fires
 	evKeepAlive                       // a keep-alive stream sends its next keep-alive
 	evLoad                            // a load sends its next request (peer: the load)
+	evClientRetry                     // a client sends a request again after clientv3's backoff
 )
 
 // event is one entry of the schedule.

@@ -105,7 +105,7 @@ func faultText(l i18n.Lang, text string) string {
 // anywhere after it.
 var (
 	opStarts = []string{i18n.N("ok at revision "), i18n.N("ok: deleted "), i18n.N("ok: watching"),
-		i18n.N("ok: not found"), i18n.N("ok: "), i18n.N("timeout: "), i18n.N("error: "), i18n.N("failover: "),
+		i18n.N("ok: not found"), i18n.N("ok: "), i18n.N("timeout: "), i18n.N("error: "), i18n.N("failover: "), i18n.N("retry: "),
 		i18n.N("watch cancelled: "), i18n.N("canceled by the client")}
 	opInner = []string{i18n.N(" keys at revision "), i18n.N(" at revision "), i18n.N(" (serializable)"),
 		i18n.N(" (linearizable)"), i18n.N(" (STALE: ")}

@@ -363,7 +363,7 @@ func (w *World) dispatch(e *event) {
 		return
 	}
 	m := w.members[e.node-1]
-	if e.kind == evReplyArrive || e.kind == evClientTimeout || e.kind == evWatchArrive {
+	if e.kind == evReplyArrive || e.kind == evClientTimeout || e.kind == evWatchArrive || e.kind == evClientRetry {
 		w.clientEvent(e)
 		return
 	}

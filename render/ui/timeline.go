@@ -137,20 +137,16 @@ func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 		// An answer, a timeout or a failover: the operation no longer waits
 		// at that member.
 		sc.open[e.Node] = slices.DeleteFunc(sc.open[e.Node], func(id uint64) bool { return id == e.Op })
-		if strings.HasPrefix(e.Text, "failover: ") {
-			// The client gives up on this member and sends the request to
-			// its next endpoint (clientv3's order).
+		if strings.HasPrefix(e.Text, "failover: ") || strings.HasPrefix(e.Text, "retry: ") {
+			// The client gives up on this member and sends the request
+			// (again) to the member the event names (e.Peer: its
+			// balancer's next pick).
 			hops := sc.paths[e.Op]
 			hops[len(hops)-1].Failed = true
-			op := w.Ops()[e.Op-1]
-			for _, c := range w.Clients() {
-				if k := slices.Index(c.Endpoints, name(e.Node)); c.Name == op.Client && k >= 0 {
-					next := c.Endpoints[(k+1)%len(c.Endpoints)]
-					sc.paths[e.Op] = append(hops, Hop{Member: next})
-					if in, ok := w.Info(next); ok {
-						sc.open[in.ID] = append(sc.open[in.ID], e.Op)
-					}
-				}
+			if e.Peer != 0 {
+				next := name(e.Peer)
+				sc.paths[e.Op] = append(hops, Hop{Member: next})
+				sc.open[e.Peer] = append(sc.open[e.Peer], e.Op)
 			}
 		}
 	case sim.EvFault:

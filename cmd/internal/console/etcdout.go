@@ -94,9 +94,40 @@ func (c *Console) hostPort(name string) string {
 // client's logger name, first the endpoint its target names (its first
 // endpoint).
 func (c *Console) clientWarn(b *strings.Builder, logger, first, peer, method, err string) {
+	c.clientWarnAt(b, c.w.Now(), 0, logger, first, peer, method, err)
+}
+
+// clientWarnAt is clientWarn for the attempt-th attempt, failed at t.
+func (c *Console) clientWarnAt(b *strings.Builder, t sim.Time, attempt int, logger, first, peer, method, err string) {
 	fmt.Fprintf(b, `{"level":"warn","ts":%q,"logger":%q,"caller":"v3@v3.6.16/retry_interceptor.go:68",`+
-		`"msg":"retrying of unary invoker failed","target":"etcd-endpoints://%s/%s","peer":%q,"method":%q,"attempt":0,"error":%q}`+"\n",
-		wallClock(c.w.Now()), logger, clientPtr, first, peer, method, err)
+		`"msg":"retrying of unary invoker failed","target":"etcd-endpoints://%s/%s","peer":%q,"method":%q,"attempt":%d,"error":%q}`+"\n",
+		wallClock(t), logger, clientPtr, first, peer, method, attempt, err)
+}
+
+// retryLog is the lines clientv3 logged for the attempts of etcdctl's call
+// that failed and were retried (sim.Op.Retries).
+func (c *Console) retryLog(cmd sim.Command, op *sim.Op) string {
+	method, ok := methods[cmd.Kind]
+	if !ok || cmd.By != "etcdctl" || len(op.Retries) == 0 {
+		return ""
+	}
+	first := c.firstEndpoint
+	if first == "" {
+		first = op.Member
+	}
+	var b strings.Builder
+	for i, r := range op.Retries {
+		c.clientWarnAt(&b, r.At, i, "etcd-client", first, peerOf(c.hostPort(r.Member)), method, rpcError(r.Err))
+	}
+	return b.String()
+}
+
+// rpcError is an etcd error as gRPC reports it to the client.
+func rpcError(msg string) string {
+	if strings.HasPrefix(msg, "rpc error: ") {
+		return msg
+	}
+	return "rpc error: code = " + grpcCode(msg) + " desc = " + msg
 }
 
 // wallClock shows a virtual time as the timestamp of a log line: the
@@ -156,11 +187,7 @@ func (c *Console) failureLog(cmd sim.Command, op *sim.Op) string {
 	if first == "" {
 		first = op.Member
 	}
-	msg := op.Err
-	if !strings.HasPrefix(msg, "rpc error: ") {
-		msg = "rpc error: code = " + grpcCode(op.Err) + " desc = " + op.Err
-	}
-	c.clientWarn(&b, "etcd-client", first, peer, method, msg)
+	c.clientWarnAt(&b, c.w.Now(), len(op.Retries), "etcd-client", first, peer, method, rpcError(op.Err))
 	return b.String()
 }
 

@@ -44,9 +44,9 @@ func (c *Console) requestWith(cmd sim.Command, bg bool, show, fail func(op *sim.
 			return false
 		}
 		if op.Status == sim.OpOK {
-			c.output(j, show(op))
+			c.output(j, c.retryLog(cmd, op)+show(op))
 		} else {
-			c.output(j, c.failureLog(cmd, op)+fail(op))
+			c.output(j, c.retryLog(cmd, op)+c.failureLog(cmd, op)+fail(op))
 		}
 		return true
 	}
