@@ -280,11 +280,13 @@ var zh = map[string]string{
 	"error: ":                          "错误：",
 	"failover: ":                       "故障转移：",
 	"retry: ":                          "重试：",
-	"watch cancelled: ":                "watch 已取消：",
-	"canceled by the client":           "被客户端取消",
-	" keys at revision ":               " 个键，修订版本 ",
-	" at revision ":                    "，修订版本 ",
-	" (STALE: ":                        "（过期：",
+	"drops a proposal: a leadership transfer is in progress":                 "丢弃一个提案：领导权转移正在进行",
+	"drops a proposal: proposal forwarding is off, and it is not the leader": "丢弃一个提案：提案转发已关闭，而它不是领导者",
+	"watch cancelled: ":      "watch 已取消：",
+	"canceled by the client": "被客户端取消",
+	" keys at revision ":     " 个键，修订版本 ",
+	" at revision ":          "，修订版本 ",
+	" (STALE: ":              "（过期：",
 
 	// The run's notes and summary.
 	"expect failed":                         "expect 未满足",

@@ -356,14 +356,15 @@ func (m *member) propose(op *Op) {
 	err := m.rn.Propose(req.encode())
 	m.leave()
 	if err != nil {
-		why := ""
+		// etcd passes raft's ErrProposalDropped on as gRPC Unknown, with
+		// no reason; the transcript says why.
 		switch st := m.rn.BasicStatus(); {
 		case st.LeadTransferee != 0:
-			why = " (a leadership transfer is in progress)"
+			m.w.fault(m.id, dropTransferText)
 		case st.RaftState != raft.StateLeader && m.w.cfg.DisableProposalForwarding:
-			why = " (proposal forwarding is off, and this member is not the leader)"
+			m.w.fault(m.id, dropNoForwardingText)
 		}
-		m.w.reply(m, op, reply{status: OpError, err: "etcdserver: " + err.Error() + why})
+		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
 		return
 	}
 	m.writes[op.ID] = op

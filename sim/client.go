@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/raftsim/raftsim/mvcc"
+	"go.etcd.io/raft/v3"
 )
 
 // OpKind is what a client asks for.
@@ -426,7 +428,7 @@ func (w *World) clientEvent(e *event) {
 			// etcd gives up on a request after its own request timeout
 			// (7s by default); a client with a shorter deadline gives up
 			// first, and sees its context expire.
-			op.Status, op.Err = OpTimeout, "etcdserver: request timed out"
+			op.Status, op.Err = OpTimeout, w.timedOut(op)
 			w.markEnd(op)
 			if op.timeout < DefaultClientTimeout {
 				op.Err = "context deadline exceeded"
@@ -485,6 +487,82 @@ func (w *World) clientEvent(e *event) {
 		}
 		w.complete(op, e.node, r)
 	}
+}
+
+// timedOut is what etcd answers a request that ran out of its request
+// timeout at the member it was sent to.
+//
+//   - A member that has not yet published itself serves no client: the
+//     call waits for the deadline ("context deadline exceeded").
+//   - A read (a get, a transaction that writes nothing, the member list)
+//     waited for its read index: "request timed out" (requestCurrentIndex).
+//   - A proposal still held because its member never learned of a leader
+//     was blocked in raft's Propose, which returns the context's own error:
+//     "context deadline exceeded" (gRPC DeadlineExceeded). A promotion
+//     waiting for a leader to forward to fails with "no leader"
+//     (waitLeader).
+//   - A proposal raft took gets etcd's guess at why it did not commit
+//     (parseProposeCtxErr): if it began within two election timeouts
+//     before its member became leader, the previous leader probably failed;
+//     if its member leads but has not been connected to a quorum of the
+//     members since it began, or follows a leader it has not been connected
+//     to since then, the connection was probably lost.
+func (w *World) timedOut(op *Op) string {
+	const plain = "etcdserver: request timed out"
+	m := w.members[w.endpointOf(op)-1]
+	if slices.Contains(m.unready, op) {
+		return "context deadline exceeded" // etcd serves no client before it has published
+	}
+	proposal := op.Kind.IsWrite() && !(op.Kind == OpTxn && mvcc.IsReadOnly(op.Txn)) ||
+		op.Kind.isMembership() && op.Kind != OpMemberList
+	if !proposal || !m.up {
+		return plain
+	}
+	if slices.Contains(m.held, op) {
+		if op.Kind == OpMemberPromote {
+			return "etcdserver: no leader"
+		}
+		return "context deadline exceeded"
+	}
+	if op.Kind == OpMemberPromote {
+		return plain // PromoteMember's own timeout, whoever proposed it
+	}
+	// The member began on this attempt when it arrived there.
+	start := op.Start
+	if n := len(op.Retries); n > 0 {
+		start = op.Retries[n-1].At + Time(clientRetryBackoff)
+	}
+	start += Time(w.cfg.ClientLatency)
+	electionTimeout := Time(w.cfg.ElectionTicks) * Time(w.cfg.Tick)
+	if m.leadElected != 0 && start > m.leadElected-2*electionTimeout && start < m.leadElected {
+		return "etcdserver: request timed out, possibly due to previous leader failure"
+	}
+	connected := func(peer uint64) bool {
+		if int(peer) >= len(m.peers) {
+			return false
+		}
+		c := m.peers[peer]
+		return c.ok && c.since < start
+	}
+	const lost = "etcdserver: request timed out, possibly due to connection lost"
+	switch lead := m.soft.Lead; lead {
+	case raft.None:
+	case m.id:
+		n := 0
+		for _, cm := range m.cluster.members {
+			if cm.id == m.id || connected(cm.id) {
+				n++
+			}
+		}
+		if n < len(m.cluster.members)/2+1 {
+			return lost
+		}
+	default:
+		if !connected(lead) {
+			return lost
+		}
+	}
+	return plain
 }
 
 // ended calls the operation's after hook, once.

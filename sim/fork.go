@@ -195,7 +195,7 @@ func (f *World) forkMember(m *member) *member {
 		snap:         m.snap,
 		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
 		commitSeen: m.commitSeen, lastRole: m.lastRole, unsynced: m.unsynced, // unsynced is never changed, only replaced
-		peers: slices.Clone(m.peers), started: m.started,
+		peers: slices.Clone(m.peers), started: m.started, leadElected: m.leadElected,
 		noLeaderPolls: m.noLeaderPolls, nextLeaseCheck: m.nextLeaseCheck, idSuffix: m.idSuffix,
 	}
 	f.members = append(f.members, fm)

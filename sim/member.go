@@ -77,6 +77,9 @@ type member struct {
 	// confOrigins: for a configuration change proposed for another member
 	// (a promotion forwarded to the leader), that member, by op ID.
 	confOrigins map[uint64]*member
+	// leadElected is when it last became leader (etcd's leadElectedTime);
+	// 0: never in this life of the process.
+	leadElected Time
 	// peers is its transport's view of each peer, by raft ID.
 	peers []peerConn
 	// started: its process has run; a member added at runtime has not until
@@ -242,7 +245,7 @@ func (m *member) crash() {
 		}
 	}
 	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil, nil, nil
-	m.soft, m.lastRole = raft.SoftState{}, roleSeen{}
+	m.soft, m.lastRole, m.leadElected = raft.SoftState{}, roleSeen{}, 0
 }
 
 func (m *member) tick() {
@@ -715,6 +718,9 @@ const errLeaderChanged = "etcdserver: leader changed"
 func (m *member) setSoft(ss raft.SoftState) {
 	newLeader := ss.Lead != raft.None && ss.Lead != m.soft.Lead
 	m.soft = ss
+	if newLeader && ss.RaftState == raft.StateLeader {
+		m.leadElected = m.w.now
+	}
 	if !newLeader || len(m.reads) == 0 {
 		return
 	}

@@ -34,6 +34,8 @@ var faultTexts = []string{
 	publishedText,
 	cannotPublishText,
 	startText,
+	dropTransferText,
+	dropNoForwardingText,
 }
 
 // What a starting member does (boot.go).
@@ -45,6 +47,13 @@ var (
 	tickAdvanceSuffix    = i18n.N(" ticks (etcd's initial election tick advance)")
 	refusedConfText      = i18n.N("refused, applied as no change: ")
 	startText            = i18n.N("starts for the first time, with an empty disk")
+)
+
+// Why raft dropped a proposal (apply.go): etcd's client sees only "raft
+// proposal dropped".
+var (
+	dropTransferText     = i18n.N("drops a proposal: a leadership transfer is in progress")
+	dropNoForwardingText = i18n.N("drops a proposal: proposal forwarding is off, and it is not the leader")
 )
 
 // faultAffixes are the fault texts with a parameter in the middle.
