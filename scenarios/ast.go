@@ -255,7 +255,8 @@ type Step struct {
 
 	// Name and Learner describe StepAddMember's new member; PeerURL is the
 	// URL it advertises ("": http://NAME:2380); Start starts it as soon
-	// as its addition is proposed.
+	// as its addition is proposed (the parser's default: `start: false`
+	// leaves it unstarted).
 	Name    string
 	Learner bool
 	PeerURL string

@@ -162,7 +162,7 @@ func dumpStep(st Step) string {
 	case StepTransferLeader:
 		w("to=%s", dumpRefs(st.To))
 	case StepAddMember:
-		w("%s learner=%t", st.Name, st.Learner)
+		w("%s learner=%t start=%t", st.Name, st.Learner, st.Start)
 	case StepPut, StepDelete, StepGet, StepWatch:
 		w("via=%s key=%q", dumpRef(st.Via), st.Key)
 		if st.Kind == StepPut {

@@ -239,6 +239,10 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 				}
 			}
 		}
+		// A scenario's add_member has always run the new member (the
+		// format's contract); start: false leaves it unstarted, as
+		// etcdctl member add does, until a start step.
+		st.Start = true
 		if x := f.get("start"); x != nil {
 			st.Start, _ = p.boolean(x, "start")
 		}

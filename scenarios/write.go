@@ -279,8 +279,8 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 		if c.PeerURL != "" {
 			yadd(m, "peer_url", ystr(c.PeerURL))
 		}
-		if c.Start {
-			yadd(m, "start", ybool(true))
+		if !c.Start {
+			yadd(m, "start", ybool(false)) // a scenario's add_member starts it by default
 		}
 		writeCall(m, c)
 		action(m)

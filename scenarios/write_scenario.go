@@ -148,8 +148,8 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		if s.PeerURL != "" {
 			yadd(v, "peer_url", ystr(s.PeerURL))
 		}
-		if s.Start {
-			yadd(v, "start", ybool(true))
+		if !s.Start {
+			yadd(v, "start", ybool(false)) // the default is true
 		}
 		membershipCallNode(v, s)
 	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
