@@ -115,6 +115,11 @@ func (r *Renderer) headerText(a *ui.App) ui.HeaderText {
 	h := a.Header()
 	out := ui.HeaderText{Title: "raftsim · " + h.Title, Chapter: h.Chapter, Step: h.Step,
 		Clock: "t = " + a.S.Now().String(), Rate: h.Rate, State: h.State}
+	if a.Lesson != nil {
+		// In a lesson the caption area's top row names the chapter: the
+		// header's room goes to the lesson's title.
+		out.Title, out.Chapter = h.Title, ""
+	}
 	if a.S.Now() < a.S.Head() {
 		out.Note = a.Lang.F("◀ viewing the past (head %s)", a.S.Head())
 	} else if l := a.L; l.S < l.Scale-0.005 {

@@ -162,12 +162,15 @@ func (a *App) Header() Header {
 	return h
 }
 
-// shownTitle names what is on screen: the lesson's name and title, the
-// picker, or what the host named it (the sandbox).
+// shownTitle names what is on screen: the lesson's title (its name if it
+// has none), the picker, or what the host named it (the sandbox). A
+// lesson's title alone: the header has little room left of the clock, and
+// "raftsim · split-brain: Split brain" was cut to "raftsim…" at 1024x768
+// and in the projector layout.
 func (a *App) shownTitle() string {
 	if p := a.Lesson; p != nil {
 		if p.Lesson.Title != "" {
-			return p.Lesson.Name + ": " + p.Lesson.Title
+			return p.Lesson.Title
 		}
 		return p.Lesson.Name
 	}
