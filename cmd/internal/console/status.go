@@ -25,7 +25,7 @@ func (c *Console) status(args []string, _ bool) error {
 		lead = fmt.Sprintf("leader %s (term %d)", v.Leader, in.Term)
 	}
 	c.printf("virtual time %s  seed=%d  %s\n", v.Now, v.Seed, lead)
-	t := table{header: []string{"MEMBER", "ROLE", "TERM", "VOTE", "LEADER", "COMMIT", "APPLIED", "LOG (first index: terms; | after the commit)"}, left: true}
+	t := table{header: []string{"MEMBER", "ROLE", "TERM", "VOTE", "LEADER", "COMMIT", "APPLIED", "LOG (first index: terms; ‖ after the commit)"}, left: true}
 	for _, m := range v.Members {
 		applied := strconv.FormatUint(m.Applied, 10)
 		if !m.Up {
@@ -78,7 +78,9 @@ func name(w *sim.World, id uint64) string {
 }
 
 // drawLog draws the newest entries of a member's log by term, e.g.
-// "2: 2 2 3 3|3", where 2 is the index of the first entry drawn.
+// "2: 2 2 3 3 ‖ 3", where 2 is the index of the first entry drawn and ‖
+// follows the commit index. (Not "|": it would read as the table's own
+// column border.)
 func drawLog(m sim.MemberView) string {
 	ents := m.Log
 	if len(ents) == 0 {
@@ -94,7 +96,7 @@ func drawLog(m sim.MemberView) string {
 	for _, e := range ents {
 		b.WriteString(" " + strconv.FormatUint(e.Term, 10))
 		if e.Index == m.Commit {
-			b.WriteString("|")
+			b.WriteString(" ‖")
 		}
 	}
 	return b.String()
