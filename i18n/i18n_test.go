@@ -265,3 +265,29 @@ func verbs(format string) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// A Chinese translation leaves nothing in English but the words Chinese
+// text keeps on purpose (keys, commands, raft's own names): "match · next
+// · 状态" was a heading half translated.
+func TestTranslationsLeaveNoEnglish(t *testing.T) {
+	for en, tr := range zh {
+		if w := Foreign(tr); len(w) > 0 {
+			t.Errorf("%q → %q keeps English: %q", en, tr, w)
+		}
+	}
+}
+
+func TestForeign(t *testing.T) {
+	for s, want := range map[string]string{
+		"match · next · 状态":         "match next",
+		"投给 etcd-1 · 12.5ms":        "",
+		"按 Esc 关闭; %[2]s 在 %d 之后":   "",
+		"/registry/pods/default=v1": "",
+		"领导者记录的 Match":              "",
+		"follower 任期 2":             "follower",
+	} {
+		if got := strings.Join(Foreign(s), " "); got != want {
+			t.Errorf("Foreign(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -147,11 +147,11 @@ var zh = map[string]string{
 	"committed; bar = applied":      "已提交；下划线 = 已应用",
 	"not yet committed":             "尚未提交",
 	"conflicts with the leader":     "与领导者冲突",
-	"leader's Match for it":         "领导者记录的 Match",
+	"leader's Match for it":         "领导者记录的匹配 (Match)",
 	"Timeline":                      "时间线",
 
 	// The panels.
-	"match · next · state":                     "match · next · 状态",
+	"match · next · state":                     "匹配 · 下一条 · 状态",
 	"(down: state machine lost until restart)": "（宕机：状态机在重启前丢失）",
 	"missing %s":      "缺少 %s",
 	"(empty)":         "（空）",
@@ -321,7 +321,7 @@ var zh = map[string]string{
 	"newest first; hover for the whole line": "最新在前；悬停可看整行",
 	"Log cells (number = term)":              "日志格（数字 = 任期）",
 	"in a snapshot (log compacted)":          "在快照中（日志已压缩）",
-	"leader's Next for it":                   "领导者记录的 Next",
+	"leader's Next for it":                   "领导者记录的下一条 (Next)",
 	"votes: granted, waiting, refused":       "选票：同意、未答复、拒绝",
 	"the projector layout, on or off":        "投影布局：开或关",
 	"the legend, shown or hidden":            "图例：显示或隐藏",
@@ -371,4 +371,7 @@ var zh = map[string]string{
 	"after acting on the cluster: resume the lesson":       "亲自操作集群之后：回到课程",
 	"this help (time stands still)":                        "本帮助（时间暂停）",
 	"   (%d lessons; the list scrolls)":                    "   （共 %d 课；列表可滚动）",
+	"%s has applied up to index %d; %s has applied %d":     "%s 已应用到索引 %d；%s 已应用到 %d",
+	", where %s = %s":                                      "，那里 %s = %s",
+	", where %s does not exist":                            "，那里没有 %s",
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/mvcc"
 	"go.etcd.io/raft/v3"
 )
@@ -147,9 +148,17 @@ type Op struct {
 	Header mvcc.ResponseHeader
 
 	// Stale marks a serializable read that returned something other than
-	// the newest committed state; StaleNote says by how much.
+	// the newest committed state; StaleNote says by how much (in English;
+	// StaleText says it in a language), from what the Stale fields hold.
 	Stale     bool
 	StaleNote string
+	// The member that had applied the most when the read answered, how
+	// far, and what the read would have found there (StaleFound false: no
+	// such key; not set for a prefix read).
+	StaleNewest        string
+	StaleNewestApplied uint64
+	StaleValue         string
+	StaleFound         bool
 
 	Events []WatchEvent // watch: events delivered to the client so far
 
@@ -615,15 +624,24 @@ func (w *World) checkStale(op *Op) {
 		return
 	}
 	op.Stale = true
-	op.StaleNote = op.Member + " has applied up to index " + itoa(op.Applied) + "; " + newest.name +
-		" has applied " + itoa(newest.applied)
-	if !op.Prefix {
-		if want.found {
-			op.StaleNote += ", where " + op.Key + " = " + want.value
-		} else {
-			op.StaleNote += ", where " + op.Key + " does not exist"
-		}
+	op.StaleNewest, op.StaleNewestApplied = newest.name, newest.applied
+	op.StaleValue, op.StaleFound = want.value, want.found
+	op.StaleNote = op.StaleText(i18n.En)
+}
+
+// StaleText says, in l, how stale a stale read is: how far its member had
+// applied, how far the newest member had, and what the read would have
+// found there.
+func (op *Op) StaleText(l i18n.Lang) string {
+	s := l.F("%s has applied up to index %d; %s has applied %d", op.Member, op.Applied, op.StaleNewest, op.StaleNewestApplied)
+	switch {
+	case op.Prefix:
+	case op.StaleFound:
+		s += l.F(", where %s = %s", op.Key, op.StaleValue)
+	default:
+		s += l.F(", where %s does not exist", op.Key)
 	}
+	return s
 }
 
 func sameKVs(a, b []KeyValue) bool {

@@ -496,7 +496,7 @@ func OpLine(lang i18n.Lang, op sim.Op, path []Hop, now sim.Time) string {
 		res = " · " + op.Err
 	}
 	if op.Stale {
-		res += " · " + op.StaleNote
+		res += " · " + op.StaleText(lang)
 	}
 	// The outcome first, the path last: a row that must be shortened loses
 	// the path, which the ring shows too.

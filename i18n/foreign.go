@@ -1,0 +1,46 @@
+package i18n
+
+import (
+	"regexp"
+	"strings"
+)
+
+// kept are the Latin-script words Chinese text keeps on purpose: what a
+// person types or presses (etcdctl's commands and flags, key names), the
+// names of raft's and etcd's own things (HardState, the leader's Match and
+// Next for a follower, written beside their Chinese), file formats and
+// units. Anything else in Latin letters in a Chinese window is a word
+// nobody translated.
+var kept = map[string]bool{
+	// Keys and key names.
+	"Enter": true, "Esc": true, "Tab": true, "PgUp": true, "PgDn": true, "Space": true, "F": true,
+	"shift": true, "b": true, "g": true, "p": true, "w": true, "z": true,
+	// What the command box and the scenario format take.
+	"put": true, "get": true, "watch": true, "crash": true, "endpoint": true, "status": true,
+	"table": true, "help": true, "wait": true, "prefix": true, "foo": true, "bar": true,
+	"expect": true, "expect_always": true, "linearizable": true, "false": true, "seed": true,
+	// Names of things: programs, raft's and etcd's fields, formats, units.
+	"etcd": true, "etcdctl": true, "raft": true, "apiserver": true, "HardState": true,
+	"Match": true, "Next": true, "tick": true, "PNG": true, "YAML": true, "ms": true, "s": true,
+}
+
+var (
+	latinWord = regexp.MustCompile(`[A-Za-z][A-Za-z_]*`)
+	// What is not a word: format verbs (%d, %[2]s), and what the window
+	// fills in with data (etcd-1, /registry/pods, 12.5ms, 1/36×).
+	notWords = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?[a-zA-Z]|[A-Za-z0-9_]*[0-9][A-Za-z0-9_]*|/[^\s]*`)
+)
+
+// Foreign returns the Latin-script words of s that Chinese text does not
+// keep on purpose: in a Chinese window, words left in English. Format
+// verbs, words with digits in them (etcd-1, 2s) and paths are not words.
+func Foreign(s string) []string {
+	s = notWords.ReplaceAllString(s, " ")
+	var out []string
+	for _, w := range latinWord.FindAllString(s, -1) {
+		if !kept[strings.Trim(w, "_")] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
