@@ -496,7 +496,13 @@ func (a *App) act(act Action, target string) {
 		a.seek(a.S.Now() - sim.Time(100*time.Millisecond))
 		return
 	case ActSeekForward:
-		a.seek(a.S.Now() + sim.Time(100*time.Millisecond))
+		if p := a.Lesson; p != nil && p.run != nil {
+			// In a lesson → plays on, step by step: it never runs past
+			// a step the class has not seen.
+			a.forward(sim.Time(100 * time.Millisecond))
+		} else {
+			a.seek(a.S.Now() + sim.Time(100*time.Millisecond))
+		}
 		return
 	case ActHeal:
 		a.do(sim.Command{Kind: sim.CmdHeal})

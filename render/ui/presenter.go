@@ -246,7 +246,7 @@ func (p *Presenter) chapter(a *App, n int) {
 	}
 }
 
-// seek shows the lesson as it was at t (the timeline, ← and →): made
+// seek shows the lesson as it was at t (the timeline, and ←): made
 // again to t, through every step up to then.
 func (p *Presenter) seek(a *App, t sim.Time) error {
 	run, err := p.Lesson.RunAt(max(0, t))
@@ -332,24 +332,44 @@ func (a *App) presenterAct(act Action) bool {
 	return true
 }
 
-// stepEvent is n (the next event) and m (the next delivery, with
-// delivery), in a lesson too: at a pause it answers the pause and steps
-// on; a step that ran but is not on screen is shown first, instead of
-// stepping past it.
+// byHand readies the lesson for a key that moves time on by hand (n, m,
+// →), in a lesson too: a step that ran but is not on screen is shown
+// instead of moving past it (it reports false: that was the key's
+// effect); a question on screen is answered; after the end the cluster
+// runs on. Outside a lesson, or taken over, it does nothing.
+func (p *Presenter) byHand(a *App) bool {
+	if p == nil || p.run == nil {
+		return true
+	}
+	if p.pending() {
+		p.show(a)
+		return false
+	}
+	if p.atPause() {
+		p.answered = true
+		p.settle()
+	}
+	if p.ended() {
+		p.afterEnd = true
+	}
+	return true
+}
+
+// stoppedByHand shows at once the step that a key moving time by hand
+// stopped at: the teacher asked to move on, so the reading time of the
+// step on screen does not hold it back.
+func (p *Presenter) stoppedByHand(a *App) {
+	if p != nil && p.run != nil && p.pending() {
+		p.show(a)
+	}
+}
+
+// stepEvent is n (the next event) and m (the next delivery), in a lesson
+// too (see byHand).
 func (a *App) stepEvent(delivery bool) {
 	a.Playing = false
-	if p := a.Lesson; p != nil && p.run != nil {
-		if p.pending() {
-			p.show(a)
-			return
-		}
-		if p.atPause() {
-			p.answered = true
-			p.settle()
-		}
-		if p.ended() {
-			p.afterEnd = true
-		}
+	if !a.Lesson.byHand(a) {
+		return
 	}
 	for range 100_000 {
 		before := a.S.World().HistoryLen()
@@ -359,6 +379,9 @@ func (a *App) stepEvent(delivery bool) {
 			return
 		}
 		stopped, err := a.advanceTo(next)
+		if stopped {
+			a.Lesson.stoppedByHand(a)
+		}
 		if err != nil || stopped || !delivery {
 			return
 		}
@@ -369,6 +392,29 @@ func (a *App) stepEvent(delivery bool) {
 			if k := a.S.World().EventAt(i).Kind; k == sim.EvDeliver || k == sim.EvDrop {
 				return
 			}
+		}
+	}
+}
+
+// forward is → in a lesson: time moves on by d as playing would, and
+// stops at the next narrative step, which is shown at once (see byHand).
+// Unlike a drag on the timeline it never skips a step.
+func (a *App) forward(d sim.Time) {
+	p := a.Lesson
+	if !p.byHand(a) {
+		return
+	}
+	target := a.S.Now() + d
+	for range 100_000 {
+		if a.S.Now() >= target || p.holdsTime() {
+			return
+		}
+		stopped, err := a.advanceTo(target)
+		if stopped {
+			p.stoppedByHand(a)
+		}
+		if err != nil || stopped {
+			return
 		}
 	}
 }

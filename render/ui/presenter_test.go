@@ -378,3 +378,63 @@ func TestCaptionMarkHover(t *testing.T) {
 		t.Errorf("hovering a member gives the marks %v", m)
 	}
 }
+
+// → (seek forward) in a lesson moves time on as playing does: it stops at
+// the next step the class has not seen and shows it, never skips a step,
+// and does not run past a question nobody has answered.
+func TestSeekForwardStopsAtEachStep(t *testing.T) {
+	for _, name := range []string{"split-brain", "leader-crash", "first-election"} {
+		t.Run(name, func(t *testing.T) {
+			a := lessonApp(t, name)
+			steps := a.Lesson.Lesson.Steps
+			shown := a.Narration().Step
+			for range 2000 {
+				if a.Lesson.ended() {
+					break
+				}
+				if a.Lesson.atPause() {
+					// The question is on screen: → answers it, as n does.
+					a.Handle(Key("right", false))
+					if a.Lesson.atPause() {
+						t.Fatalf("→ at the question %q did not answer it", steps[shown-1].Text)
+					}
+				} else {
+					a.Handle(Key("right", false))
+				}
+				n := a.Narration()
+				if n.Step > shown+1 {
+					t.Fatalf("→ went from step %d to step %d: step %d (%q) was never on screen", shown, n.Step, shown+1, steps[shown].Text)
+				}
+				if a.Lesson.pending() {
+					t.Fatalf("→ left step %d waiting behind step %d (time held, nothing shown)", a.Lesson.shown+2, n.Step)
+				}
+				shown = n.Step
+			}
+			if !a.Lesson.ended() {
+				t.Fatalf("2000 presses of → did not reach the end (step %d of %d)", shown, len(steps))
+			}
+		})
+	}
+}
+
+// n and m from any step of a lesson do something visible at once: time
+// moves, the script acts, or the next step (when it shares the instant)
+// comes on screen.
+func TestStepShowsItsEffect(t *testing.T) {
+	for _, name := range []string{"split-brain", "leader-crash", "log-replication"} {
+		a := lessonApp(t, name)
+		for k := range a.Lesson.Lesson.Steps {
+			for _, key := range []string{"n", "m"} {
+				a.Lesson.goTo(a, k)
+				at, step, events := a.S.Now(), a.Narration().Step, a.S.World().HistoryLen()
+				a.Handle(Key(key, false))
+				if a.S.Now() == at && a.Narration().Step == step && a.S.World().HistoryLen() == events && !a.Lesson.ended() {
+					t.Errorf("%s step %d: %s did nothing visible (time %s, %s)", name, k+1, key, at, a.Status)
+				}
+				if a.Lesson.pending() {
+					t.Errorf("%s step %d: after %s step %d waits, not on screen", name, k+1, key, a.Lesson.shown+2)
+				}
+			}
+		}
+	}
+}
