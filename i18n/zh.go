@@ -374,4 +374,6 @@ var zh = map[string]string{
 	"%s has applied up to index %d; %s has applied %d":     "%s 已应用到索引 %d；%s 已应用到 %d",
 	", where %s = %s":                                      "，那里 %s = %s",
 	", where %s does not exist":                            "，那里没有 %s",
+	"+%d older request":                                    "另有 %d 个更早的请求",
+	"+%d older requests":                                   "另有 %d 个更早的请求",
 }

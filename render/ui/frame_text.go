@@ -455,9 +455,16 @@ type OpRow struct {
 	Frac float64
 }
 
-// OpLine is the whole line of a client request: its path (the members it
-// really reached), the request, its outcome and its latency.
+// OpLine is the whole line of a client request: the request, its outcome
+// and its latency (OpOutcome), then its path (the members it really
+// reached).
 func OpLine(lang i18n.Lang, op sim.Op, path []Hop, now sim.Time) string {
+	return OpOutcome(lang, op, now) + " · " + opPath(lang, op, path)
+}
+
+// opPath is the path of a request: its client, then each member it
+// reached.
+func opPath(lang i18n.Lang, op sim.Op, path []Hop) string {
 	p := op.Client
 	if len(path) == 0 && op.Member != "" {
 		path = []Hop{{Member: op.Member}}
@@ -473,6 +480,12 @@ func OpLine(lang i18n.Lang, op sim.Op, path []Hop, now sim.Time) string {
 			p += " ×"
 		}
 	}
+	return p
+}
+
+// OpOutcome is what a client request's row must never lose: the request,
+// its outcome and its latency.
+func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
 	what := op.Kind.String() + " " + op.Key
 	switch op.Kind {
 	case sim.OpPut:
@@ -500,7 +513,7 @@ func OpLine(lang i18n.Lang, op sim.Op, path []Hop, now sim.Time) string {
 	}
 	// The outcome first, the path last: a row that must be shortened loses
 	// the path, which the ring shows too.
-	return fmt.Sprintf("#%d %s%s · %s · %s", op.ID, what, res, FmtDur(op.Latency(now)), p)
+	return fmt.Sprintf("#%d %s%s · %s", op.ID, what, res, FmtDur(op.Latency(now)))
 }
 
 // FmtDur formats a latency.
@@ -514,13 +527,25 @@ func FmtDur(d time.Duration) string {
 	return fmt.Sprintf("%.1fs", d.Seconds())
 }
 
-// OpRows places the clients panel: the newest requests first, as many as
-// fit, each wrapped to two lines.
+// OpRows places the clients panel's rows: the newest requests first, as
+// many as fit, each wrapped to two lines (three in a narrow panel), or
+// more if its outcome needs them.
 func (f *Frame) OpRows(a *App) []OpRow {
+	rows, _, _ := f.opPanel(a)
+	return rows
+}
+
+// opPanel places the clients panel: its rows, and how many older requests
+// did not fit (and where the line that says so goes). A row never loses
+// its outcome: the last row shown may give up lines of its path to fit,
+// and the requests older than the last row shown are counted on a line of
+// their own, so that none disappears without a word.
+func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 	l := f.L
 	v := f.View
 	r := l.Clients
 	top := r.Y + l.LineH() + l.Px(4)
+	bottom := r.Bottom() - l.Px(4)
 	sh := l.SmallH()
 	chipW := 0.0
 	for _, s := range []sim.OpStatus{sim.OpPending, sim.OpOK, sim.OpError, sim.OpTimeout} {
@@ -529,50 +554,112 @@ func (f *Frame) OpRows(a *App) []OpRow {
 	chipW = math.Max(chipW, l.Width(l.Lang.T("STALE"), l.Small)) + l.Px(12)
 	textX := r.X + l.Px(8) + chipW + l.Px(8)
 	textW := r.Right() - l.Px(8) - textX
-	var rows []OpRow
-	y := top
-	for k := len(v.Ops) - 1; k >= 0; k-- {
+	// Two lines, or three in a narrow panel; what is left over shows on
+	// hover.
+	most := 2
+	if textW < l.Px(320) {
+		most = 3
+	}
+	rowH := func(lines int) float64 { return float64(lines)*sh + l.Px(3) }
+	// At most this many rows can fit, at one line each.
+	fits := max(0, int((bottom-top)/rowH(1)))
+	type wrapped struct {
+		op          sim.Op
+		full        string
+		keep, lines int // the lines that keep its outcome; that it takes
+	}
+	var ops []wrapped
+	for k := len(v.Ops) - 1; k >= 0 && len(ops) <= fits; k-- {
 		op := v.Ops[k]
-		full := OpLine(l.Lang, op, a.S.OpPath(op.ID), v.Now)
-		lines := Wrap(l.M, full, l.Small, textW)
-		cut := false
-		// Two lines, or three in a narrow panel; what is left over shows
-		// on hover.
-		most := 2
-		if textW < l.Px(320) {
-			most = 3
-		}
-		if len(lines) > most {
-			rest := lines[most-1]
-			for _, ln := range lines[most:] {
-				rest += " " + ln
+		w := wrapped{op: op, full: OpLine(l.Lang, op, a.S.OpPath(op.ID), v.Now)}
+		all := len(Wrap(l.M, w.full, l.Small, textW))
+		w.keep = all
+		outcome := OpOutcome(l.Lang, op, v.Now)
+		for m := 1; m < all; m++ {
+			if lines, _ := wrapInto(l, w.full, textW, m); keepsOutcome(lines, outcome) {
+				w.keep = m
+				break
 			}
-			lines[most-1], cut = Fit(l.M, rest, l.Small, textW)
-			lines = lines[:most]
 		}
-		h := float64(len(lines))*sh + l.Px(3)
-		if y+h > r.Bottom()-l.Px(4) {
+		w.lines = min(all, max(most, w.keep))
+		ops = append(ops, w)
+	}
+	// The most rows that fit, the last of them perhaps shortened, with a
+	// line for the older ones if any are left out.
+	try := func(k int) ([]OpRow, bool) {
+		var out []OpRow
+		left := len(v.Ops) - k
+		noteH := 0.0
+		if left > 0 {
+			noteH = rowH(1)
+		}
+		y := top
+		for i, w := range ops[:k] {
+			n := w.lines
+			if room := int((bottom - noteH - y - l.Px(3)) / sh); n > room {
+				if i < k-1 || room < w.keep {
+					return nil, false
+				}
+				n = room
+			}
+			lines, cut := wrapInto(l, w.full, textW, n)
+			op := w.op
+			row := OpRow{Op: op, Chip: Rect{r.X + l.Px(8), y + l.Px(1), chipW, sh}, Status: l.Lang.T(StatusWord(op.Status)),
+				Fill: op.Status != sim.OpPending, Lines: lines, Full: w.full, Cut: cut, R: Rect{r.X, y, r.W, rowH(len(lines))}}
+			if op.Stale {
+				row.Status, row.Stale = l.Lang.T("STALE"), true
+			}
+			if op.Status == sim.OpPending {
+				row.Frac = math.Min(1, float64(op.Latency(v.Now))/float64(sim.DefaultClientTimeout))
+			}
+			out = append(out, row)
+			y += row.R.H
+		}
+		return out, y+noteH <= bottom+1e-9
+	}
+	for k := len(ops); k >= 0; k-- {
+		if out, ok := try(k); ok {
+			rows, older = out, len(v.Ops)-k
 			break
 		}
-		row := OpRow{Op: op, Chip: Rect{r.X + l.Px(8), y + l.Px(1), chipW, sh}, Status: l.Lang.T(StatusWord(op.Status)),
-			Fill: op.Status != sim.OpPending, Lines: lines, Full: full, Cut: cut, R: Rect{r.X, y, r.W, h}}
-		if op.Stale {
-			row.Status, row.Stale = l.Lang.T("STALE"), true
-		}
-		if op.Status == sim.OpPending {
-			row.Frac = math.Min(1, float64(op.Latency(v.Now))/float64(sim.DefaultClientTimeout))
-		}
-		rows = append(rows, row)
-		y += h
 	}
-	return rows
+	if older > 0 {
+		y := top
+		if len(rows) > 0 {
+			y = rows[len(rows)-1].R.Bottom()
+		}
+		note = Rect{textX, y, textW, sh}
+	}
+	return rows, older, note
+}
+
+// wrapInto wraps s to lines of width w, at most n of them: what does not
+// fit is cut from the last one (cut says so).
+func wrapInto(l Layout, s string, w float64, n int) (lines []string, cut bool) {
+	lines = Wrap(l.M, s, l.Small, w)
+	if len(lines) <= n {
+		return lines, false
+	}
+	rest := lines[n-1]
+	for _, ln := range lines[n:] {
+		rest += " " + ln
+	}
+	lines[n-1], cut = Fit(l.M, rest, l.Small, w)
+	return lines[:n], cut
+}
+
+// keepsOutcome reports whether lines hold the whole outcome (wrapping
+// may have broken it anywhere, at a space or after a "/").
+func keepsOutcome(lines []string, outcome string) bool {
+	joined := strings.ReplaceAll(strings.TrimSuffix(strings.Join(lines, ""), "…"), " ", "")
+	return strings.HasPrefix(joined, strings.ReplaceAll(outcome, " ", ""))
 }
 
 func (f *Frame) opTexts(a *App) []TextItem {
 	l := f.L
 	sh := l.SmallH()
 	var out []TextItem
-	rows := f.OpRows(a)
+	rows, older, note := f.opPanel(a)
 	if len(rows) == 0 && len(f.View.Ops) == 0 {
 		r := l.Clients
 		y := r.Y + l.LineH() + l.Px(4)
@@ -598,6 +685,10 @@ func (f *Frame) opTexts(a *App) []TextItem {
 		for k, ln := range row.Lines {
 			out = append(out, TextItem{S: ln, Size: l.Small, R: Rect{x, row.R.Y + float64(k)*sh, l.Width(ln, l.Small), sh}, Color: Ink, Cut: row.Cut && k == len(row.Lines)-1})
 		}
+	}
+	if older > 0 {
+		s := l.Lang.Count(older, "+%d older request", "+%d older requests")
+		out = append(out, TextItem{S: s, Size: l.Small, R: Rect{note.X, note.Y, l.Width(s, l.Small), note.H}, Color: Muted})
 	}
 	return out
 }
