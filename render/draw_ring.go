@@ -53,13 +53,13 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 	for _, c := range f.Cuts {
 		if c.Both {
 			p.b.dashed(p.dst, c.A, c.B, 2*s, 6*s, ui.Vermillion)
-			p.b.circle(p.dst, c.P, 9*s, ui.Vermillion)
+			p.b.circle(p.dst, c.P, ui.CutMarkR(s), ui.Vermillion)
 			p.b.cross(p.dst, c.P, 4.5*s, 2*s, white)
 			continue
 		}
 		p.b.dashed(p.dst, c.A, c.P, 2*s, 5*s, ui.Vermillion)
 		dir := c.B.Sub(c.A)
-		p.b.arrowHead(p.dst, c.P, dir, 9*s, ui.Vermillion)
+		p.b.arrowHead(p.dst, c.P, dir, ui.CutMarkR(s), ui.Vermillion)
 		l := dir.Len()
 		if l > 0 {
 			n := ui.Point{X: -dir.Y / l, Y: dir.X / l}

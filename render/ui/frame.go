@@ -130,8 +130,8 @@ func BuildFrame(a *App) *Frame {
 		f.placeHosts()
 	}
 	f.placeMessages(a)
-	f.placeDrops(a)
 	f.placeCuts()
+	f.placeDrops(a)
 	if a.menu != nil {
 		f.Menu = a.buildMenu(f)
 	}
@@ -336,6 +336,12 @@ func (f *Frame) placeDrops(a *App) {
 		if !ok {
 			continue
 		}
+		if e.Reason == netmodel.DropCut {
+			// On the link, clear of labels, boxes and the cut's own mark.
+			i, j := f.Names[name(e.Node)], f.Names[name(e.Peer)]
+			start, end := Lane(f.Ring.Pos[i], f.Ring.Pos[j], f.Ring.NodeR, laneOffset(f.L.S))
+			p = f.clearSpot(start, end, DropFraction(e.Reason), DropMarkR(f.L.S), true)
+		}
 		f.Drops = append(f.Drops, DropDraw{P: p, Reason: e.Reason, Msg: e.Msg,
 			Age: float64(f.View.Now-e.At) / float64(window),
 			// Only a loss, or a full queue, is written: a drop on a link
@@ -364,14 +370,87 @@ func (f *Frame) placeCuts() {
 			continue // drawn once, from the lower index
 		}
 		d := CutDraw{From: c.From, To: c.To, Both: both}
-		d.P, _ = CutMark(f.Ring, f.Names, c.From, c.To, both, f.L.S)
+		at := 0.7 // a one-way cut's mark: on its lane, near the receiver
 		if both {
 			d.A, d.B = f.Ring.Pos[i], f.Ring.Pos[j]
+			at = 0.5
 		} else {
 			d.A, d.B = Lane(f.Ring.Pos[i], f.Ring.Pos[j], f.Ring.NodeR, laneOffset(f.L.S))
 		}
+		// CutMark's place, or the nearest one along the link that keeps
+		// the mark clear of labels and client boxes.
+		d.P = f.clearSpot(d.A, d.B, at, CutMarkR(f.L.S), false)
 		f.Cuts = append(f.Cuts, d)
 	}
+}
+
+// CutMarkR is the radius of a cut link's mark (⊗, or a one-way cut's
+// arrow and bar), DropMarkR of a dropped message's ✕, at scale s.
+func CutMarkR(s float64) float64 { return 9 * s }
+
+// DropMarkR is the radius of a dropped message's mark.
+func DropMarkR(s float64) float64 { return 6 * s }
+
+// MarkBox is the square a mark of radius r at p takes.
+func MarkBox(p Point, r float64) Rect { return Rect{p.X - r, p.Y - r, 2 * r, 2 * r} }
+
+// markObstacles are what a mark on a link must not cover besides the
+// members' shapes: each member's labels, and the client boxes; and, for a
+// drop mark, the cut marks.
+func (f *Frame) markObstacles(drop bool) []Rect {
+	var out []Rect
+	for i := range f.Ring.Pos {
+		out = append(out, f.labelPlate(i))
+	}
+	for _, c := range f.Clients {
+		out = append(out, c.R)
+	}
+	if drop {
+		for _, c := range f.Cuts {
+			out = append(out, MarkBox(c.P, CutMarkR(f.L.S)))
+		}
+	}
+	return out
+}
+
+// clearSpot returns the point of the segment a→b nearest the fraction at
+// where a mark of radius r (and a gap) covers none of the obstacles.
+func (f *Frame) clearSpot(a, b Point, at, r float64, drop bool) Point {
+	obst := f.markObstacles(drop)
+	covered := func(p Point) float64 {
+		box := MarkBox(p, r+3*f.L.S) // and a gap
+		area := 0.0
+		// A member's shape, with its timer's arc: a disc.
+		for _, c := range f.Ring.Pos {
+			if d := p.Sub(c).Len(); d < f.Ring.Core/2+r {
+				area += (f.Ring.Core/2 + r - d) * 2 * r
+			}
+		}
+		for _, o := range obst {
+			w := math.Min(box.Right(), o.Right()) - math.Max(box.X, o.X)
+			h := math.Min(box.Bottom(), o.Bottom()) - math.Max(box.Y, o.Y)
+			if w > 0 && h > 0 {
+				area += w * h
+			}
+		}
+		return area
+	}
+	// If no point is clear, the one that covers the least of them.
+	best, least := a.Lerp(b, at), math.Inf(1)
+	for k := 0; k <= 100; k++ {
+		for _, t := range []float64{at - float64(k)*0.01, at + float64(k)*0.01} {
+			if t < 0 || t > 1 {
+				continue
+			}
+			p := a.Lerp(b, t)
+			if cover := covered(p); cover == 0 {
+				return p
+			} else if cover < least {
+				best, least = p, cover
+			}
+		}
+	}
+	return best
 }
 
 // HitKind says what lies under the pointer.

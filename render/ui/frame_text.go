@@ -110,32 +110,58 @@ func (f *Frame) memberTexts() []TextItem {
 		}
 		nw := l.Width(m.Name, g.NameSize)
 		out = append(out, TextItem{S: m.Name, Size: g.NameSize, R: Rect{p.X - nw/2, nameY, nw, LineH(g.NameSize)}, Align: AlignCenter, Color: TextOn(fill), Essential: true})
-		role, term, vote := MemberLabels(l.Lang, f.View, m)
-		lab := f.Labels[i]
-		lh := g.LabelLineH
-		lines := []string{role, term, vote}
-		if g.LabelLines == 2 {
-			// Two lines: the vote after the term if it fits there.
-			lines = lines[:2]
-			if both := term + " · " + vote; l.Width(both, l.Small) <= lab.W {
-				lines[1] = both
-			}
-		}
-		for k, s := range lines {
-			r := Rect{lab.X, lab.Y + float64(k)*lh, lab.W, lh}
-			item := TextItem{S: s, Size: l.Small, R: r, Align: AlignCenter, Color: Ink, Essential: k < 2, Plate: Background}
-			if k == 2 {
-				item.S, item.Cut = Fit(l.M, s, l.Small, lab.W)
-				item.Color = Muted
-			}
-			// The plate hugs the words.
-			w := l.Width(item.S, l.Small)
-			item.R = Rect{lab.X + lab.W/2 - w/2 - l.Px(2), r.Y, w + l.Px(4), lh}
-			out = append(out, item)
-		}
+		out = append(out, f.labelItems(i)...)
 	}
 	return out
 }
+
+// labelItems places member i's labels: its role, term and vote, each
+// line on the block's one plate.
+func (f *Frame) labelItems(i int) []TextItem {
+	l, g := f.L, f.Ring
+	role, term, vote := MemberLabels(l.Lang, f.View, f.View.Members[i])
+	lab := f.Labels[i]
+	lh := g.LabelLineH
+	lines := []string{role, term, vote}
+	if g.LabelLines == 2 {
+		// Two lines: the vote after the term if it fits there.
+		lines = lines[:2]
+		if both := term + " · " + vote; l.Width(both, l.Small) <= lab.W {
+			lines[1] = both
+		}
+	}
+	var items []TextItem
+	widest := 0.0
+	for k, s := range lines {
+		item := TextItem{S: s, Size: l.Small, Align: AlignCenter, Color: Ink, Essential: k < 2, Plate: Background}
+		if k == 2 {
+			item.S, item.Cut = Fit(l.M, s, l.Small, lab.W)
+			item.Color = Muted
+		}
+		widest = math.Max(widest, l.Width(item.S, l.Small))
+		items = append(items, item)
+	}
+	// One plate under the whole block, a margin wider than its widest
+	// line: links and messages pass under it and never touch a letter
+	// (plates that hugged each line let a slanting link graze the shorter
+	// lines).
+	w := math.Min(lab.W, widest+2*labelMargin(l))
+	for k := range items {
+		items[k].R = Rect{lab.X + lab.W/2 - w/2, lab.Y + float64(k)*lh, w, lh}
+	}
+	return items
+}
+
+// labelPlate is the plate under member i's labels.
+func (f *Frame) labelPlate(i int) Rect {
+	items := f.labelItems(i)
+	r := items[0].R
+	return union(r, items[len(items)-1].R)
+}
+
+// labelMargin is how far a member's label plate reaches past its widest
+// line, on each side (the labels' width leaves this room).
+func labelMargin(l Layout) float64 { return l.Px(4) }
 
 // clientBoxTexts places the client boxes' names, their endpoint chips and
 // their count of pending requests.
@@ -628,7 +654,9 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 		if len(rows) > 0 {
 			y = rows[len(rows)-1].R.Bottom()
 		}
-		note = Rect{textX, y, textW, sh}
+		// Under the rows, the whole width of the panel: a narrow panel's
+		// text column is too narrow for it.
+		note = Rect{r.X + l.Px(8), y, r.W - l.Px(16), sh}
 	}
 	return rows, older, note
 }
@@ -687,8 +715,8 @@ func (f *Frame) opTexts(a *App) []TextItem {
 		}
 	}
 	if older > 0 {
-		s := l.Lang.Count(older, "+%d older request", "+%d older requests")
-		out = append(out, TextItem{S: s, Size: l.Small, R: Rect{note.X, note.Y, l.Width(s, l.Small), note.H}, Color: Muted})
+		s, cut := Fit(l.M, l.Lang.Count(older, "+%d older request", "+%d older requests"), l.Small, note.W)
+		out = append(out, TextItem{S: s, Size: l.Small, R: Rect{note.X, note.Y, l.Width(s, l.Small), note.H}, Color: Muted, Cut: cut})
 	}
 	return out
 }

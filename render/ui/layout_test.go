@@ -259,6 +259,8 @@ func checkLayout(t *testing.T, where string, a *App, captions []string) {
 	checkRing(t, where, f)
 	checkLogs(t, where, f)
 	checkOpRows(t, where, a, f)
+	checkMarks(t, where, f)
+	checkPlates(t, where, f)
 	if l.LegendShown {
 		for _, sl := range l.LegendSlots() {
 			if !sl.Text.R.Inside(l.Legend) {
