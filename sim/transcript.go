@@ -20,7 +20,12 @@ func (e Event) IsHeartbeat() bool {
 	if e.Kind != EvSend && e.Kind != EvDeliver {
 		return false
 	}
-	t := e.Msg.Type
+	return IsHeartbeatType(e.Msg.Type)
+}
+
+// IsHeartbeatType reports whether a message type is a heartbeat or its
+// reply, whatever befell the message (sent, delivered or dropped).
+func IsHeartbeatType(t pb.MessageType) bool {
 	return t == pb.MsgHeartbeat || t == pb.MsgHeartbeatResp
 }
 

@@ -81,7 +81,9 @@ func (p *Pacer) Observe(w *sim.World) bool {
 }
 
 func (p *Pacer) note(e sim.Event) bool {
-	if e.IsHeartbeat() {
+	// By the message's type, not the event's: a dropped heartbeat is a
+	// heartbeat too (Event.IsHeartbeat is about sends and deliveries).
+	if sim.IsHeartbeatType(e.Msg.Type) {
 		return false
 	}
 	switch e.Kind {

@@ -99,13 +99,13 @@ func measurePace(t *testing.T, name string) paceFigures {
 		drawn := false
 		seen := map[uint64]bool{}
 		for _, m := range f.Msgs {
-			if !isHeartbeat(m.M.Type) && !seen[m.M.ID] {
+			if !sim.IsHeartbeatType(m.M.Type) && !seen[m.M.ID] {
 				onScreen[m.M.ID]++
 				seen[m.M.ID], drawn = true, true
 			}
 		}
 		for _, d := range f.Drops {
-			if !isHeartbeat(d.Msg.Type) && !seen[d.Msg.ID] {
+			if !sim.IsHeartbeatType(d.Msg.Type) && !seen[d.Msg.ID] {
 				onScreen[d.Msg.ID]++
 				seen[d.Msg.ID], drawn = true, true
 			}
@@ -140,11 +140,6 @@ func measurePace(t *testing.T, name string) paceFigures {
 		}
 	}
 	return fig
-}
-
-func isHeartbeat(t interface{ String() string }) bool {
-	s := t.String()
-	return s == "MsgHeartbeat" || s == "MsgHeartbeatResp"
 }
 
 // TestPacing plays every lesson at the default settings over the App's own
