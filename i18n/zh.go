@@ -376,4 +376,7 @@ var zh = map[string]string{
 	", where %s does not exist":                            "，那里没有 %s",
 	"+%d older request":                                    "另有 %d 个更早的请求",
 	"+%d older requests":                                   "另有 %d 个更早的请求",
+
+	// The status in a lesson, where the digits are chapters (presenter).
+	"select a member first: click it": "请先选择成员：点击它",
 }

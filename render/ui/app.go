@@ -550,7 +550,12 @@ func (a *App) act(act Action, target string) {
 		return
 	}
 	if target == "" {
-		a.Status = a.Lang.T("select a member first: click it, or press 1…9")
+		if a.Lesson != nil {
+			// In a lesson the digits are the chapters.
+			a.Status = a.Lang.T("select a member first: click it")
+		} else {
+			a.Status = a.Lang.T("select a member first: click it, or press 1…9")
+		}
 		return
 	}
 	via := target

@@ -91,15 +91,10 @@ func (a *App) RunLine(line string) {
 	a.syncConsole()
 	inPast := a.S.InPast()
 	a.advance = 0
-	p := a.Lesson
-	if p != nil && p.run != nil {
-		p.last = lessonPoint{narrated: p.run.Narrated(), shown: p.shown, answered: p.answered, at: a.S.Now()}
-	}
 	applied, err := a.S.Act(func(*sim.World) error { return a.console.Exec(line) })
-	if applied && p != nil && p.run != nil {
+	if applied {
 		// A line that acted on the cluster is the teacher taking over.
-		a.S.Detach()
-		p.letGo()
+		a.takeOver()
 	}
 	var v *sim.Violation
 	switch {

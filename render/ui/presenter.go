@@ -28,7 +28,6 @@ type Presenter struct {
 	answered  bool         // the shown pause has been answered
 	afterEnd  bool         // the teacher let time run on after the end
 	takenOver *lessonPoint // where the lesson was when the teacher took over
-	last      lessonPoint  // where it is now, while it drives
 }
 
 // lessonPoint is a point of a lesson's run: enough to make it again.
@@ -137,7 +136,6 @@ func (p *Presenter) frame(a *App) {
 	if p.mayShow(a) {
 		p.show(a)
 	}
-	p.last = lessonPoint{narrated: p.run.Narrated(), shown: p.shown, answered: p.answered, at: a.S.Now()}
 }
 
 // sync notices that the lesson's run no longer drives the session (an
@@ -148,13 +146,14 @@ func (p *Presenter) sync(a *App) {
 	}
 }
 
-// letGo records where the lesson was when it stopped driving.
+// letGo records where the lesson was when it stopped driving. The run's
+// own world is where the lesson stands, even after an undo put another
+// world on screen.
 func (p *Presenter) letGo() {
 	if p.run == nil {
 		return
 	}
-	pt := p.last
-	p.takenOver = &pt
+	p.takenOver = &lessonPoint{narrated: p.run.Narrated(), shown: p.shown, answered: p.answered, at: p.run.World().Now()}
 	p.run = nil
 }
 
@@ -193,10 +192,10 @@ func (p *Presenter) next(a *App) {
 		a.Playing = true
 	case p.ended():
 		a.OpenPicker()
-	case !a.Playing:
-		a.Playing = true
 	default:
-		// Time is running towards the next step: go there now.
+		// Time is running towards the next step (or stopped by n, m or
+		// b): go there now, and play on. A clicker has no other key.
+		a.Playing = true
 		for i := 0; i < 100_000 && !p.pending() && !p.run.Done(); i++ {
 			if _, err := a.S.AdvanceTo(a.S.Now().Add(time.Second)); err != nil {
 				a.report(err)
@@ -217,11 +216,17 @@ func (p *Presenter) goTo(a *App, k int) {
 		a.report(err)
 		return
 	}
-	p.install(a, run, false)
+	// Back into the lesson from the teacher's branch: that branch goes to
+	// the undo list (z brings it back).
+	back := p.run == nil
+	p.install(a, run, back)
 	p.shown, p.since, p.answered, p.afterEnd = k, a.ticks, false, false
 	p.settle()
 	a.Playing = true
 	a.Status = ""
+	if back {
+		a.Status = a.Lang.T("back in the lesson; z brings your own branch back")
+	}
 }
 
 // prev is PageUp: the step before the one on screen, made again from its
@@ -286,7 +291,6 @@ func (p *Presenter) install(a *App, run *present.Run, keep bool) {
 	p.run = run
 	p.takenOver = nil
 	a.menu, a.Message = nil, nil
-	p.last = lessonPoint{narrated: run.Narrated(), at: run.World().Now()}
 }
 
 // takeOver is called before the teacher acts on the cluster in a lesson:
@@ -296,7 +300,6 @@ func (a *App) takeOver() {
 	if p == nil || p.run == nil {
 		return
 	}
-	p.last = lessonPoint{narrated: p.run.Narrated(), shown: p.shown, answered: p.answered, at: a.S.Now()}
 	a.S.Detach()
 	p.letGo()
 }

@@ -438,3 +438,99 @@ func TestStepShowsItsEffect(t *testing.T) {
 		}
 	}
 }
+
+// A clicker has one key: after n, m or b (which stop time), one PageDown
+// still goes to the next step, and time plays on.
+func TestNextAfterStepping(t *testing.T) {
+	for _, key := range []string{"n", "m", "b"} {
+		a := lessonApp(t, "split-brain")
+		a.Lesson.goTo(a, 0)
+		a.Handle(Key(key, false))
+		step := a.Narration().Step
+		a.Handle(Key("pagedown", false))
+		if n := a.Narration(); n.Step != step+1 || !a.Playing {
+			t.Errorf("after %s, PageDown: step %d (playing %v), want step %d, playing", key, n.Step, a.Playing, step+1)
+		}
+	}
+}
+
+// After taking over, going back into the lesson by PageUp or a chapter
+// key keeps the teacher's branch in the undo list: z brings
+// it back. And the hint for acting with nothing selected is true in a
+// lesson, where the digits are chapters.
+func TestBackIntoTheLessonKeepsTheBranch(t *testing.T) {
+	for _, key := range []string{"pageup", "2"} {
+		a := lessonApp(t, "split-brain")
+		a.Lesson.goTo(a, 3)
+		a.act(ActCrash, "etcd-2")
+		if a.Narration().Kind != NarrTakenOver {
+			t.Fatalf("a crash did not take over: %+v", a.Narration())
+		}
+		for range 30 {
+			a.Update()
+		}
+		a.Handle(Key(key, false))
+		if a.S.Driver() == nil {
+			t.Fatalf("%s after taking over: the lesson does not drive", key)
+		}
+		a.Handle(Key("z", false))
+		if in, _ := a.S.World().Info("etcd-2"); in.Up || a.Narration().Kind != NarrTakenOver {
+			t.Errorf("%s then z: the teacher's branch (etcd-2 crashed) is lost (up=%v, %+v)", key, in.Up, a.Narration())
+		}
+	}
+	a := lessonApp(t, "split-brain")
+	a.Handle(Key("x", false))
+	if strings.Contains(a.Status, "1…9") {
+		t.Errorf("in a lesson, with nothing selected: %q (the digits are chapters there)", a.Status)
+	}
+}
+
+// Taking over where time runs freely, between two steps (not at a step's
+// own instant): resume comes back at that very time, with the same step
+// on screen and the same cluster. Then Enter, z and Enter at once (as a
+// script of inputs does) come back to the same point again.
+func TestTakeOverMidStretch(t *testing.T) {
+	for _, name := range []string{"split-brain", "leader-crash", "log-replication"} {
+		t.Run(name, func(t *testing.T) {
+			a := lessonApp(t, name)
+			a.Handle(Key("pagedown", false))
+			stepAt := a.S.Now()
+			for range 60 * 60 {
+				if !a.Lesson.holdsTime() && a.S.Now() > stepAt && a.Playing {
+					break
+				}
+				a.Update()
+			}
+			a.Update()
+			if a.Lesson.holdsTime() || a.S.Now() <= stepAt {
+				t.Fatalf("no free-running stretch after step 1 (time %s, step at %s)", a.S.Now(), stepAt)
+			}
+			step, at, view := a.Narration().Step, a.S.Now(), fingerprint(a.S)
+			victim := a.S.World().MemberNames()[0]
+			a.act(ActCrash, victim)
+			if a.Narration().Kind != NarrTakenOver {
+				t.Fatalf("a crash did not take over: %+v", a.Narration())
+			}
+			for range 60 {
+				a.Update()
+			}
+			check := func(what string) {
+				t.Helper()
+				if a.S.Driver() == nil || a.Narration().Step != step || a.S.Now() != at {
+					t.Fatalf("%s: driven %v, step %d at %s; took over at step %d at %s", what, a.S.Driver() != nil, a.Narration().Step, a.S.Now(), step, at)
+				}
+				if fingerprint(a.S) != view {
+					t.Fatalf("%s: the lesson differs from where it was left", what)
+				}
+			}
+			a.Handle(Key("enter", false))
+			check("resume")
+			a.Handle(Key("z", false))
+			if in, _ := a.S.World().Info(victim); in.Up {
+				t.Fatalf("z after resuming: %s is up, the teacher's branch is lost", victim)
+			}
+			a.Handle(Key("enter", false))
+			check("enter, z, enter")
+		})
+	}
+}
