@@ -7,7 +7,8 @@ import (
 
 // kept are the Latin-script words Chinese text keeps on purpose: what a
 // person types or presses (etcdctl's commands and flags, key names), the
-// names of raft's and etcd's own things (HardState, the leader's Match and
+// names of raft's and etcd's own things (a lease's TTL, the paper's safety
+// properties) (HardState, the leader's Match and
 // Next for a follower, written beside their Chinese), file formats and
 // units. Anything else in Latin letters in a Chinese window is a word
 // nobody translated.
@@ -19,9 +20,20 @@ var kept = map[string]bool{
 	"put": true, "get": true, "watch": true, "crash": true, "endpoint": true, "status": true,
 	"table": true, "help": true, "wait": true, "prefix": true, "foo": true, "bar": true,
 	"expect": true, "expect_always": true, "linearizable": true, "false": true, "seed": true,
+	// A request's operation as etcd's API and etcdctl name it (the verb a
+	// user types), etcdctl's txn syntax, a watch event's type (etcd's PUT,
+	// DELETE), and the --bug names.
+	"delete": true, "txn": true, "compact": true, "lease": true, "grant": true, "revoke": true,
+	"keep": true, "alive": true, "timetolive": true, "list": true, "member": true, "add": true,
+	"remove": true, "promote": true, "update": true, "alarm": true, "if": true, "then": true,
+	"else": true, "PUT": true, "DELETE": true, "lose": true, "unsynced": true,
+	// The names of the Raft paper's safety properties (Figure 3), which
+	// the lessons quote.
+	"Election": true, "Safety": true, "State": true, "Machine": true, "Log": true,
+	"Matching": true, "Leader": true, "Completeness": true, "Append": true, "Only": true,
 	// Names of things: programs, raft's and etcd's fields, formats, units.
 	"etcd": true, "etcdctl": true, "raft": true, "apiserver": true, "HardState": true,
-	"Match": true, "Next": true, "tick": true, "PNG": true, "YAML": true, "ms": true, "s": true,
+	"Match": true, "Next": true, "tick": true, "PNG": true, "YAML": true, "TTL": true, "ms": true, "s": true,
 }
 
 var (

@@ -291,3 +291,24 @@ func TestForeign(t *testing.T) {
 		}
 	}
 }
+
+// Reword reads a text's arguments back out against the English format
+// that made it and fills them into the format's translation, reordered
+// arguments and all; a text the format did not make is left alone.
+func TestReword(t *testing.T) {
+	f := "%s overwrote its own log from index %d while leading term %d" // zh reorders: %[3]d … %[2]d
+	en := fmt.Sprintf(f, "etcd-1", 7, 3)
+	if got, ok := Zh.Reword(f, en); !ok || got != Zh.F(f, "etcd-1", 7, 3) {
+		t.Errorf("Reword(%q) = %q, %v; want %q", en, got, ok, Zh.F(f, "etcd-1", 7, 3))
+	}
+	if got, ok := En.Reword(f, en); !ok || got != en {
+		t.Errorf("English Reword(%q) = %q, %v", en, got, ok)
+	}
+	q := "on key %q, %s"
+	if got, ok := Zh.Reword(q, `on key "a b", why`); !ok || got != `在键 "a b" 上，why` {
+		t.Errorf("Reword %%q = %q, %v", got, ok)
+	}
+	if got, ok := Zh.Reword(f, "etcd-1 overwrote something else"); ok || got != "etcd-1 overwrote something else" {
+		t.Errorf("Reword of another text = %q, %v", got, ok)
+	}
+}

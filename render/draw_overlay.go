@@ -168,38 +168,13 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 	}
 }
 
-// HelpSection is a part of the help overlay: a heading and its lines,
-// each a key (or "") and what it does. Other parts of the window (the
-// presenter) add their own with AddHelp.
-type HelpSection struct {
-	Title string
-	Lines [][2]string
-}
+// HelpSection is a part of the help overlay (ui.HelpSection).
+type HelpSection = ui.HelpSection
 
 // helpSections returns the help overlay's sections, in the window's
 // language.
 func (r *Renderer) helpSections(lang i18n.Lang) []HelpSection {
-	var keys, member, mouse, box HelpSection
-	keys.Title = lang.T("Keyboard")
-	for _, k := range ui.GlobalKeys {
-		keys.Lines = append(keys.Lines, [2]string{k.Key, lang.T(k.What)})
-	}
-	member.Title = lang.T("On the selected member (or in its menu)")
-	for _, k := range ui.MemberActions {
-		member.Lines = append(member.Lines, [2]string{k.Key, lang.T(k.Label)})
-	}
-	mouse.Title = lang.T("Mouse")
-	for _, m := range ui.MouseHelp {
-		mouse.Lines = append(mouse.Lines, [2]string{"", lang.T(m)})
-	}
-	box.Title = lang.T("Command box (: or `)")
-	for _, k := range ui.BoxKeys {
-		box.Lines = append(box.Lines, [2]string{k.Key, lang.T(k.What)})
-	}
-	box.Lines = append(box.Lines, [2]string{"", lang.T("the other shortcuts wait while it is open (F12 still works)")})
-	out := []HelpSection{keys}
-	out = append(out, r.ExtraHelp...)
-	return append(out, member, mouse, box)
+	return ui.HelpSections(lang, r.ExtraHelp...)
 }
 
 // help draws the keyboard and mouse help over everything: its sections

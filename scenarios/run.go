@@ -722,7 +722,7 @@ func (r *Runner) Summary(lin *sim.Linearizability) string {
 			b.WriteString(" " + l.T("— as the scenario expects (linearizable: false)"))
 		}
 		if lin.Detail != "" {
-			b.WriteString("\n  " + lin.Detail)
+			b.WriteString("\n  " + lin.DetailIn(l))
 		}
 	}
 	if stale := r.w.StaleReads(); stale > 0 {

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"go.etcd.io/raft/v3"
@@ -120,8 +119,7 @@ func (m *member) applyRequest(data []byte) {
 		evs = st.DeleteKeys(keys)
 		r = reply{status: OpOK, rev: st.Rev()}
 		if req.op == 0 {
-			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf("applies the revocation of expired lease %016x: %s deleted",
-				ext.Lease, plural(len(keys), "key", "keys"))})
+			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(len(keys), leaseRevokedOne, leaseRevokedMany), ext.Lease, len(keys))})
 		}
 		m.leaseGone(ext.Lease)
 	}
@@ -143,8 +141,7 @@ func (m *member) promote() {
 	m.kv.lessor.Promote(int64(extend), m.localNow())
 	m.nextLeaseCheck = m.localNow() + lease.CheckInterval
 	if n := len(m.kv.lessor.Leases()); n > 0 {
-		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "as the new leader, gives the " + plural(n, "lease", "leases") +
-			" it inherits a full TTL again, plus " + extend.String()})
+		m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(n, leasesInheritedOne, leasesInheritedMany), n, extend)})
 	}
 }
 
@@ -162,7 +159,7 @@ func (m *member) expireLeases() {
 		err := m.rn.Propose(req.encode())
 		m.leave()
 		if err == nil {
-			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf("lease %016x expired by its clock; proposes its revocation", id)})
+			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(leaseExpiredText, id)})
 		}
 	}
 }
@@ -508,12 +505,4 @@ func (w *World) peerArrive(m *member, e *event) {
 	if r, ok := m.answerLease(op, from); ok {
 		w.peerSend(m, from, op, &r)
 	}
-}
-
-// plural writes a count and its noun: "1 key", "2 keys".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

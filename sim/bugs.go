@@ -234,7 +234,7 @@ func (m *member) loseUnsynced() {
 		m.log.append(logEntry{Term: e.GetTerm(), Chain: chain(prev.Chain, e.GetTerm(), e.GetType(), e.GetData()), Type: e.GetType()})
 	}
 	m.w.record(Event{Kind: EvFault, Node: m.id, Index: m.lastIndex(), Term: hard.GetTerm(),
-		Text: "its disk loses its last write (injected bug lose-unsynced)"})
+		Text: loseUnsyncedText})
 }
 
 // readsLocally reports whether a read is answered from local state at

@@ -597,7 +597,7 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 	}
 	if op.Kind == OpWatch {
 		// NB: an open watch may yet end, and then it reads differently.
-		w.record(Event{Kind: EvReply, Op: op.ID, Node: node, Text: describeResult(op)})
+		w.record(Event{Kind: EvReply, Op: op.ID, Node: node, Text: describeResult(i18n.En, op)})
 	} else {
 		w.recordOp(EvReply, op, node)
 	}

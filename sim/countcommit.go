@@ -30,9 +30,9 @@ func (s *safety) countCommit(m *member, i uint64) {
 	}
 	for j := max(m.snap.Index, 1); j <= i; j++ {
 		if c, have := m.entryAt(j); have && !s.noteCommitted(m, c) {
-			s.fail("State Machine Safety", fmt.Sprintf("%s holds at index %d an entry (term %d) that differs from the one counted committed there", s.w.fmtNode(m.id), j, c.Term))
+			s.fail("State Machine Safety", fmt.Sprintf(countedDiffersText, s.w.fmtNode(m.id), j, c.Term))
 			return
 		}
 	}
-	s.w.fault(m.id, fmt.Sprintf("counts index %d (term %d) committed: %d of %d voters store it (the rule Figure 8 refutes)", i, e.Term, held, len(voters)))
+	s.w.fault(m.id, fmt.Sprintf(countsCommittedText, i, e.Term, held, len(voters)))
 }

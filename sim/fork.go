@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/raftsim/raftsim/i18n"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
@@ -60,7 +61,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 	}
 	for _, op := range w.ops {
 		if op != nil && op.Status == OpPending {
-			return nil, fmt.Errorf("fork: request %d (%s) is pending", op.ID, describeOp(op))
+			return nil, fmt.Errorf("fork: request %d (%s) is pending", op.ID, describeOp(i18n.En, op))
 		}
 	}
 	if w.loadRunning() {

@@ -10,6 +10,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/etcdctl"
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 )
@@ -115,9 +116,9 @@ func (w *World) event(i int) Event {
 	if fromOp {
 		op := w.ops[e.Op-1]
 		if e.Kind == EvRequest {
-			e.Text = describeOp(op)
+			e.Text = describeOp(i18n.En, op)
 		} else {
-			e.Text = describeResult(op)
+			e.Text = describeResult(i18n.En, op)
 		}
 	}
 	return e
@@ -179,26 +180,29 @@ func (w *World) Caption(kind, text string) {
 // history has it ("say: ...").
 func (w *World) LastCaption() (string, bool) { return w.lastCaption, w.lastCaption != "" }
 
-func describeOp(op *Op) string {
+// describeOp says what a request asks, in l. The operation's name (put,
+// member add) is etcd's and etcdctl's, and stays; so do keys, values,
+// names and etcdctl's flags.
+func describeOp(l i18n.Lang, op *Op) string {
 	s := op.Kind.String() + " " + strconv.Quote(op.Key)
 	switch op.Kind {
 	case OpPut:
 		s += " = " + strconv.Quote(op.Value)
 		if op.Lease != 0 {
-			s += " with lease " + leaseHex(op.Lease)
+			s += l.F(" with lease %s", leaseHex(op.Lease))
 		}
 	case OpGet:
 		if op.Serializable {
-			s += " (serializable)"
+			s += l.T(" (serializable)")
 		} else {
-			s += " (linearizable)"
+			s += l.T(" (linearizable)")
 		}
 	case OpTxn:
 		s = "txn " + describeTxn(op.Txn)
 	case OpCompact:
-		s = "compact at revision " + strconv.FormatInt(op.Rev, 10)
+		s = l.F("compact at revision %d", op.Rev)
 	case OpLeaseGrant:
-		s = "lease grant, TTL " + strconv.FormatInt(op.TTL, 10) + "s"
+		s = l.F("lease grant, TTL %ds", op.TTL)
 	case OpLeaseRevoke, OpLeaseKeepAlive, OpLeaseTimeToLive:
 		s = op.Kind.String() + " " + leaseHex(op.Lease)
 	case OpLeaseLeases:
@@ -206,7 +210,7 @@ func describeOp(op *Op) string {
 	case OpMemberAdd:
 		s = "member add " + op.Target
 		if op.Learner {
-			s += " as a learner"
+			s += l.T(asLearnerText)
 		}
 	case OpMemberRemove, OpMemberPromote:
 		s = op.Kind.String() + " " + op.Target
@@ -221,13 +225,17 @@ func describeOp(op *Op) string {
 	case op.RangeEnd == mvcc.GteEnd:
 		s += " --from-key"
 	case op.RangeEnd != "":
-		s += " to " + strconv.Quote(op.RangeEnd)
+		s += l.F(" to %s", strconv.Quote(op.RangeEnd))
 	}
 	if op.Rev != 0 && (op.Kind == OpGet || op.Kind == OpWatch) {
 		s += " --rev=" + strconv.FormatInt(op.Rev, 10)
 	}
 	return s
 }
+
+// asLearnerText ends a learner's member add, in a request and in the
+// proposal that carries it.
+var asLearnerText = i18n.N(" as a learner")
 
 func leaseHex(id int64) string { return fmt.Sprintf("%016x", id) }
 
@@ -255,63 +263,67 @@ func describeRequestOps(ops []*mvcc.RequestOp) string {
 	return "[" + strings.Join(parts, "; ") + "]"
 }
 
-func describeResult(op *Op) string {
+// statusWords start an answer that is not ok: etcd's error follows.
+var statusWords = map[OpStatus]string{OpError: i18n.N("error: %s"), OpTimeout: i18n.N("timeout: %s"),
+	OpPending: i18n.N("pending: %s")}
+
+// describeResult says what a request's answer was, in l. Values, keys and
+// etcd's errors stay as they are.
+func describeResult(l i18n.Lang, op *Op) string {
 	if op.Status != OpOK {
-		s := op.Status.String() + ": " + op.Err
+		s := l.F(statusWords[op.Status], op.Err)
 		if op.CompactRevision != 0 {
-			s += " (compacted at revision " + strconv.FormatInt(op.CompactRevision, 10) + ")"
+			s += l.F(" (compacted at revision %d)", op.CompactRevision)
 		}
 		return s
 	}
-	rev := " at revision " + strconv.FormatInt(op.Revision, 10)
+	rev := l.F(" at revision %d", op.Revision)
 	switch op.Kind {
 	case OpGet:
-		s := "ok"
+		var s string
 		switch {
 		case op.CountOnly:
-			s += ": count " + strconv.FormatInt(op.Count, 10)
+			s = l.F("ok: count %d", op.Count)
 		case op.Prefix || op.RangeEnd != "":
-			s += ": " + strconv.Itoa(len(op.KVs)) + " keys"
+			s = l.F("ok: %d keys", len(op.KVs))
 			if op.More {
-				s += " (more)"
+				s += l.T(" (more)")
 			}
 		case op.Found:
-			s += ": " + strconv.Quote(op.Result)
-			if kv := op.KVs[0]; true {
-				s += fmt.Sprintf(" (mod %d, version %d)", kv.ModRevision, kv.Version)
-			}
+			kv := op.KVs[0]
+			s = l.F("ok: %s (mod %d, version %d)", strconv.Quote(op.Result), kv.ModRevision, kv.Version)
 		default:
-			s += ": not found"
+			s = l.T("ok: not found")
 		}
 		s += rev
 		if op.Stale {
-			s += " (STALE: " + op.StaleNote + ")"
+			s += l.F(" (STALE: %s)", op.StaleText(l))
 		}
 		return s
 	case OpWatch:
-		return "ok: watching"
+		return l.T("ok: watching")
 	case OpDelete:
-		return "ok: deleted " + strconv.Itoa(op.Deleted) + rev
+		return l.F("ok: deleted %d", op.Deleted) + rev
 	case OpTxn:
 		if op.TxnResp != nil && op.TxnResp.Succeeded {
-			return "ok: succeeded (then)" + rev
+			return l.T("ok: succeeded (then)") + rev
 		}
-		return "ok: failed (else)" + rev
+		return l.T("ok: failed (else)") + rev
 	case OpLeaseGrant:
-		return fmt.Sprintf("ok: lease %016x granted, TTL %ds", op.LeaseResp.ID, op.LeaseResp.TTL)
+		return l.F("ok: lease %016x granted, TTL %ds", op.LeaseResp.ID, op.LeaseResp.TTL)
 	case OpLeaseKeepAlive:
-		return fmt.Sprintf("ok: TTL %ds", op.LeaseResp.TTL)
+		return l.F("ok: TTL %ds", op.LeaseResp.TTL)
 	case OpLeaseTimeToLive:
 		if op.LeaseResp.TTL == -1 {
-			return "ok: expired or revoked"
+			return l.T("ok: expired or revoked")
 		}
-		return fmt.Sprintf("ok: %ds left of %ds", op.LeaseResp.TTL, op.LeaseResp.GrantedTTL)
+		return l.F("ok: %ds left of %ds", op.LeaseResp.TTL, op.LeaseResp.GrantedTTL)
 	case OpLeaseLeases:
-		return "ok: " + plural(len(op.LeaseResp.Leases), "lease", "leases")
+		return l.Count(len(op.LeaseResp.Leases), "ok: %d lease", "ok: %d leases")
 	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList:
-		return "ok: " + plural(len(op.Members), "member", "members")
+		return l.Count(len(op.Members), "ok: %d member", "ok: %d members")
 	case OpAlarmList:
-		return "ok: no alarm"
+		return l.T("ok: no alarm")
 	}
-	return "ok" + rev
+	return l.T("ok") + rev
 }

@@ -9,6 +9,7 @@ import (
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/netmodel"
 )
 
@@ -76,9 +77,9 @@ func TestHistoryGivesBackWhatWasRecorded(t *testing.T) {
 		case r < 8: // a request or an answer whose text its operation says
 			op := &Op{ID: uint64(len(w.ops) + 1), Kind: OpPut, Key: "k" + itoa(rng.Uint64N(9)), Value: "v", Status: OpOK, Revision: 3}
 			w.ops = append(w.ops, op)
-			e := Event{At: w.now, Kind: EvRequest, Op: op.ID, Node: rng.Uint64N(1 << 16), Text: describeOp(op)}
+			e := Event{At: w.now, Kind: EvRequest, Op: op.ID, Node: rng.Uint64N(1 << 16), Text: describeOp(i18n.En, op)}
 			if rng.IntN(2) == 0 {
-				e.Kind, e.Text = EvReply, describeResult(op)
+				e.Kind, e.Text = EvReply, describeResult(i18n.En, op)
 			}
 			w.recordOp(e.Kind, op, e.Node)
 			want = append(want, e)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/lincheck"
 	"github.com/raftsim/raftsim/mvcc"
 )
@@ -24,6 +25,29 @@ type Linearizability struct {
 	Dropped int           // timed-out writes shown to change nothing, left out
 	Steps   int           // search steps the check took
 	history *checkHistory // the operations checked, for WriteHTML
+
+	key    string // for DetailIn: the key where the check failed,
+	op     *Op    // the operation no order explains (NOT linearizable),
+	reason string // or why the check could not decide (unknown; lincheck's words)
+}
+
+// The words of a linearizability verdict's detail.
+var (
+	notLinDetail     = i18n.N("on key %q, %s (%s by %s via %s, %s at %s): no order of the operations explains what it saw")
+	unknownLinDetail = i18n.N("on key %q, %s")
+)
+
+// DetailIn is Detail in a language. Keys, names, values and etcd's
+// errors stay as they are.
+func (r *Linearizability) DetailIn(l i18n.Lang) string {
+	switch {
+	case r.op != nil:
+		op := r.op
+		return l.F(notLinDetail, r.key, opNameIn(l, op), describeOp(l, op), op.Client, op.Member, describeResult(l, op), op.End)
+	case r.Result == "unknown":
+		return l.F(unknownLinDetail, r.key, r.reason)
+	}
+	return ""
 }
 
 // CheckLinearizability checks the client history with package lincheck,
@@ -106,13 +130,13 @@ func (w *World) checkOps(opts lincheck.Options) Linearizability {
 	case lincheck.Linearizable:
 		res.OK, res.Result = true, "linearizable"
 	case lincheck.Violation:
-		op := h.brief(v.Op)
 		res.Result = "NOT linearizable"
-		res.Detail = fmt.Sprintf("on key %q, %s (%s by %s via %s, %s at %s): no order of the operations explains what it saw",
-			v.Key, opName(op), describeOp(op), op.Client, op.Member, describeResult(op), op.End)
+		res.key, res.op = v.Key, h.brief(v.Op)
+		res.Detail = res.DetailIn(i18n.En)
 	default:
 		res.Result = "unknown"
-		res.Detail = fmt.Sprintf("on key %q, %s", v.Key, v.Reason)
+		res.key, res.reason = v.Key, v.Reason
+		res.Detail = res.DetailIn(i18n.En)
 	}
 	return res
 }
@@ -341,7 +365,7 @@ func (l Linearizability) WriteHTML(out io.Writer) error {
 			clients[op.Client] = id
 		}
 		hist = append(hist, porcupine.Operation{ClientId: id, Input: in, Call: int64(in.Call), Output: in.Result, Return: ret,
-			Metadata: opName(op) + ": " + op.Client + " via " + op.Member + ", " + op.Status.String()})
+			Metadata: opNameIn(i18n.En, op) + ": " + op.Client + " via " + op.Member + ", " + op.Status.String()})
 	}
 	model := kvModel()
 	_, info := porcupine.CheckOperationsVerbose(model, hist, 30e9)

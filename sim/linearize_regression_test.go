@@ -8,6 +8,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/lincheck"
 	"github.com/raftsim/raftsim/netmodel"
 )
@@ -25,7 +26,7 @@ func untilDone(t testing.TB, w *World, op *Op) {
 		}
 	}
 	if op.Status == OpPending {
-		t.Fatalf("%s did not end", describeOp(op))
+		t.Fatalf("%s did not end", describeOp(i18n.En, op))
 	}
 }
 

@@ -220,6 +220,6 @@ func describeLoad(s *LoadSpec) string {
 		dist = "zipf"
 	}
 	m := s.Mix
-	return fmt.Sprintf("load for %s: %d requests a second via %s on %d keys %s0.. (%s); mix put %d get %d serializable %d delete %d txn %d",
+	return fmt.Sprintf(loadText,
 		s.For, s.Rate, strings.Join(s.Via, ","), s.Keys, s.Prefix, dist, m.Put, m.Get, m.Serializable, m.Delete, m.Txn)
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -488,11 +489,10 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 		isLeader = soft.RaftState == raft.StateLeader
 	}
 	if isLeader && m.leaderTerm == m.hard.GetTerm() && m.leaderHigh != 0 && first <= m.leaderHigh {
-		m.w.safety.fail("Leader Append-Only", m.w.fmtNode(m.id)+" overwrote its own log from index "+itoa(first)+
-			" while leading term "+itoa(m.leaderTerm))
+		m.w.safety.fail("Leader Append-Only", fmt.Sprintf(overwroteText, m.w.fmtNode(m.id), first, m.leaderTerm))
 	}
 	if first < m.log.first {
-		m.w.safety.fail("Log Matching", m.w.fmtNode(m.id)+" appended at "+itoa(first)+" below its snapshot")
+		m.w.safety.fail("Log Matching", fmt.Sprintf(belowSnapshotText, m.w.fmtNode(m.id), first))
 		return
 	}
 	if first <= m.lastIndex() {
@@ -500,7 +500,7 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 	}
 	prev, ok := m.entryAt(first - 1)
 	if !ok {
-		m.w.safety.fail("Log Matching", m.w.fmtNode(m.id)+" appended at "+itoa(first)+" with a gap")
+		m.w.safety.fail("Log Matching", fmt.Sprintf(gapText, m.w.fmtNode(m.id), first))
 		return
 	}
 	h := prev.Chain

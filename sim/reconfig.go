@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/raftsim/raftsim/i18n"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"go.etcd.io/raft/v3/tracker"
@@ -207,7 +208,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	if origin != nil {
 		m.confOrigins[op.ID] = origin
 	}
-	m.w.fault(m.id, "proposes: "+describeOp(op))
+	m.w.fault(m.id, "proposes: "+describeOp(i18n.En, op))
 	m.flush()
 }
 

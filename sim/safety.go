@@ -54,7 +54,7 @@ func (s *safety) fail(invariant, detail string) {
 // leader: at most one leader per term.
 func (s *safety) leader(id, term uint64) {
 	if prev, ok := s.leaders[term]; ok && prev != id {
-		s.fail("Election Safety", fmt.Sprintf("%s and %s both lead term %d", s.w.fmtNode(prev), s.w.fmtNode(id), term))
+		s.fail("Election Safety", fmt.Sprintf(bothLeadText, s.w.fmtNode(prev), s.w.fmtNode(id), term))
 		return
 	}
 	s.leaders[term] = id
@@ -66,7 +66,7 @@ func (s *safety) leader(id, term uint64) {
 func (s *safety) logMatching(m *member, index, term, chain uint64) {
 	if tc, ok := s.chainAt(index, term); ok {
 		if tc.chain != chain {
-			s.fail("Log Matching", fmt.Sprintf("%s has an entry at index %d term %d whose log differs from another member's with the same index and term",
+			s.fail("Log Matching", fmt.Sprintf(logDiffersText,
 				s.w.fmtNode(m.id), index, term))
 		}
 		return
@@ -114,7 +114,7 @@ func (s *safety) commit(m *member, prev, commit uint64) {
 			continue
 		}
 		if !s.noteCommitted(m, e) {
-			s.fail("State Machine Safety", fmt.Sprintf("%s committed an entry at index %d (term %d) that differs from the entry committed there before (term %d)",
+			s.fail("State Machine Safety", fmt.Sprintf(commitDiffersText,
 				s.w.fmtNode(m.id), i, e.Term, s.committed.at(int(i)).Term))
 			return
 		}
@@ -124,7 +124,7 @@ func (s *safety) commit(m *member, prev, commit uint64) {
 // apply: no two members apply different entries at one index.
 func (s *safety) apply(m *member, e entryID) {
 	if !s.agree(&s.applied, e) {
-		s.fail("State Machine Safety", fmt.Sprintf("%s applied an entry at index %d (term %d) that differs from the entry applied there by another member (term %d)",
+		s.fail("State Machine Safety", fmt.Sprintf(applyDiffersText,
 			s.w.fmtNode(m.id), e.Index, e.Term, s.applied.at(int(e.Index)).Term))
 		return
 	}
@@ -132,11 +132,11 @@ func (s *safety) apply(m *member, e entryID) {
 	// the first check above hold. So one applied above the commit index
 	// its member has learnt is caught here, the moment it happens.
 	if known := max(m.commitSeen, m.hard.GetCommit()); e.Index > known {
-		s.fail("State Machine Safety", fmt.Sprintf("%s applied the entry at index %d (term %d) before it was committed (its commit index is %d)", s.w.fmtNode(m.id), e.Index, e.Term, known))
+		s.fail("State Machine Safety", fmt.Sprintf(appliedUncommittedText, s.w.fmtNode(m.id), e.Index, e.Term, known))
 		return
 	}
 	if !s.noteCommitted(m, e) {
-		s.fail("State Machine Safety", fmt.Sprintf("%s applied an entry at index %d that differs from the one committed there", s.w.fmtNode(m.id), e.Index))
+		s.fail("State Machine Safety", fmt.Sprintf(applyNotCommittedText, s.w.fmtNode(m.id), e.Index))
 	}
 }
 
@@ -191,7 +191,7 @@ func (s *safety) completeness(m *member) {
 		}
 		e, ok := m.entryAt(i)
 		if !ok || e.Chain != c.Chain {
-			s.fail("Leader Completeness", fmt.Sprintf("%s leads term %d but its log lacks the entry committed at index %d (term %d) in term %d",
+			s.fail("Leader Completeness", fmt.Sprintf(leaderLacksText,
 				s.w.fmtNode(m.id), m.leaderTerm, i, c.Term, *s.commitIn.at(int(i))))
 			return
 		}

@@ -138,7 +138,7 @@ func (w *World) DescribeIn(l i18n.Lang, e Event) string {
 		if _, isMember := w.byName[op.Client]; isMember {
 			who += l.T(" (local client)")
 		}
-		what = fmt.Sprintf("%s %s %s  %s  [%s]", who, arrow, node, opText(l, e.Text), opName(op))
+		what = fmt.Sprintf("%s %s %s  %s  [%s]", who, arrow, node, opText(l, op, e), opNameIn(l, op))
 		if e.Kind == EvReply {
 			// NB: from the event alone, never from the op's state now, so
 			// that a line reads the same live and after the run.
@@ -153,16 +153,17 @@ func (w *World) DescribeIn(l i18n.Lang, e Event) string {
 	case EvCaption:
 		what = "── " + e.Text
 	case EvViolation:
-		what = l.T("SAFETY VIOLATION: ") + e.Text
+		what = l.T("SAFETY VIOLATION: ") + violationText(l, e.Text)
 	}
 	return e.At.Micros() + "  " + what
 }
 
-func opName(op *Op) string {
+// opNameIn names a request in a transcript: its label, or its number.
+func opNameIn(l i18n.Lang, op *Op) string {
 	if op.Label != "" {
 		return op.Label
 	}
-	return "op " + itoa(op.ID)
+	return l.F("op %d", op.ID)
 }
 
 // TraceHeader is the first line of a JSON Lines trace.

@@ -31,6 +31,7 @@ var faultTexts = []string{
 	i18n.N("election timer fires (campaign)"),
 	i18n.N("removed from the cluster; it shuts down"),
 	i18n.N("resumes after its stall"),
+	loseUnsyncedText,
 	publishedText,
 	cannotPublishText,
 	startText,
@@ -56,6 +57,64 @@ var (
 	dropNoForwardingText = i18n.N("drops a proposal: proposal forwarding is off, and it is not the leader")
 )
 
+// The fault and action texts made by fmt.Sprintf with a format that has
+// parameters inside it; faultText says them again by Lang.Reword.
+var (
+	loseUnsyncedText    = i18n.N("its disk loses its last write (injected bug lose-unsynced)")
+	leaseRevokedOne     = i18n.N("applies the revocation of expired lease %016x: %d key deleted")
+	leaseRevokedMany    = i18n.N("applies the revocation of expired lease %016x: %d keys deleted")
+	leasesInheritedOne  = i18n.N("as the new leader, gives the %d lease it inherits a full TTL again, plus %s")
+	leasesInheritedMany = i18n.N("as the new leader, gives the %d leases it inherits a full TTL again, plus %s")
+	leaseExpiredText    = i18n.N("lease %016x expired by its clock; proposes its revocation")
+	countsCommittedText = i18n.N("counts index %d (term %d) committed: %d of %d voters store it (the rule Figure 8 refutes)")
+	loadText            = i18n.N("load for %s: %d requests a second via %s on %d keys %s0.. (%s); mix put %d get %d serializable %d delete %d txn %d")
+	faultFormats        = []string{leaseRevokedOne, leaseRevokedMany, leasesInheritedOne, leasesInheritedMany,
+		leaseExpiredText, countsCommittedText, loadText}
+)
+
+// pick is one of two formats by English's plural rule.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// The details of safety violations (safety.go, member.go, countcommit.go):
+// the invariant's name (the Raft paper's) stays, the detail is said again
+// in the transcript's language.
+var (
+	bothLeadText           = i18n.N("%s and %s both lead term %d")
+	logDiffersText         = i18n.N("%s has an entry at index %d term %d whose log differs from another member's with the same index and term")
+	commitDiffersText      = i18n.N("%s committed an entry at index %d (term %d) that differs from the entry committed there before (term %d)")
+	applyDiffersText       = i18n.N("%s applied an entry at index %d (term %d) that differs from the entry applied there by another member (term %d)")
+	appliedUncommittedText = i18n.N("%s applied the entry at index %d (term %d) before it was committed (its commit index is %d)")
+	applyNotCommittedText  = i18n.N("%s applied an entry at index %d that differs from the one committed there")
+	leaderLacksText        = i18n.N("%s leads term %d but its log lacks the entry committed at index %d (term %d) in term %d")
+	countedDiffersText     = i18n.N("%s holds at index %d an entry (term %d) that differs from the one counted committed there")
+	overwroteText          = i18n.N("%s overwrote its own log from index %d while leading term %d")
+	belowSnapshotText      = i18n.N("%s appended at %d below its snapshot")
+	gapText                = i18n.N("%s appended at %d with a gap")
+	violationFormats       = []string{bothLeadText, logDiffersText, commitDiffersText, applyDiffersText,
+		appliedUncommittedText, applyNotCommittedText, leaderLacksText, countedDiffersText, overwroteText,
+		belowSnapshotText, gapText}
+)
+
+// violationText translates a safety violation's text ("Election Safety:
+// etcd-1 and etcd-2 both lead term 2"); raft's own assertions stay.
+func violationText(l i18n.Lang, text string) string {
+	for _, inv := range Invariants {
+		if detail, ok := strings.CutPrefix(text, inv+": "); ok {
+			for _, f := range violationFormats {
+				if d, ok := l.Reword(f, detail); ok {
+					return inv + ": " + d
+				}
+			}
+		}
+	}
+	return text
+}
+
 // faultAffixes are the fault texts with a parameter in the middle.
 var faultAffixes = [][2]string{{tickAdvancePrefix, tickAdvanceSuffix}}
 
@@ -73,11 +132,27 @@ var faultPrefixes = []string{
 	clusterVersionPrefix,
 }
 
+// The words of a configuration (world.go's describeConf): raft's
+// ConfState, its voters, learners and outgoing voters.
+var confWords = []string{votersWord, learnersWord, outgoingWord}
+
+var (
+	votersWord   = i18n.N("voters=")
+	learnersWord = i18n.N(" learners=")
+	outgoingWord = i18n.N(" outgoing=")
+)
+
 // confText translates a configuration change's text: a configuration
 // (names stay), or a refusal (etcd's error stays).
 func confText(l i18n.Lang, text string) string {
-	if rest, ok := strings.CutPrefix(text, refusedConfText); ok && l != i18n.En {
+	if l == i18n.En {
+		return text
+	}
+	if rest, ok := strings.CutPrefix(text, refusedConfText); ok {
 		return l.T(refusedConfText) + rest
+	}
+	for _, w := range confWords {
+		text = strings.Replace(text, w, l.T(w), 1)
 	}
 	return text
 }
@@ -92,6 +167,11 @@ func faultText(l i18n.Lang, text string) string {
 			return l.T(t)
 		}
 	}
+	for _, f := range faultFormats {
+		if t, ok := l.Reword(f, text); ok {
+			return t
+		}
+	}
 	for _, a := range faultAffixes {
 		if mid, ok := strings.CutPrefix(text, a[0]); ok {
 			if mid, ok := strings.CutSuffix(mid, a[1]); ok {
@@ -101,40 +181,38 @@ func faultText(l i18n.Lang, text string) string {
 	}
 	for _, p := range faultPrefixes {
 		if rest, ok := strings.CutPrefix(text, p); ok {
-			rest = strings.ReplaceAll(rest, i18n.N("(both ways)"), l.T("(both ways)"))
-			rest = strings.ReplaceAll(rest, i18n.N("(one way)"), l.T("(one way)"))
+			for _, w := range []string{i18n.N("(both ways)"), i18n.N("(one way)"), asLearnerText} {
+				rest = strings.ReplaceAll(rest, w, l.T(w))
+			}
 			return l.T(p) + rest
 		}
 	}
 	return text
 }
 
-// opPhrases are the fixed phrases of a request's and an answer's text,
-// in the order they are replaced: at the start (the outcome), or
-// anywhere after it.
-var (
-	opStarts = []string{i18n.N("ok at revision "), i18n.N("ok: deleted "), i18n.N("ok: watching"),
-		i18n.N("ok: not found"), i18n.N("ok: "), i18n.N("timeout: "), i18n.N("error: "), i18n.N("failover: "), i18n.N("retry: "),
-		i18n.N("watch cancelled: "), i18n.N("canceled by the client")}
-	opInner = []string{i18n.N(" keys at revision "), i18n.N(" at revision "), i18n.N(" (serializable)"),
-		i18n.N(" (linearizable)"), i18n.N(" (STALE: ")}
-)
+// opStarts are the fixed words that start an answer the history keeps as
+// text (a failover, a retry, a cancelled watch: etcd's error follows).
+var opStarts = []string{i18n.N("failover: "), i18n.N("retry: "), i18n.N("watch cancelled: "),
+	i18n.N("canceled by the client"), i18n.N("ok: keeping the lease alive"), i18n.N("keep-alive ended: ")}
 
-// opText translates the fixed words of a request's or an answer's text;
-// keys, values and etcd's errors stay as they are.
-func opText(l i18n.Lang, text string) string {
+// opText says a request's or an answer's text in l. A text that is what
+// its operation says (describeOp, describeResult) is said again from the
+// operation; others have their fixed words translated. Keys, values and
+// etcd's errors stay as they are.
+func opText(l i18n.Lang, op *Op, e Event) string {
+	text := e.Text
 	if l == i18n.En {
 		return text
 	}
+	switch {
+	case e.Kind == EvRequest && text == describeOp(i18n.En, op):
+		return describeOp(l, op)
+	case e.Kind == EvReply && text == describeResult(i18n.En, op):
+		return describeResult(l, op)
+	}
 	for _, p := range opStarts {
 		if rest, ok := strings.CutPrefix(text, p); ok {
-			text = l.T(p) + rest
-			break
-		}
-	}
-	for _, p := range opInner {
-		if i := strings.LastIndex(text, p); i >= 0 {
-			text = text[:i] + l.T(p) + text[i+len(p):]
+			return l.T(p) + rest
 		}
 	}
 	return text

@@ -564,12 +564,12 @@ func (w *World) describeConf(cs *pb.ConfState) string {
 		}
 		return "[" + s + "]"
 	}
-	out := "voters=" + names(cs.GetVoters())
+	out := votersWord + names(cs.GetVoters())
 	if len(cs.GetLearners()) > 0 {
-		out += " learners=" + names(cs.GetLearners())
+		out += learnersWord + names(cs.GetLearners())
 	}
 	if len(cs.GetVotersOutgoing()) > 0 {
-		out += " outgoing=" + names(cs.GetVotersOutgoing())
+		out += outgoingWord + names(cs.GetVotersOutgoing())
 	}
 	return out
 }

@@ -85,7 +85,7 @@ var GlobalKeys = []struct{ Key, What string }{
 	{"F12", i18n.N("save a screenshot PNG")},
 	{"1 … 9", i18n.N("select a member (in a lesson: a chapter)")},
 	{"escape", i18n.N("close the menu / deselect")},
-	{": or `", i18n.N("the command box: etcdctl on this cluster")},
+	{": / `", i18n.N("the command box: etcdctl on this cluster")},
 	{"P", i18n.N("the projector layout, on or off")},
 	{"L", i18n.N("the legend, shown or hidden")},
 	{"?", i18n.N("this help")},

@@ -71,21 +71,39 @@ func englishIn(a *App, f *Frame) []string {
 	}
 	var out []string
 	for _, s := range texts {
-		for _, w := range i18n.Foreign(s) {
-			if !data[w] {
-				out = append(out, fmt.Sprintf("%q in %q", w, s))
-			}
+		out = append(out, foreignIn(s, data)...)
+	}
+	return out
+}
+
+// foreignIn returns the words of s left in English, data aside.
+func foreignIn(s string, data map[string]bool) []string {
+	var out []string
+	for _, w := range i18n.Foreign(s) {
+		if !data[w] {
+			out = append(out, fmt.Sprintf("%q in %q", w, s))
 		}
 	}
 	return out
 }
 
+// keyNames are the words of the help's key column: the keys' own names.
+var keyNames = map[string]bool{"space": true, "escape": true}
+
+func init() {
+	for c := 'a'; c <= 'z'; c++ {
+		keyNames[string(c)], keyNames[string(c-'a'+'A')] = true, true
+	}
+}
+
 // The whole window speaks Chinese under --lang zh, not only what goes
 // through the catalog: every word it draws (panels, header, buttons,
 // legend, menus) is checked, over busy clusters of each topology with a
-// member's menu open, and over every frame of the stale-read lesson (its
-// clients panel explains a stale read). The log panel's heading "match ·
-// next · state" and the stale read's note were English before.
+// member's menu open, over the help overlay (its key column may name
+// keys), and over every 20th frame of the stale-read lesson (its clients
+// panel explains a stale read). The log panel's heading "match · next ·
+// state", the stale read's note and the help's ": or `" were English
+// before.
 func TestTheWindowSpeaksChinese(t *testing.T) {
 	seen := map[string]bool{}
 	report := func(where string, words []string) {
@@ -94,6 +112,20 @@ func TestTheWindowSpeaksChinese(t *testing.T) {
 				seen[w] = true
 				t.Errorf("%s: English in the Chinese window: %s", where, w)
 			}
+		}
+	}
+	// The help overlay, with the presenter's section as the window adds it.
+	presenter := HelpSection{Title: i18n.Zh.T("In a lesson (presenter)")}
+	for _, k := range PresenterKeys {
+		presenter.Lines = append(presenter.Lines, [2]string{k.Key, i18n.Zh.T(k.What)})
+	}
+	for _, sec := range HelpSections(i18n.Zh, presenter) {
+		for _, s := range append([]string{sec.Title}, i18n.Zh.T("press any key or click to close")) {
+			report("help", foreignIn(s, nil))
+		}
+		for _, ln := range sec.Lines {
+			report("help: "+sec.Title, foreignIn(ln[1], nil))
+			report("help: "+sec.Title+": the keys", foreignIn(ln[0], keyNames))
 		}
 	}
 	for _, topo := range matrixTopos {
