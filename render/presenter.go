@@ -21,29 +21,16 @@ import (
 func narrationCaption(a *ui.App) ui.CaptionText {
 	lang := a.Lang
 	n := a.Narration()
+	c := n.Caption(lang)
 	// The step's number is in the header; the top right is the status.
-	c := ui.CaptionText{Right: a.Status, Text: n.Text}
-	if n.Chapter != "" && n.Kind != ui.NarrChapter {
-		c.Chapter = lang.F("Chapter %d/%d · %s", n.ChapterNo, n.Chapters, n.Chapter)
-	}
-	band := func(fill color.RGBA) {
-		c.Lead, c.Band, c.BandFill, c.Text = n.Lead, n.Text, fill, ""
-		if n.Hint != "" {
-			c.Band += "   — " + n.Hint
-		}
-	}
+	c.Right = a.Status
 	switch n.Kind {
-	case ui.NarrChapter:
-		c.Text = lang.F("Chapter %d · %s", n.ChapterNo, n.Text)
 	case ui.NarrPause:
-		band(ui.Yellow)
+		c.BandFill = ui.Yellow
 	case ui.NarrEnd:
-		band(pale(ui.BluishGreen, 0.6))
+		c.BandFill = pale(ui.BluishGreen, 0.6)
 	case ui.NarrTakenOver:
-		band(pale(ui.SkyBlue, 0.5))
-	}
-	if n.Step == 0 && n.Kind != ui.NarrTakenOver {
-		c.Text, c.Muted = n.Hint, true
+		c.BandFill = pale(ui.SkyBlue, 0.5)
 	}
 	if v := a.S.World().Violation(); v != nil {
 		// A broken invariant stops the world: what broke, on red, and the

@@ -178,15 +178,24 @@ func (p *Pacer) Played() {
 // LastRate returns the rate of the latest frame.
 func (p *Pacer) LastRate() float64 { return p.rate }
 
-// RateLabel writes a rate as a person reads it: "1/36×", "2×".
+// RateLabel writes a rate as a person reads it: "1/36×", "2×". A rate
+// that rounds to 1 either way is "1×".
 func RateLabel(r float64) string {
 	if r <= 0 {
 		return "0×"
 	}
-	if r >= 1 {
-		return trimFloat(roundNice(r)) + "×"
+	return ScaleLabel(r) + "×"
+}
+
+// ScaleLabel writes a factor without the ×: "1/4", "2".
+func ScaleLabel(r float64) string {
+	if r <= 0 {
+		return "0"
 	}
-	return "1/" + trimFloat(roundNice(1/r)) + "×"
+	if r >= 1 || roundNice(1/r) == 1 {
+		return trimFloat(roundNice(r))
+	}
+	return "1/" + trimFloat(roundNice(1/r))
 }
 
 // roundNice rounds to two significant digits, and to a whole number above

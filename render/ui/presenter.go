@@ -72,6 +72,15 @@ func (p *Presenter) pending() bool {
 	return p.run != nil && p.run.Narrated() > p.shown+1
 }
 
+// onScreen is the index of the step the caption area is about: the one
+// shown, or, once taken over, the one shown when the teacher took over.
+func (p *Presenter) onScreen() int {
+	if p.run == nil && p.takenOver != nil {
+		return p.takenOver.shown
+	}
+	return p.shown
+}
+
 // atPause reports whether the step on screen is a pause not yet answered.
 func (p *Presenter) atPause() bool {
 	return p.run != nil && p.shown >= 0 && p.Lesson.Steps[p.shown].IsPause() && !p.answered

@@ -53,10 +53,7 @@ func (a *App) Narration() Narration {
 	}
 	l := p.Lesson
 	n := Narration{Steps: len(l.Steps), Chapters: len(l.Chapters)}
-	shown := p.shown
-	if p.run == nil && p.takenOver != nil {
-		shown = p.takenOver.shown
-	}
+	shown := p.onScreen()
 	if shown >= 0 {
 		st := l.Steps[shown]
 		n.Step = shown + 1
@@ -77,18 +74,14 @@ func (a *App) Narration() Narration {
 	}
 	switch {
 	case p.run == nil:
-		n.Kind, n.Lead = NarrTakenOver, n.Text
-		n.Text = a.Lang.T("The lesson waits where you left it.")
-		n.Hint = a.Lang.T("Enter: resume it · PgUp: a step back · 1-9: a chapter")
+		n = n.takenOver(a.Lang)
 	case p.ended() && !p.pending():
-		n.Kind, n.Lead = NarrEnd, n.Text
-		n.Text = a.Lang.T("End of the lesson.")
+		n = n.end(a.Lang)
 		if err := p.run.Err(); err != nil {
 			n.Text = a.Lang.T("The lesson stopped early: ") + err.Error()
 		}
-		n.Hint = a.Lang.T("Space: the lesson list · PgUp: back a step · b: let the cluster run on")
 	case p.atPause():
-		n.Hint = a.Lang.T("Space: continue")
+		n.Hint = pauseHint(a.Lang)
 	case p.pending():
 		n.Waiting = true
 		n.Hint = a.Lang.T("Space: next")
@@ -131,7 +124,7 @@ func (a *App) Header() Header {
 	if a.Pace.Fixed {
 		mode = a.Lang.T("fixed")
 	} else if a.Pace.Scale != 1 {
-		mode += " ×" + present.RateLabel(a.Pace.Scale)[:len(present.RateLabel(a.Pace.Scale))-len("×")]
+		mode += " ×" + present.ScaleLabel(a.Pace.Scale)
 	}
 	h.Rate = a.SpeedLabel() + " " + mode
 	n := a.Narration()
@@ -201,10 +194,7 @@ func (a *App) OutlineEntries() []OutlineEntry {
 	if p == nil {
 		return nil
 	}
-	shown := p.shown
-	if p.run == nil && p.takenOver != nil {
-		shown = p.takenOver.shown
-	}
+	shown := p.onScreen()
 	var out []OutlineEntry
 	for i, st := range p.Lesson.Steps {
 		switch {
@@ -263,27 +253,80 @@ func (a *App) HoverMarks(f *Frame) []Mark {
 	return out
 }
 
+// takenOver is the narration while the teacher has the cluster: what
+// was on screen leads to the band saying that the lesson waits.
+func (n Narration) takenOver(lang i18n.Lang) Narration {
+	n.Kind, n.Lead = NarrTakenOver, n.Text
+	n.Text = lang.T("The lesson waits where you left it.")
+	n.Hint = lang.T("Enter: resume it · PgUp: a step back · 1-9: a chapter")
+	return n
+}
+
+// end is the narration at the end of the lesson, under its last caption.
+func (n Narration) end(lang i18n.Lang) Narration {
+	n.Kind, n.Lead = NarrEnd, n.Text
+	n.Text = lang.T("End of the lesson.")
+	n.Hint = lang.T("Space: the lesson list · PgUp: back a step · b: let the cluster run on")
+	return n
+}
+
+func pauseHint(lang i18n.Lang) string { return lang.T("Space: continue") }
+
+// Caption composes what the caption area says for a narration: the
+// chapter on the top row, the caption, and a band (a question, the end,
+// the lesson waiting) under the caption that led to it. The layout sizes
+// the area from these very texts (LessonCaptions), and the renderer draws
+// them, choosing the band's colour by n.Kind.
+func (n Narration) Caption(lang i18n.Lang) CaptionText {
+	c := CaptionText{Text: n.Text}
+	if n.Chapter != "" && n.Kind != NarrChapter {
+		c.Chapter = lang.F("Chapter %d/%d · %s", n.ChapterNo, n.Chapters, n.Chapter)
+	}
+	switch n.Kind {
+	case NarrChapter:
+		c.Text = lang.F("Chapter %d · %s", n.ChapterNo, n.Text)
+	case NarrPause, NarrEnd, NarrTakenOver:
+		c.Lead, c.Band, c.Text = n.Lead, n.Text, ""
+		if n.Hint != "" {
+			c.Band += "   — " + n.Hint
+		}
+	}
+	if n.Step == 0 && n.Kind != NarrTakenOver {
+		c.Text, c.Muted = n.Hint, true
+	}
+	return c
+}
+
 // LessonCaptions returns every text a lesson's caption area shows, as the
 // presenter shows them (a question with the caption that led to it and
 // its hint, a chapter's title card, the end), so that the layout makes
-// the caption area tall enough for the longest (App.SetCaptions).
+// the caption area tall enough for the longest (App.SetCaptions). Each
+// is composed by Narration.Caption, as drawn.
 func LessonCaptions(l *present.Lesson, lang i18n.Lang) []string {
 	var out []string
-	last := ""
+	var last Narration
 	for i, st := range l.Steps {
+		n := Narration{Kind: NarrSay, Step: i + 1, Steps: len(l.Steps), Text: st.Text}
 		switch {
 		case st.IsChapter():
-			out = append(out, lang.F("Chapter %d · %s", st.Chapter+1, st.Text))
+			n.Kind, n.ChapterNo = NarrChapter, st.Chapter+1
 		case st.IsPause():
-			out = append(out, leadOf(l.Steps, i)+"\n"+st.Text+"   — "+lang.T("Space: continue"))
-		default:
-			out = append(out, st.Text)
+			n.Kind, n.Lead, n.Hint = NarrPause, leadOf(l.Steps, i), pauseHint(lang)
 		}
-		last = st.Text
+		out = append(out, n.Caption(lang).lines())
+		last = Narration{Step: i + 1, Text: st.Text}
 	}
-	out = append(out,
-		last+"\n"+lang.T("End of the lesson.")+"   — "+lang.T("Space: the lesson list · PgUp: back a step · b: let the cluster run on"),
-		last+"\n"+lang.T("The lesson waits where you left it.")+"   — "+
-			lang.T("Enter: resume it · PgUp: a step back · 1-9: a chapter"))
-	return out
+	return append(out, last.end(lang).Caption(lang).lines(), last.takenOver(lang).Caption(lang).lines())
+}
+
+// lines is the caption's big texts as the layout measures them: the lead,
+// then the text or the band.
+func (c CaptionText) lines() string {
+	var parts []string
+	for _, s := range []string{c.Lead, c.Text, c.Band} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
 }

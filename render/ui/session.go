@@ -365,40 +365,6 @@ func (s *Session) Undo() error {
 	return err
 }
 
-// StepEvent advances to the next instant at which anything happens
-// (including the branch's next command).
-func (s *Session) StepEvent() error {
-	next, ok := s.NextAt()
-	if !ok {
-		return nil
-	}
-	_, err := s.AdvanceTo(next)
-	return err
-}
-
-// StepDelivery advances until the next message is delivered or dropped, or
-// for at most limit instants.
-func (s *Session) StepDelivery(limit int) error {
-	for range limit {
-		before := s.w.HistoryLen()
-		if err := s.StepEvent(); err != nil {
-			return err
-		}
-		if s.w.HistoryLen() < before {
-			before = 0 // the world was rebuilt
-		}
-		for _, e := range s.w.EventsSince(before) {
-			if e.Kind == sim.EvDeliver || e.Kind == sim.EvDrop {
-				return nil
-			}
-		}
-		if _, ok := s.w.NextEventAt(); !ok {
-			return nil
-		}
-	}
-	return nil
-}
-
 // rescan brings the timeline marks up to date with the world's history.
 func (s *Session) rescan() {
 	n := s.w.HistoryLen()

@@ -104,17 +104,35 @@ func TestForkAndUndo(t *testing.T) {
 	}
 }
 
+// In the sandbox, m (the window's next delivery) stops at the first
+// message delivered or dropped, and n at the next instant anything
+// happens.
 func TestStepDeliveryStopsAtADelivery(t *testing.T) {
-	s := newSandbox(t)
-	must(t, s.Seek(sec(3)))
-	n := len(s.World().History())
-	must(t, s.StepDelivery(1000))
-	found := false
-	for _, e := range s.World().History()[n:] {
-		found = found || e.Kind == sim.EvDeliver || e.Kind == sim.EvDrop
+	a := NewApp(newSandbox(t), 1280, 800, 1)
+	must(t, a.Seek(sec(3)))
+	w := a.S.World()
+	next, _ := a.S.NextAt()
+	a.Handle(Key("n", false))
+	if a.S.Now() != next || a.Playing {
+		t.Errorf("n: at %s (playing %v), want the next instant %s, paused", a.S.Now(), a.Playing, next)
 	}
-	if !found || s.Now() <= sec(3) {
-		t.Errorf("stepped to %s with no delivery", s.Now())
+	n := w.HistoryLen()
+	a.Handle(Key("m", false))
+	delivered := 0
+	for i := n; i < w.HistoryLen(); i++ {
+		if k := w.EventAt(i).Kind; k == sim.EvDeliver || k == sim.EvDrop {
+			delivered++
+		}
+	}
+	if delivered == 0 || a.S.Now() <= next {
+		t.Errorf("m stepped to %s with no delivery", a.S.Now())
+	}
+	// It stops at the first instant with one: nothing is delivered
+	// before that instant.
+	for i := n; i < w.HistoryLen(); i++ {
+		if e := w.EventAt(i); (e.Kind == sim.EvDeliver || e.Kind == sim.EvDrop) && e.At != a.S.Now() {
+			t.Errorf("m went past a delivery at %s to %s", e.At, a.S.Now())
+		}
 	}
 }
 
