@@ -78,14 +78,23 @@ func shot(t *testing.T, at string, args ...string) *image.RGBA {
 
 func readPNG(t *testing.T, path string) *image.RGBA {
 	t.Helper()
-	f, err := os.Open(path)
+	rgba, err := loadPNG(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return rgba
+}
+
+// loadPNG is readPNG for a goroutine, where t.Fatal must not be called.
+func loadPNG(path string) (*image.RGBA, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	img, err := png.Decode(f)
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	rgba, ok := img.(*image.RGBA)
 	if !ok {
@@ -96,7 +105,7 @@ func readPNG(t *testing.T, path string) *image.RGBA {
 			}
 		}
 	}
-	return rgba
+	return rgba, nil
 }
 
 // near reports whether two colours are within tol on every channel.

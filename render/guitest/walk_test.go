@@ -404,7 +404,13 @@ func TestLessonWalk(t *testing.T) {
 			}
 			var prepared []*image.Gray
 			for _, c := range j.checks {
-				prepared = append(prepared, prepare(readPNG(t, c.png), c.area))
+				// Not readPNG: t.Fatal may not be called off the test's goroutine.
+				img, err := loadPNG(c.png)
+				if err != nil {
+					fail(c.step, "%v", err)
+					return
+				}
+				prepared = append(prepared, prepare(img, c.area))
 			}
 			if len(prepared) == 0 {
 				return

@@ -26,12 +26,12 @@ func (s Step) IsChapter() bool { return s.Kind == scenarios.StepChapter }
 // Lesson is a scenario as a presenter tells it: its narrative steps, in
 // the order they run, and its chapters.
 type Lesson struct {
-	Scenario       *scenarios.Scenario
-	Name           string
-	Title, Summary string // in the lesson's language
-	Lang           string
-	Steps          []Step
-	Chapters       []int // the index in Steps of each chapter step
+	Scenario *scenarios.Scenario
+	Name     string
+	Title    string // in the lesson's language
+	Lang     string
+	Steps    []Step
+	Chapters []int // the index in Steps of each chapter step
 
 	seed    uint64
 	seedSet bool
@@ -50,7 +50,7 @@ func Open(name, lang string, seed uint64) (*Lesson, error) {
 
 // New makes a lesson of a parsed scenario.
 func New(s *scenarios.Scenario, lang string, seed uint64) (*Lesson, error) {
-	l := &Lesson{Scenario: s, Name: s.Name, Title: s.Title.In(lang), Summary: s.Summary.In(lang), Lang: lang,
+	l := &Lesson{Scenario: s, Name: s.Name, Title: s.Title.In(lang), Lang: lang,
 		seed: seed, seedSet: seed != 0}
 	r, err := l.runner()
 	if err != nil {

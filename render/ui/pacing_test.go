@@ -43,8 +43,8 @@ func classroom(t *testing.T, name, lang string, frame func(n int, a *App, f func
 	for n := 0; n < TPS*60*30; n++ {
 		a.Update()
 		frame(n, a, func() *Frame { return BuildFrame(a) })
-		if err := a.Lesson.run; err != nil && err.Err() != nil {
-			t.Fatalf("%s stopped early: %v", name, err.Err())
+		if run := a.Lesson.run; run != nil && run.Err() != nil {
+			t.Fatalf("%s stopped early: %v", name, run.Err())
 		}
 		if a.Lesson.atPause() {
 			atPause++

@@ -8,7 +8,7 @@ import (
 )
 
 // Presenter is where the teacher is in a lesson: which narrative step is
-// on screen, since which frame, and whether the audience has answered the
+// on screen, for how many frames in view, and whether the audience has answered the
 // pause. The lesson's run drives the session; it stops after each
 // narrative step, and the presenter lets it go on only once that step is
 // on screen. So every step is shown, in order, and time never runs past a
@@ -24,7 +24,7 @@ type Presenter struct {
 
 	run       *present.Run // the run driving the session; nil once taken over
 	shown     int          // the index in Lesson.Steps of the step on screen, -1 before the first
-	since     int64        // the App's frame when it was shown
+	read      int64        // frames the step has been in view (not under the help or the picker)
 	answered  bool         // the shown pause has been answered
 	afterEnd  bool         // the teacher let time run on after the end
 	takenOver *lessonPoint // where the lesson was when the teacher took over
@@ -111,7 +111,7 @@ func (p *Presenter) readingLeft(a *App) int64 {
 		d = time.Duration(float64(d) / a.Pace.Scale)
 	}
 	need := int64(d.Seconds()*TPS + 0.5)
-	return max(0, need-(a.ticks-p.since))
+	return max(0, need-p.read)
 }
 
 // show puts the next step that has run on screen, and lets the run go on
@@ -121,7 +121,7 @@ func (p *Presenter) show(a *App) {
 		return
 	}
 	p.shown++
-	p.since = a.ticks
+	p.read = 0
 	p.answered = false
 	p.settle()
 }
@@ -141,6 +141,10 @@ func (p *Presenter) frame(a *App) {
 	p.sync(a)
 	if p.run == nil {
 		return
+	}
+	if !a.Help && a.Picker == nil {
+		// The class reads the caption only while nothing covers it.
+		p.read++
 	}
 	if p.mayShow(a) {
 		p.show(a)
@@ -229,7 +233,7 @@ func (p *Presenter) goTo(a *App, k int) {
 	// the undo list (z brings it back).
 	back := p.run == nil
 	p.install(a, run, back)
-	p.shown, p.since, p.answered, p.afterEnd = k, a.ticks, false, false
+	p.shown, p.read, p.answered, p.afterEnd = k, 0, false, false
 	p.settle()
 	a.Playing = true
 	a.Status = ""
@@ -270,7 +274,7 @@ func (p *Presenter) seek(a *App, t sim.Time) error {
 	p.install(a, run, false)
 	// A step the seek landed on is shown afresh; one it went past was
 	// seen (and its pause answered) on the way.
-	p.shown, p.since, p.answered, p.afterEnd = run.Narrated()-1, a.ticks, !run.Waiting(), false
+	p.shown, p.read, p.answered, p.afterEnd = run.Narrated()-1, 0, !run.Waiting(), false
 	p.settle()
 	return err
 }
@@ -288,7 +292,7 @@ func (p *Presenter) resume(a *App) {
 		return
 	}
 	p.install(a, run, true)
-	p.shown, p.since, p.answered, p.afterEnd = pt.shown, a.ticks, pt.answered, false
+	p.shown, p.read, p.answered, p.afterEnd = pt.shown, 0, pt.answered, false
 	p.takenOver = nil
 	p.settle()
 	a.Status = a.Lang.T("back in the lesson; z brings your own branch back")

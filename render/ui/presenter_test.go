@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/scenarios"
@@ -341,7 +340,6 @@ func TestSeekInALesson(t *testing.T) {
 	if fingerprint(a.S) != fingerprint(ref.S) {
 		t.Error("step 6 reached after a seek differs from step 6 made directly")
 	}
-	_ = time.Second
 }
 
 // Pointing at a caption's mark on the timeline gives its text (drawn as a
@@ -532,5 +530,24 @@ func TestTakeOverMidStretch(t *testing.T) {
 			a.Handle(Key("enter", false))
 			check("enter, z, enter")
 		})
+	}
+}
+
+// A caption's reading time runs only while the class can read it: not
+// under the help overlay.
+func TestReadingTimeNotUnderTheHelp(t *testing.T) {
+	a := lessonApp(t, "split-brain")
+	a.Handle(Key("pagedown", false))
+	left := a.Lesson.readingLeft(a)
+	if left == 0 {
+		t.Fatal("step 1 needs no reading time")
+	}
+	a.Handle(Key("?", false))
+	for range 10 * TPS {
+		a.Update()
+	}
+	a.Handle(Key("?", false))
+	if got := a.Lesson.readingLeft(a); got != left {
+		t.Errorf("after 10s under the help, %d frames of reading left, want %d", got, left)
 	}
 }
