@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +61,14 @@ func (f *Frame) headings() []TextItem {
 	var out []TextItem
 	out = append(out, f.heading(f.L.Logs, i18n.N("Logs"), i18n.N("one cell per entry; the number is its term"))...)
 	out = append(out, f.heading(f.L.State, i18n.N("State machines"), i18n.N("key = value; differs from the leader's: highlighted"))...)
-	out = append(out, f.heading(f.L.Clients, i18n.N("Client requests"), i18n.N("newest first; hover for the whole line"))...)
+	hint := i18n.N("newest first; hover for the whole line")
+	for _, op := range f.View.Ops {
+		if op.Kind == sim.OpWatch {
+			hint = i18n.N("watches, then the newest; hover for the whole line")
+			break
+		}
+	}
+	out = append(out, f.heading(f.L.Clients, i18n.N("Client requests"), hint)...)
 	return out
 }
 
@@ -525,6 +534,8 @@ func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
 	}
 	res := ""
 	switch {
+	case op.Kind == sim.OpWatch:
+		what, res = watchOutcome(lang, op)
 	case op.Status == sim.OpOK && op.Kind == sim.OpGet && op.Prefix:
 		res = " = " + lang.Count(len(op.KVs), "%d key", "%d keys")
 	case op.Status == sim.OpOK && op.Kind == sim.OpGet && op.Found:
@@ -540,6 +551,64 @@ func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
 	// The outcome first, the path last: a row that must be shortened loses
 	// the path, which the ring shows too.
 	return fmt.Sprintf("#%d %s%s · %s", op.ID, what, res, FmtDur(op.Latency(now)))
+}
+
+// watchOutcome says what a watch asks and what it has had so far: its key
+// or prefix, whether it requires a leader, whether it is still open (or
+// why it was cancelled), and how many events it has delivered, with the
+// revision of the last.
+func watchOutcome(lang i18n.Lang, op sim.Op) (what, res string) {
+	what = "watch " + op.Key
+	if op.Prefix {
+		what += " --prefix"
+	}
+	if op.RequireLeader {
+		what += lang.T(" (require-leader)")
+	}
+	switch op.Status {
+	case sim.OpOK:
+		res = " · " + lang.T("watching")
+	case sim.OpError, sim.OpTimeout:
+		res = " · " + lang.T("cancelled: ") + op.Err
+	}
+	if op.Status != sim.OpPending {
+		res += " · " + lang.Count(len(op.Events), "%d event", "%d events")
+		if n := len(op.Events); n > 0 {
+			res += lang.F(", last rev %d", op.Events[n-1].KV.ModRevision)
+		}
+	}
+	return what, res
+}
+
+// panelOrder is the order of the clients panel's rows: the watches first
+// (a watch lasts, and its row counts what it has received, which newer
+// requests must not push out of sight), the one that changed last first,
+// then the other requests, the newest first.
+func panelOrder(ops []sim.Op) []sim.Op {
+	var watches, others []sim.Op
+	for k := len(ops) - 1; k >= 0; k-- {
+		if ops[k].Kind == sim.OpWatch {
+			watches = append(watches, ops[k])
+		} else {
+			others = append(others, ops[k])
+		}
+	}
+	// Stable: of two watches that changed at one instant, the newer first.
+	slices.SortStableFunc(watches, func(a, b sim.Op) int { return cmp.Compare(watchChanged(b), watchChanged(a)) })
+	return append(watches, others...)
+}
+
+// watchChanged is when a watch last changed: it was opened, received an
+// event, or was cancelled.
+func watchChanged(op sim.Op) sim.Time {
+	t := op.Start
+	if n := len(op.Events); n > 0 {
+		t = max(t, op.Events[n-1].At)
+	}
+	if op.Status != sim.OpOK && op.Status != sim.OpPending {
+		t = max(t, op.End)
+	}
+	return t
 }
 
 // FmtDur formats a latency.
@@ -595,8 +664,10 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 		keep, lines int // the lines that keep its outcome; that it takes
 	}
 	var ops []wrapped
-	for k := len(v.Ops) - 1; k >= 0 && len(ops) <= fits; k-- {
-		op := v.Ops[k]
+	for _, op := range panelOrder(v.Ops) {
+		if len(ops) > fits {
+			break
+		}
 		w := wrapped{op: op, full: OpLine(l.Lang, op, a.S.OpPath(op.ID), v.Now)}
 		all := len(Wrap(l.M, w.full, l.Small, textW))
 		w.keep = all
