@@ -16,20 +16,11 @@ func (s *Store) Changes(minRev int64) ([]Event, error) {
 	if minRev < s.compactMainRev {
 		return nil, ErrCompacted
 	}
-	i, _ := slices.BinarySearchFunc(s.backend, minRev, func(r record, rev int64) int {
-		switch {
-		case r.rev.Main < rev:
-			return -1
-		case r.rev.Main > rev:
-			return 1
-		}
-		return 0
-	})
-	// NB: BinarySearchFunc finds the first record of minRev, or where it
-	// would be.
+	// the first record of minRev, or where it would be
+	i := s.backend.search(func(r *record) bool { return r.rev.Main < minRev })
 	var evs []Event
-	for ; i < len(s.backend); i++ {
-		r := s.backend[i]
+	for ; i < s.backend.len(); i++ {
+		r := *s.backend.at(i)
 		kv := r.kv
 		ev := Event{Type: PUT, Kv: &kv}
 		if r.tomb {
@@ -51,8 +42,9 @@ func (s *Store) Changes(minRev int64) ([]Event, error) {
 func (s *Store) Encode() []byte {
 	b := binary.AppendVarint(nil, s.currentRev)
 	b = binary.AppendVarint(b, s.compactMainRev)
-	b = binary.AppendUvarint(b, uint64(len(s.backend)))
-	for _, r := range s.backend {
+	b = binary.AppendUvarint(b, uint64(s.backend.len()))
+	for i := range s.backend.len() {
+		r := s.backend.at(i)
 		b = binary.AppendVarint(b, r.rev.Main)
 		b = binary.AppendVarint(b, r.rev.Sub)
 		if r.tomb {
@@ -88,7 +80,6 @@ func Decode(data []byte, lessor Lessor) (*Store, error) {
 	if d.err == nil && n > uint64(len(d.b)) {
 		return nil, ErrCorrupt
 	}
-	s.backend = make([]record, 0, n)
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		var r record
 		r.rev.Main, r.rev.Sub = d.varint(), d.varint()
@@ -96,10 +87,10 @@ func Decode(data []byte, lessor Lessor) (*Store, error) {
 		r.kv.Key, r.kv.Value = d.string(), d.string()
 		r.kv.CreateRevision, r.kv.ModRevision = d.varint(), d.varint()
 		r.kv.Version, r.kv.Lease = d.varint(), d.varint()
-		if len(s.backend) > 0 && !r.rev.GreaterThan(s.backend[len(s.backend)-1].rev) {
+		if last := s.backend.last(); last != nil && !r.rev.GreaterThan(last.rev) {
 			return nil, ErrCorrupt
 		}
-		s.backend = append(s.backend, r)
+		s.backend.append(r)
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -114,7 +105,8 @@ func Decode(data []byte, lessor Lessor) (*Store, error) {
 // revision and version.
 func (s *Store) restoreIndex() {
 	leases := map[string]int64{}
-	for _, r := range s.backend {
+	for i := range s.backend.len() {
+		r := s.backend.at(i)
 		ki := s.index[r.kv.Key]
 		switch {
 		case ki != nil && r.tomb:
@@ -127,6 +119,9 @@ func (s *Store) restoreIndex() {
 		default:
 			ki = &keyIndex{key: r.kv.Key, modified: r.rev, generations: []generation{
 				{created: Revision{Main: r.kv.CreateRevision}, ver: r.kv.Version, revs: []Revision{r.rev}}}}
+		}
+		if ki.modified == r.rev {
+			ki.pos = i
 		}
 		if s.index[r.kv.Key] == nil {
 			s.index[r.kv.Key] = ki

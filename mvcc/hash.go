@@ -37,7 +37,8 @@ func (s *Store) HashByRev(rev int64) (KeyValueHash, int64, error) {
 	h.Write([]byte("key"))
 	upper := Revision{Main: rev + 1}
 	lower := Revision{Main: compactRev + 1}
-	for _, r := range s.backend {
+	for i := range s.backend.len() {
+		r := s.backend.at(i)
 		if !upper.GreaterThan(r.rev) {
 			break
 		}

@@ -28,6 +28,7 @@ var errRevisionNotFound = errors.New("mvcc: revision not found")
 type keyIndex struct {
 	key         string
 	modified    Revision
+	pos         int // where modified was in the backend when last seen (Store.fetch checks it)
 	generations []generation
 }
 

@@ -30,7 +30,7 @@ type Store struct {
 	index map[string]*keyIndex
 	keys  []string // the index's keys, sorted
 
-	backend []record // every change not compacted away, in revision order
+	backend backend // every change not compacted away, in revision order
 
 	lessor Lessor
 
@@ -94,21 +94,23 @@ func PrefixEnd(prefix string) string {
 	return GteEnd
 }
 
-// fetch returns the backend's record at rev.
-func (s *Store) fetch(rev Revision) *record {
-	i, ok := slices.BinarySearchFunc(s.backend, rev, func(r record, t Revision) int {
-		switch {
-		case r.rev.GreaterThan(t):
-			return 1
-		case t.GreaterThan(r.rev):
-			return -1
+// fetch returns the backend's record of ki's change at rev. The newest
+// change of a key is the one read most, so the key index remembers where
+// it is; a compaction moves records, so the place is checked before use.
+func (s *Store) fetch(ki *keyIndex, rev Revision) *record {
+	if rev == ki.modified && ki.pos < s.backend.len() {
+		if r := s.backend.at(ki.pos); r.rev == rev {
+			return r
 		}
-		return 0
-	})
-	if !ok {
+	}
+	i := s.backend.search(func(r *record) bool { return rev.GreaterThan(r.rev) })
+	if i == s.backend.len() || s.backend.at(i).rev != rev {
 		panic("mvcc: the index names a revision the backend does not hold")
 	}
-	return &s.backend[i]
+	if rev == ki.modified {
+		ki.pos = i
+	}
+	return s.backend.at(i)
 }
 
 // rangeKeys is etcd's storeTxnCommon.rangeKeys: the keys in [key, end) as
@@ -133,7 +135,7 @@ func (s *Store) rangeKeys(key, end string, curRev, rev, limit int64, countOnly b
 		}
 		total++
 		if !countOnly && (limit <= 0 || int64(len(kvs)) < limit) {
-			kvs = append(kvs, s.fetch(mod).kv)
+			kvs = append(kvs, s.fetch(ki, mod).kv)
 		}
 	})
 	return kvs, total, curRev, nil

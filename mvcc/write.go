@@ -40,7 +40,7 @@ func (tw *writeTxn) get(key string) (KeyValue, bool) {
 	if err != nil {
 		return KeyValue{}, false
 	}
-	return tw.s.fetch(mod).kv, true
+	return tw.s.fetch(ki, mod).kv, true
 }
 
 // event records a change for the watches, unless nobody watches.
@@ -52,6 +52,9 @@ func (tw *writeTxn) event(ev Event) {
 
 func (tw *writeTxn) put(key, value string, lease int64) {
 	s := tw.s
+	if ki := s.index[key]; ki != nil {
+		key = ki.key // the index's copy: the caller's can then die young instead of living in the backend
+	}
 	rev := tw.beginRev + 1
 	kv := KeyValue{Key: key, Value: value, CreateRevision: rev, ModRevision: rev, Version: 1, Lease: lease}
 	prev, existed := tw.get(key)
@@ -68,7 +71,8 @@ func (tw *writeTxn) put(key, value string, lease int64) {
 		s.keys = slices.Insert(s.keys, i, key)
 	}
 	ki.put(idx)
-	s.backend = append(s.backend, record{rev: idx, kv: kv})
+	ki.pos = s.backend.len()
+	s.backend.append(record{rev: idx, kv: kv})
 	tw.changes++
 	if !s.noEvents {
 		// NB: copies, so that kv and prev stay off the heap when nobody
@@ -106,10 +110,12 @@ func (tw *writeTxn) delete(prev KeyValue) {
 	s := tw.s
 	idx := Revision{Main: tw.beginRev + 1, Sub: int64(tw.changes)}
 	kv := KeyValue{Key: prev.Key, ModRevision: idx.Main}
-	if err := s.index[prev.Key].tombstone(idx); err != nil {
+	ki := s.index[prev.Key]
+	if err := ki.tombstone(idx); err != nil {
 		panic("mvcc: tombstone of " + prev.Key + ": " + err.Error())
 	}
-	s.backend = append(s.backend, record{rev: idx, kv: kv, tomb: true})
+	ki.pos = s.backend.len()
+	s.backend.append(record{rev: idx, kv: kv, tomb: true})
 	tw.changes++
 	if !s.noEvents {
 		now, before := kv, prev
@@ -217,7 +223,7 @@ func (s *Store) Compact(rev int64) (*CompactionResponse, error) {
 	}
 	clear(s.keys[len(keys):])
 	s.keys = keys
-	s.backend = slices.DeleteFunc(s.backend, func(r record) bool {
+	s.backend.deleteFunc(func(r *record) bool {
 		if r.rev.Main > rev {
 			return false
 		}
