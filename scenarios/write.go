@@ -372,26 +372,7 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 		if c.Load == nil {
 			return nil, fmt.Errorf("a load without its workload")
 		}
-		l := c.Load
-		m := ymap(true)
-		yadd(m, "for", yplain(l.For.String()))
-		yadd(m, "rate", yplain(strconv.Itoa(l.Rate)))
-		yadd(m, "via", ylist(l.Via))
-		yadd(m, "keys", yplain(strconv.Itoa(l.Keys)))
-		yadd(m, "prefix", ystr(l.Prefix))
-		if l.Zipf {
-			yadd(m, "distribution", yplain("zipf"))
-		}
-		mix := ymap(true)
-		for _, w := range []struct {
-			key    string
-			weight int
-		}{{"put", l.Mix.Put}, {"get", l.Mix.Get}, {"serializable", l.Mix.Serializable}, {"delete", l.Mix.Delete}, {"txn", l.Mix.Txn}} {
-			if w.weight > 0 {
-				yadd(mix, w.key, yplain(strconv.Itoa(w.weight)))
-			}
-		}
-		yadd(m, "mix", mix)
+		m := loadSpecNode(c.Load, true)
 		// The steps after it say when they run (at:), so the load goes
 		// on beside them, as it did.
 		yadd(m, "background", ybool(true))
@@ -485,4 +466,32 @@ func writeCall(m *yaml.Node, c sim.Command) {
 	if c.Label != "" {
 		yadd(m, "as", ystr(c.Label))
 	}
+}
+
+// loadSpecNode writes a load's workload, the fields of load: other than
+// background. via is written only when asked: a scenario that did not name
+// it leaves the parser to fill in every client again.
+func loadSpecNode(l *sim.LoadSpec, via bool) *yaml.Node {
+	m := ymap(true)
+	yadd(m, "for", yplain(l.For.String()))
+	yadd(m, "rate", yplain(strconv.Itoa(l.Rate)))
+	if via {
+		yadd(m, "via", ylist(l.Via))
+	}
+	yadd(m, "keys", yplain(strconv.Itoa(l.Keys)))
+	yadd(m, "prefix", ystr(l.Prefix))
+	if l.Zipf {
+		yadd(m, "distribution", yplain("zipf"))
+	}
+	mix := ymap(true)
+	for _, w := range []struct {
+		key    string
+		weight int
+	}{{"put", l.Mix.Put}, {"get", l.Mix.Get}, {"serializable", l.Mix.Serializable}, {"delete", l.Mix.Delete}, {"txn", l.Mix.Txn}} {
+		if w.weight > 0 {
+			yadd(mix, w.key, yplain(strconv.Itoa(w.weight)))
+		}
+	}
+	yadd(m, "mix", mix)
+	return m
 }

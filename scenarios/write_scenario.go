@@ -274,31 +274,9 @@ func opNode(s *Step) *yaml.Node {
 	return m
 }
 
-// loadNode writes load:. Its via is written only when the file named it:
-// otherwise the parser fills it in with every client again.
+// loadNode writes load:. Its via is written only when the file named it.
 func loadNode(s *Step) *yaml.Node {
-	l := s.Load
-	m := ymap(true)
-	yadd(m, "for", yplain(l.For.String()))
-	yadd(m, "rate", yplain(strconv.Itoa(l.Rate)))
-	if len(s.LoadVia) > 0 {
-		yadd(m, "via", ylist(l.Via))
-	}
-	yadd(m, "keys", yplain(strconv.Itoa(l.Keys)))
-	yadd(m, "prefix", ystr(l.Prefix))
-	if l.Zipf {
-		yadd(m, "distribution", yplain("zipf"))
-	}
-	mix := ymap(true)
-	for _, w := range []struct {
-		key string
-		n   int
-	}{{"put", l.Mix.Put}, {"get", l.Mix.Get}, {"serializable", l.Mix.Serializable}, {"delete", l.Mix.Delete}, {"txn", l.Mix.Txn}} {
-		if w.n > 0 {
-			yadd(mix, w.key, yplain(strconv.Itoa(w.n)))
-		}
-	}
-	yadd(m, "mix", mix)
+	m := loadSpecNode(s.Load, len(s.LoadVia) > 0)
 	if s.Background {
 		yadd(m, "background", ybool(true))
 	}
