@@ -117,17 +117,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if f == nil {
 			return
 		}
-		if x := f.get("consistency"); x != nil {
-			if c, ok := p.str(x, "consistency"); ok {
-				switch c {
-				case "linearizable":
-				case "serializable":
-					st.Serializable = true
-				default:
-					p.errorf(p.pos(x), "consistency: want linearizable (the default) or serializable, found %q", c)
-				}
-			}
-		}
+		st.Serializable = p.serializable(f)
 		p.membershipCall(st, f, what)
 	case StepPromote, StepRemoveMember:
 		if v.Kind != yaml.MappingNode {
@@ -414,17 +404,7 @@ func (p *parser) op(st *Step, v *yaml.Node) {
 	if x := f.get("require_leader"); x != nil {
 		st.RequireLeader, _ = p.boolean(x, "require_leader")
 	}
-	if x := f.get("consistency"); x != nil {
-		if c, ok := p.str(x, "consistency"); ok {
-			switch c {
-			case "linearizable":
-			case "serializable":
-				st.Serializable = true
-			default:
-				p.errorf(p.pos(x), "consistency: want linearizable (the default) or serializable, found %q", c)
-			}
-		}
-	}
+	st.Serializable = p.serializable(f)
 	if x := f.get("as"); x != nil {
 		if l, ok := p.str(x, what+" as"); ok {
 			if identRE.MatchString(l) {
@@ -453,4 +433,22 @@ func (p *parser) membershipCall(st *Step, f fields, what string) {
 			}
 		}
 	}
+}
+
+// serializable reads a step's consistency: linearizable (the default) or
+// serializable.
+func (p *parser) serializable(f fields) bool {
+	x := f.get("consistency")
+	if x == nil {
+		return false
+	}
+	c, ok := p.str(x, "consistency")
+	switch {
+	case !ok || c == "linearizable":
+	case c == "serializable":
+		return true
+	default:
+		p.errorf(p.pos(x), "consistency: want linearizable (the default) or serializable, found %q", c)
+	}
+	return false
 }
