@@ -144,7 +144,7 @@ func measurePace(t *testing.T, name string) paceFigures {
 
 // TestPacing plays every lesson at the default settings over the App's own
 // frame clock (TPS frames a second, no display, no wall clock) and checks
-// the pacing goal. The figures are in the README, and must be these.
+// the pacing goal. The figures are in docs/gui.md, and must be these.
 func TestPacing(t *testing.T) {
 	lessons, err := scenarios.Lessons()
 	if err != nil {
@@ -172,11 +172,11 @@ func TestPacing(t *testing.T) {
 	if t.Failed() || len(table) != len(lessons) {
 		return // (with -run TestPacing/NAME, only some lessons ran)
 	}
-	// The README states these figures: they must be the ones measured
+	// docs/gui.md states these figures: they must be the ones measured
 	// (the frame clock is deterministic, so they are the same on any
 	// machine). A lesson or simulator change that moves them moves the
-	// README too.
-	readme, err := os.ReadFile("../../README.md")
+	// doc too.
+	readme, err := os.ReadFile("../../docs/gui.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,9 +193,9 @@ func TestPacing(t *testing.T) {
 		}
 	}
 	if !slices.Equal(stated, table) {
-		t.Errorf("the README's pacing table is not what was measured: put this table in it (under %q):\n%s", paceHeader, strings.Join(table, "\n"))
+		t.Errorf("docs/gui.md's pacing table is not what was measured: put this table in it (under %q):\n%s", paceHeader, strings.Join(table, "\n"))
 	}
 }
 
-// paceHeader is the header row of the README's pacing table.
+// paceHeader is the header row of the pacing table in docs/gui.md.
 const paceHeader = "| lesson | messages | shortest on screen | longest quiet stretch | wall time | virtual time |"
