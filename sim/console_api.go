@@ -8,7 +8,7 @@ import (
 	"github.com/raftsim/raftsim/mvcc"
 )
 
-// Accessors the console (cmd/internal/console) needs and the rest of the
+// Accessors the console (package console) needs and the rest of the
 // world's API does not provide. They only read.
 
 // MemberKV returns a copy of a member's state machine: its store revision

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/raftsim/raftsim/cmd/internal/console"
+	"github.com/raftsim/raftsim/console"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/swarm"
 	"github.com/raftsim/raftsim/swarm/campaign"

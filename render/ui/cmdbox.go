@@ -11,9 +11,9 @@ import (
 )
 
 // Console is the interpreter behind the command box: the etcdctl-like
-// console of `raftsim shell` (cmd/internal/console) in its Async mode.
-// This package may not import it (Go's internal rule keeps cmd/internal to
-// cmd/...), so the host injects it through App.NewConsole.
+// console of `raftsim shell` (package console) in its Async mode.
+// The host injects it through App.NewConsole, so that render/ does not
+// depend on the console and its tests can use a small fake.
 type Console interface {
 	// Exec runs one line at the current virtual time and returns at once;
 	// answers print later, from Poll. It returns ErrConsoleQuit for exit

@@ -117,8 +117,8 @@ func TestCommandBoxScrollback(t *testing.T) {
 	}
 }
 
-// fakeConsole is a console for the ui tests (the real one, in
-// cmd/internal/console, is out of this package's reach): put, crash, wait,
+// fakeConsole is a console for the ui tests (the real one, package
+// console, is injected by cmd/raftsim-gui): put, crash, wait,
 // status and exit, acting on the world as the real one does.
 type fakeConsole struct {
 	h       ConsoleHost

@@ -439,7 +439,7 @@ var (
 // wall time left (etcd rounds it down), so it reads 9s a moment after a
 // 10s grant, and 8s once a slow machine has taken a second over the
 // commands since. raftsim's exact value is checked by the console's
-// golden file (cmd/internal/console/testdata/mvcc.txt); an expired
+// golden file (console/testdata/mvcc.txt); an expired
 // lease's -1 and any value out of that range stay as they are.
 func remainingTTL(out string) string {
 	within := func(remaining, granted string) bool {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/raftsim/raftsim/cmd/internal/console"
+	"github.com/raftsim/raftsim/console"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/sim"
 )

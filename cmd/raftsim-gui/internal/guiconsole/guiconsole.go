@@ -1,7 +1,7 @@
-// Package guiconsole puts raftsim's console (cmd/internal/console, the
+// Package guiconsole puts raftsim's console (package console, the
 // etcdctl of `raftsim shell`) behind the window's command box (ui.Console).
-// It lives under cmd/ because Go's internal rule keeps cmd/internal/console
-// out of render/, and apart from package main because package main links
+// It keeps render/ free of the console (the window knows only ui.Console),
+// and it lives apart from package main because package main links
 // ebiten, which cannot start without a display: here the console and the
 // App are tested together with plain `go test`.
 package guiconsole
@@ -11,7 +11,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/raftsim/raftsim/cmd/internal/console"
+	"github.com/raftsim/raftsim/console"
 	"github.com/raftsim/raftsim/render/ui"
 )
 

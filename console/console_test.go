@@ -25,7 +25,7 @@ import (
 //	cat FILE
 //	    prints a file the session wrote
 //
-// Refresh with go test ./cmd/internal/console -rewrite, and read the diff.
+// Refresh with go test ./console -rewrite, and read the diff.
 func TestConsole(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txt") // NB: not testdata/fuzz
 	if err != nil || len(files) == 0 {
