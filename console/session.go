@@ -71,7 +71,9 @@ func (c *Console) Start(what string) error {
 const MaxLineBytes = 3 << 20
 
 // RunScript reads commands from r, one a line, and runs each, echoing it
-// after the prompt so that the output reads like the session it was. It
+// after the prompt so that the output reads like the session it was. The
+// lines a txn reads are not echoed: etcdctl reads them from its standard
+// input and prints none of them back (with -i, only its prompts). It
 // stops at the end of input, at exit, or at a safety violation (returned).
 // A line longer than MaxLineBytes is an error that ends only that line.
 func (c *Console) RunScript(r io.Reader) error {
@@ -93,7 +95,9 @@ func (c *Console) RunScript(r io.Reader) error {
 			}
 			continue
 		}
-		c.printf("%s%s\n", c.Prompt(), line)
+		if !c.InTxn() {
+			c.printf("%s%s\n", c.Prompt(), line)
+		}
 		execErr := c.Exec(line)
 		if errors.Is(execErr, ErrQuit) {
 			break
