@@ -220,10 +220,20 @@ func Settle(c Cluster, seed uint64) (*Settled, error) {
 	}
 	lead, _ := w.Info(s.leader)
 	s.term = lead.Term
-	// The next heartbeat round: the leader sends a MsgHeartbeat to every
-	// other member at one instant.
+	// The next heartbeat round at which no member is writing to its disk:
+	// the leader sends a MsgHeartbeat to every other member at one instant.
+	// A write still in progress (the commit index the last append carried,
+	// when the disk is slower than the gap from the append to the round)
+	// cannot be forked: the write is raft's Ready, which a RawNode rebuilt
+	// from the disk does not have. Writes end within a disk latency, and
+	// rounds come every settleTicks/10 ticks, at least twice that.
 	from := w.HistoryLen()
-	runUntil("heartbeat round", func() bool {
+	runUntil("heartbeat round with every disk quiet", func() bool {
+		for _, in := range w.Infos() {
+			if in.DiskBusy {
+				return false
+			}
+		}
 		n := 0
 		for i := w.HistoryLen() - 1; i >= from; i-- {
 			e := w.EventAt(i)

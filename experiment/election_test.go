@@ -7,6 +7,7 @@ import (
 
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -116,5 +117,41 @@ func TestParseRange(t *testing.T) {
 	}
 	if got := (Range{25}).String(); got != "25-50" {
 		t.Errorf("Range{25} = %q", got)
+	}
+}
+
+// TestSettleForksOnAnyLatencyAndDisk: for a grid of one-way latencies and
+// disk writes (the pairs that once aborted with "fork: n2 has a disk write
+// in progress" among them), the cluster settles at a heartbeat round that
+// can be forked, and a trial elects a leader that is not behind. (150-300
+// only: an election of three one-way trips and two writes cannot finish
+// within a 12ms timeout at 15ms one way, and such a trial waits 60s.)
+func TestSettleForksOnAnyLatencyAndDisk(t *testing.T) {
+	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
+	latencies := []time.Duration{ms(0.1), ms(0.2), ms(0.5), ms(1), ms(2), ms(5), ms(7), ms(15)}
+	disks := []time.Duration{0, ms(0.1), ms(0.5), ms(1), ms(2), ms(5), ms(8), ms(20)}
+	for _, lat := range latencies {
+		for _, disk := range disks {
+			c := PaperCluster()
+			c.Latency, c.DiskLatency = netmodel.Fixed(lat), disk
+			s, err := Settle(c, 1)
+			if err != nil {
+				t.Errorf("latency %s, disk %s: %v", lat, disk, err)
+				continue
+			}
+			for _, in := range s.world.Infos() {
+				if in.DiskBusy {
+					t.Errorf("latency %s, disk %s: %s is writing at the heartbeat round", lat, disk, in.Name)
+				}
+			}
+			tr, err := s.Trial(Range{150}, TrialSeed(1, "150-300", 0))
+			if err != nil {
+				t.Errorf("latency %s, disk %s: %v", lat, disk, err)
+				continue
+			}
+			if tr.NoLeader || tr.Leader == "n1" || slices.Contains(s.Behind(), tr.Leader) {
+				t.Errorf("latency %s, disk %s: %+v", lat, disk, tr)
+			}
+		}
 	}
 }

@@ -34,7 +34,9 @@ import (
 //
 // Fork refuses a world it cannot copy faithfully: one that has stopped on a
 // violation, or that has a stalled member, a disk write in progress, a
-// client request pending or a watch open.
+// client request pending or a watch open. (A write in progress is a Ready
+// of raft's, which a RawNode rebuilt from the disk does not have: run the
+// world on to an instant without one, as experiment.Settle does.)
 func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 	if v := w.safety.violation; v != nil {
 		return nil, v
@@ -52,7 +54,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		case m.stalled:
 			return nil, fmt.Errorf("fork: %s is stalled", m.name)
 		case m.diskBusy:
-			return nil, fmt.Errorf("fork: %s has a disk write in progress", m.name)
+			return nil, fmt.Errorf("fork: %s has a disk write in progress (fork at an instant when no member writes)", m.name)
 		case len(m.watches) > 0:
 			return nil, fmt.Errorf("fork: %s has a watch open", m.name)
 		case len(m.leaseWaits) > 0:
