@@ -116,8 +116,10 @@ type Verdict struct {
 	// Dropped counts the writes of unknown outcome that the reductions
 	// showed can be left out without changing the verdict.
 	Dropped int
-	// Parts counts the sets of keys checked apart.
-	Parts int
+	// Parts counts the sets of keys checked apart, and Registers those of
+	// them decided by the register check (register.go) rather than the
+	// search.
+	Parts, Registers int
 }
 
 // Options bound a check.
@@ -128,6 +130,8 @@ type Options struct {
 	// PartBudget bounds the steps spent on one set of keys checked
 	// together; 0 means DefaultPartBudget.
 	PartBudget int
+
+	noRegister bool // the tests' way to have every part searched
 }
 
 // The default budgets: a few seconds of search. A history from a
@@ -177,8 +181,15 @@ func CheckHistory(h History, opts Options) Verdict {
 		p := ps.build(pi)
 		v.Parts++
 		v.Dropped += p.reduce()
-		budget := min(left, opts.PartBudget)
-		res := p.search(budget)
+		res, ok := searchResult{}, false
+		if !opts.noRegister {
+			res, ok = p.registerCheck()
+		}
+		if ok {
+			v.Registers++
+		} else {
+			res = p.search(min(left, opts.PartBudget))
+		}
 		v.Steps += res.steps
 		left -= res.steps
 		switch res.result {

@@ -77,7 +77,7 @@ func TestCheck(t *testing.T) {
 func TestViolationNamesTheOperation(t *testing.T) {
 	ops := []Operation{put("a", "1", 1, 2), put("k", "1", 3, 4), get("k", "", 5, 6)}
 	v := Check(ops, Options{})
-	want := `NOT linearizable: on key "k", get k→: no order of the operations explains what it saw`
+	want := `NOT linearizable: on key "k", get k→: it saw the key absent, and no delete can have made it so`
 	if v.String() != want || v.Op != 2 {
 		t.Fatalf("got %q (op %d), want %q (op 2)", v, v.Op, want)
 	}
@@ -134,11 +134,16 @@ func TestBudget(t *testing.T) {
 		ops = append(ops, put("k", fmt.Sprint(i), uint64(i+1), uint64(1000+i)))
 	}
 	ops = append(ops, put("k", "last", 500, 501), get("k", "last", 2000, 2001))
-	v := Check(ops, Options{Budget: 5000})
+	// The register check decides it at once; the search is what has a
+	// budget.
+	if v := Check(ops, Options{Budget: 5000}); v.Result != Linearizable || v.Registers != 1 {
+		t.Fatalf("the register check: got %s (%d parts decided by it), want linearizable", v, v.Registers)
+	}
+	v := Check(ops, Options{Budget: 5000, noRegister: true})
 	if v.Result != Unknown || v.Key != "k" || !strings.Contains(v.Reason, "budget of 5000 steps") {
 		t.Fatalf("got %s, want unknown on key k past a budget of 5000 steps", v)
 	}
-	if again := Check(ops, Options{Budget: 5000}); again != v {
+	if again := Check(ops, Options{Budget: 5000, noRegister: true}); again != v {
 		t.Fatalf("the same check gave %+v, then %+v", v, again)
 	}
 }

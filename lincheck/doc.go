@@ -16,11 +16,15 @@
 //     are dropped or bounded where that provably changes no verdict (see
 //     reduce.go), since each such write may take effect at any later time
 //     or never, and a few dozen of them make a naive search explode.
-//   - The search (search.go) walks the history once, in order, keeping
-//     every state the operations so far can have left the store in; its
-//     memory follows the operations in flight, not the history's length.
-//     It counts its steps, and past a budget it answers "unknown", naming
-//     the key, instead of running on. No wall clock is involved.
+//   - A part of one key whose puts write distinct values (a register
+//     whose reads-from relation is known) is decided without a search,
+//     in O(n log n), by the register check (register.go).
+//   - The search (search.go) decides the rest. It walks the history
+//     once, in order, keeping every state the operations so far can have
+//     left the store in; its memory follows the operations in flight, not
+//     the history's length. It counts its steps, and past a budget it
+//     answers "unknown", naming the key, instead of running on. No wall
+//     clock is involved.
 //
 // The package knows nothing of the simulator: the caller turns its client
 // operations into Operations.

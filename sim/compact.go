@@ -108,6 +108,14 @@ func (w *World) addDone(d doneOp) {
 
 func (w *World) doneAt(i int) *doneOp { return &w.done[i/doneChunk][i%doneChunk] }
 
+// doneLen returns how many operations were given back.
+func (w *World) doneLen() int {
+	if len(w.done) == 0 {
+		return 0
+	}
+	return (len(w.done)-1)*doneChunk + len(w.done[len(w.done)-1])
+}
+
 // eachDone calls f with every operation given back, in order.
 func (w *World) eachDone(f func(*doneOp)) {
 	for _, chunk := range w.done {

@@ -94,7 +94,8 @@ func (w *World) checkOps(opts lincheck.Options) Linearizability {
 	untracked := untrackedRanges(live)
 	w.eachDone(func(d *doneOp) { untracked = append(untracked, d.untracked...) })
 	res := Linearizability{}
-	h := &checkHistory{w: w}
+	h := &checkHistory{w: w, sel: make([]int32, 0, w.doneLen()+len(live)),
+		live: make([]lincheck.Operation, 0, len(live)), liveOps: make([]*Op, 0, len(live))}
 	keep := func(in *lincheck.Operation, checked bool, status OpStatus, touched []keyRange) bool {
 		switch {
 		case !checked || touchesAnyOf(touched, untracked):
