@@ -215,24 +215,26 @@ func (p *part) decideRegister(puts map[int32]int) searchResult {
 	for i := range items {
 		it := &items[i]
 		it.pendingAt = -1
-		if h := holder(it.avail); h >= 0 {
-			it.avail = clusters[h].s
+		in := holder(it.avail)
+		if in >= 0 {
+			it.avail = clusters[in].s
 		}
 		if h := holder(it.deadline); h >= 0 {
 			it.deadline = clusters[h].f
 		}
 		if it.avail > it.deadline {
-			if !it.required {
+			// It lies inside the forward cluster in.
+			switch {
+			case !it.required:
 				it.placed = true // it never took effect
 				continue
-			}
-			switch it.kind {
-			case regRead:
+			case it.kind == regRead:
 				return violation(it.op, "it saw the key absent while another value had to be there")
-			case regDelete:
-				return violation(it.op, "it could only have taken effect while another value had to stay")
 			}
-			return violation(lastCalled(p, &clusters[it.cl]), "no order of the operations explains what it saw")
+			// A put or a delete that had to take effect while the value
+			// of in was still to be read: the read that saw it is the
+			// one no order explains.
+			return violation(lastCalled(p, &clusters[in]), "no order of the operations explains what it saw")
 		}
 		due := dueRead
 		switch it.kind {
