@@ -155,56 +155,14 @@ type epStatus struct {
 	Resp statusResponse `json:"Status"`
 }
 
-// defaultQuota is etcd's default --quota-backend-bytes, 2 GiB.
-const defaultQuota = 2 << 30
-
 // memberStatus is what a member answers to a Status call: its own view, read at
 // once (a status call is served locally, with no consensus).
 func (c *Console) memberStatus(name string) statusResponse {
-	in, _ := c.w.Info(name)
-	var r statusResponse
-	r.Header = c.header(name, true)
-	r.Version = sim.ServerVersion
-	r.DbSize, r.DbSizeInUse = c.dbSize(name)
-	if lead, ok := c.infoByID(in.Lead); ok && in.Lead != 0 {
-		r.Leader = lead.MemberID
-	}
-	r.RaftIndex, r.RaftTerm, r.RaftAppliedIndex = in.Commit, in.Term, in.Applied
-	if in.Lead == 0 {
-		r.Errors = []string{"etcdserver: no leader"}
-	}
-	r.IsLearner = in.Learner
-	// A new etcd's storage is at 3.5 until the cluster version reaches 3.6
-	// (etcd's monitorStorageVersion moves it).
-	r.StorageVersion = "3.5.0"
-	if c.w.ClusterVersion(name) == "3.6.0" {
-		r.StorageVersion = "3.6.0"
-	}
-	r.DbSizeQuota = defaultQuota
+	s, _ := c.w.Status(name)
+	r := statusResponse{Header: c.header(name, true), Version: s.Version, DbSize: s.DbSize, Leader: s.Leader,
+		RaftIndex: s.RaftIndex, RaftTerm: s.RaftTerm, RaftAppliedIndex: s.RaftAppliedIndex, Errors: s.Errors,
+		DbSizeInUse: s.DbSizeInUse, IsLearner: s.IsLearner, StorageVersion: s.StorageVersion, DbSizeQuota: s.DbSizeQuota}
 	return r
-}
-
-// infoByID finds a member by raft ID.
-func (c *Console) infoByID(id uint64) (sim.MemberInfo, bool) {
-	for _, in := range c.w.Infos() {
-		if in.ID == id {
-			return in, true
-		}
-	}
-	return sim.MemberInfo{}, false
-}
-
-// dbSize estimates the size of a member's bbolt file and the part in use:
-// 20 kB and 16 kB for an empty store, as etcd's are, growing a page per
-// 4 KiB of keys and values. bbolt's page accounting is not simulated.
-func (c *Console) dbSize(name string) (size, inUse int64) {
-	_, kvs, _ := c.w.MemberKV(name)
-	data := int64(0)
-	for _, kv := range kvs {
-		data += int64(len(kv.Key) + len(kv.Value) + 64)
-	}
-	inUse = 16384 + (data+4095)/4096*4096
-	return max(20480, inUse+4096), inUse
 }
 
 func (c *Console) endpointStatus(eps []string, f *flags) error {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/raftsim/raftsim/rpcerr"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -127,7 +128,7 @@ func rpcError(msg string) string {
 	if strings.HasPrefix(msg, "rpc error: ") {
 		return msg
 	}
-	return "rpc error: code = " + grpcCode(msg) + " desc = " + msg
+	return rpcerr.Error(msg).Error()
 }
 
 // wallClock shows a virtual time as the timestamp of a log line: the
@@ -189,34 +190,4 @@ func (c *Console) failureLog(cmd sim.Command, op *sim.Op) string {
 	}
 	c.clientWarnAt(&b, c.w.Now(), len(op.Retries), "etcd-client", first, peer, method, rpcError(op.Err))
 	return b.String()
-}
-
-// grpcCode is the gRPC status code etcd sends with an error (etcd's
-// api/v3rpc/rpctypes), or that the client's own deadline gives.
-func grpcCode(msg string) string {
-	switch {
-	case msg == "context deadline exceeded":
-		return "DeadlineExceeded"
-	case msg == "context canceled":
-		return "Canceled"
-	case strings.HasPrefix(msg, "etcdserver: request timed out"), msg == "etcdserver: no leader",
-		msg == "etcdserver: leader changed", msg == "etcdserver: unhealthy cluster", msg == "etcdserver: server stopped",
-		strings.HasPrefix(msg, "rpc error: code = Unavailable"):
-		return "Unavailable"
-	case strings.Contains(msg, "required revision"), msg == "etcdserver: too large lease TTL":
-		return "OutOfRange"
-	case msg == "etcdserver: requested lease not found", msg == "etcdserver: member not found":
-		return "NotFound"
-	case msg == "etcdserver: request is too large", msg == "etcdserver: key not found", msg == "etcdserver: value is provided",
-		msg == "etcdserver: lease is provided", msg == "etcdserver: duplicate key given in txn request",
-		msg == "etcdserver: too many operations in txn request", msg == "etcdserver: given member URLs are invalid":
-		return "InvalidArgument"
-	case msg == "etcdserver: mvcc: database space exceeded", msg == "etcdserver: too many requests":
-		return "ResourceExhausted"
-	case msg == "etcdserver: re-configuration failed due to not enough started members":
-		// etcd's togRPCError maps it to the client's error type, not a
-		// gRPC status, so gRPC sends it as Unknown.
-		return "Unknown"
-	}
-	return "FailedPrecondition"
 }

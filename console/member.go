@@ -300,10 +300,9 @@ func (c *Console) moveLeader(args []string, _ bool) error {
 		return fmt.Errorf("no leader endpoint given at %v", c.epLabelList(eps))
 	}
 	from, _ := c.w.Info(lead)
-	to, ok := c.w.Info(target)
-	if !ok || to.Learner || to.Removed || !to.Voter {
+	to, _ := c.w.Info(target)
+	if err := c.w.CheckTransferee(target); err != "" {
 		var b strings.Builder
-		err := "etcdserver: bad leader transferee"
 		c.clientWarn(&b, "etcd-client", c.label(lead), peerOf(c.hostPort(lead)), "/etcdserverpb.Maintenance/MoveLeader",
 			"rpc error: code = FailedPrecondition desc = "+err)
 		c.printf("%s", b.String())

@@ -297,6 +297,10 @@ type Step struct {
 	// etcdctl); "" means the client on that member's host, or its local
 	// client.
 	By string
+	// External marks a request a client outside the simulation sent
+	// through raftsim serve (sim.Command.External): the member's side is
+	// simulated, the client's retries and deadline were its own.
+	External bool
 
 	// Label names the operation's outcome for later conditions ("" = none).
 	Label    string

@@ -18,7 +18,7 @@ var clusterKeys = []string{
 	"members", "learners", "tick", "election_ticks", "heartbeat_ticks", "pre_vote",
 	"check_quorum", "read_only", "proposal_forwarding", "max_inflight_msgs",
 	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency", "apiservers",
-	"initial_election_tick_advance", "compaction_interval", "bootstrap",
+	"initial_election_tick_advance", "compaction_interval", "bootstrap", "token", "peer_urls", "client_urls",
 }
 
 // cluster applies cluster: to s.Config.
@@ -159,6 +159,11 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 			}
 		}
 	}
+	if v := f.get("token"); v != nil {
+		c.ClusterToken, _ = p.str(v, "token")
+	}
+	c.PeerURLs = p.urls(f.get("peer_urls"), "peer_urls", c.Members)
+	c.ClientURLs = p.urls(f.get("client_urls"), "client_urls", c.Members)
 	if v := f.get("client_latency"); v != nil {
 		if d, ok := p.duration(v, "client_latency"); ok {
 			c.ClientLatency = d
@@ -383,4 +388,34 @@ func hasVoter(c *sim.Config) bool {
 		}
 	}
 	return false
+}
+
+// urls reads peer_urls: or client_urls: (extensions), a URL for some of
+// the members by name, e.g. {m1: http://127.0.0.1:31801}: what each
+// advertises, as etcd's --initial-advertise-peer-urls and
+// --advertise-client-urls. Member IDs are computed from the peer URL and
+// token:, as etcd computes them, so a cluster given a real one's URLs and
+// token has its IDs.
+func (p *parser) urls(n *yaml.Node, what string, members []string) map[string]string {
+	if n == nil {
+		return nil
+	}
+	f := p.mapping(n, what, nil)
+	out := map[string]string{}
+	for _, x := range f {
+		if !contains(members, x.key) {
+			p.errorf(p.pos(x.k), "%s: %q is not a member (members: %s)", what, x.key, strings.Join(members, ", "))
+			continue
+		}
+		u, ok := p.str(x.v, what)
+		if !ok {
+			continue
+		}
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || len(u) > 200 {
+			p.errorf(p.pos(x.v), "%s: want a URL like http://127.0.0.1:2380, found %q", what, u)
+			continue
+		}
+		out[x.key] = u
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -97,7 +98,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
 		st.Nodes, _ = p.refs(v, what)
 	case StepUpdateMember:
-		f := p.mapping(v, what, []string{"node", "peer_url", "via", "as"})
+		f := p.mapping(v, what, []string{"node", "peer_url", "via", "by", "external", "as"})
 		if f == nil {
 			return
 		}
@@ -109,7 +110,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		}
 		p.membershipCall(st, f, what)
 	case StepMemberList, StepAlarmList:
-		keys := []string{"via", "as"}
+		keys := []string{"via", "by", "external", "as"}
 		if st.Kind == StepMemberList {
 			keys = append(keys, "consistency")
 		}
@@ -124,7 +125,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 			st.Nodes, _ = p.refs(v, what)
 			return
 		}
-		f := p.mapping(v, what, []string{"node", "via", "as"})
+		f := p.mapping(v, what, []string{"node", "via", "by", "external", "as"})
 		if f == nil {
 			return
 		}
@@ -205,7 +206,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 			}
 		}
 	case StepAddMember:
-		f := p.mapping(v, what, []string{"name", "learner", "via", "as", "peer_url", "start"})
+		f := p.mapping(v, what, []string{"name", "learner", "via", "by", "external", "as", "peer_url", "start"})
 		if f == nil {
 			return
 		}
@@ -338,17 +339,17 @@ func (p *parser) partition(st *Step, v *yaml.Node) {
 }
 
 var opKeys = map[StepKind][]string{
-	StepPut:    {"via", "by", "key", "value", "timeout", "as", "lease", "prev_kv"},
-	StepDelete: {"via", "by", "key", "prefix", "timeout", "as", "from_key", "range_end", "prev_kv"},
-	StepGet: {"via", "by", "key", "consistency", "prefix", "keys_only", "timeout", "as", "from_key", "range_end", "rev", "rev_of",
+	StepPut:    {"via", "by", "external", "key", "value", "timeout", "as", "lease", "prev_kv"},
+	StepDelete: {"via", "by", "external", "key", "prefix", "timeout", "as", "from_key", "range_end", "prev_kv"},
+	StepGet: {"via", "by", "external", "key", "consistency", "prefix", "keys_only", "timeout", "as", "from_key", "range_end", "rev", "rev_of",
 		"limit", "count_only", "sort_by", "order"},
-	StepWatch:           {"via", "by", "key", "prefix", "require_leader", "as", "range_end", "rev", "rev_of", "prev_kv"},
-	StepTxn:             {"via", "by", "timeout", "as", "if", "then", "else"},
-	StepCompact:         {"via", "by", "timeout", "as", "rev", "rev_of"},
-	StepLeaseGrant:      {"via", "by", "timeout", "as", "ttl"},
-	StepLeaseRevoke:     {"via", "by", "timeout", "as", "lease"},
-	StepLeaseKeepAlive:  {"via", "by", "timeout", "as", "lease", "repeat"},
-	StepLeaseTimeToLive: {"via", "by", "timeout", "as", "lease", "keys"},
+	StepWatch:           {"via", "by", "external", "key", "prefix", "require_leader", "as", "range_end", "rev", "rev_of", "prev_kv"},
+	StepTxn:             {"via", "by", "external", "timeout", "as", "if", "then", "else"},
+	StepCompact:         {"via", "by", "external", "timeout", "as", "rev", "rev_of"},
+	StepLeaseGrant:      {"via", "by", "external", "timeout", "as", "ttl"},
+	StepLeaseRevoke:     {"via", "by", "external", "timeout", "as", "lease"},
+	StepLeaseKeepAlive:  {"via", "by", "external", "timeout", "as", "lease", "repeat"},
+	StepLeaseTimeToLive: {"via", "by", "external", "timeout", "as", "lease", "keys"},
 }
 
 // hasKey reports whether a step kind takes the key.
@@ -367,11 +368,7 @@ func (p *parser) op(st *Step, v *yaml.Node) {
 	if x := f.get("timeout"); x != nil {
 		st.Timeout, _ = p.positive(x, what+" timeout")
 	}
-	if x := f.get("by"); x != nil {
-		if name, ok := p.name(x, what+" by"); ok {
-			st.By = name
-		}
-	}
+	p.sender(st, f, what)
 	if x := f.get("prefix"); x != nil {
 		st.Prefix, _ = p.boolean(x, "prefix")
 	}
@@ -424,6 +421,7 @@ func (p *parser) membershipCall(st *Step, f fields, what string) {
 			st.Via = r
 		}
 	}
+	p.sender(st, f, what)
 	if x := f.get("as"); x != nil {
 		if l, ok := p.str(x, what+" as"); ok {
 			if identRE.MatchString(l) {
@@ -451,4 +449,28 @@ func (p *parser) serializable(f fields) bool {
 		p.errorf(p.pos(x), "consistency: want linearizable (the default) or serializable, found %q", c)
 	}
 	return false
+}
+
+// senderRE is who may send a request via a member: a name like etcdctl,
+// or the address of a client outside the simulation (raftsim serve names
+// each after its address, like 127.0.0.1:52114 or [::1]:52114).
+var senderRE = regexp.MustCompile(`^([a-z0-9-]+|[A-Za-z0-9.:\[\]-]+:[0-9]+)$`)
+
+// sender reads a request's by: and external: (extensions).
+func (p *parser) sender(st *Step, f fields, what string) {
+	if x := f.get("by"); x != nil {
+		if s, ok := p.str(x, what+" by"); ok {
+			if senderRE.MatchString(s) && len(s) <= 64 {
+				st.By = s
+			} else {
+				p.errorf(p.pos(x), "%s by: bad sender %q: want a name like etcdctl, or a client's address like 127.0.0.1:52114", what, s)
+			}
+		}
+	}
+	if x := f.get("external"); x != nil {
+		st.External, _ = p.boolean(x, what+" external")
+		if st.External && st.By == "" {
+			p.errorf(p.pos(x), "%s external: an external request needs by: (the client's address)", what)
+		}
+	}
 }

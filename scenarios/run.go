@@ -544,7 +544,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
 		return cmds, perNode(sim.Command{Kind: kind})
 	case StepMemberList, StepAlarmList:
-		c := sim.Command{Kind: kind, Label: s.Label, Serializable: s.Serializable}
+		c := sim.Command{Kind: kind, Label: s.Label, Serializable: s.Serializable, By: s.By, External: s.External}
 		if s.Via.Kind != RefInvalid {
 			via, err := r.resolveOne(s.Via)
 			if err != nil {
@@ -554,7 +554,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		}
 		return []sim.Command{c}, nil
 	case StepPromote, StepRemoveMember, StepUpdateMember:
-		c := sim.Command{Kind: kind, Label: s.Label, PeerURL: s.PeerURL}
+		c := sim.Command{Kind: kind, Label: s.Label, PeerURL: s.PeerURL, By: s.By, External: s.External}
 		if s.Via.Kind != RefInvalid {
 			via, err := r.resolveOne(s.Via)
 			if err != nil {
@@ -616,7 +616,8 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		}
 		return []sim.Command{{Kind: kind, Node: to}}, nil
 	case StepAddMember:
-		c := sim.Command{Kind: kind, Node: s.Name, Learner: s.Learner, PeerURL: s.PeerURL, Start: s.Start, Label: s.Label}
+		c := sim.Command{Kind: kind, Node: s.Name, Learner: s.Learner, PeerURL: s.PeerURL, Start: s.Start, Label: s.Label,
+			By: s.By, External: s.External}
 		if s.Via.Kind != RefInvalid {
 			via, err := r.resolveOne(s.Via)
 			if err != nil {
@@ -633,7 +634,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		c := sim.Command{Kind: kind, Via: via, By: s.By, Timeout: s.Timeout, Key: s.Key, Value: s.Value, Label: s.Label, Prefix: s.Prefix,
+		c := sim.Command{Kind: kind, Via: via, By: s.By, External: s.External, Timeout: s.Timeout, Key: s.Key, Value: s.Value, Label: s.Label, Prefix: s.Prefix,
 			KeysOnly: s.KeysOnly, Serializable: s.Serializable, RequireLeader: s.RequireLeader,
 			Rev: s.Rev, Limit: s.Limit, CountOnly: s.CountOnly, PrevKV: s.PrevKV, Lease: s.LeaseID, TTL: s.TTL,
 			Repeat: s.Repeat, LeaseKeys: s.LeaseKeys, Txn: s.Txn, RangeEnd: s.RangeEnd, SortTarget: s.SortTarget, SortOrder: s.SortOrder}

@@ -150,6 +150,24 @@ func clusterNode(c sim.Config) *yaml.Node {
 	if c.CompactionInterval > 0 {
 		yadd(m, "compaction_interval", yplain(c.CompactionInterval.String()))
 	}
+	if c.ClusterToken != "" {
+		yadd(m, "token", ystr(c.ClusterToken))
+	}
+	for _, u := range []struct {
+		key  string
+		urls map[string]string
+	}{{"peer_urls", c.PeerURLs}, {"client_urls", c.ClientURLs}} {
+		if len(u.urls) == 0 {
+			continue
+		}
+		um := ymap(true)
+		for _, name := range c.Members { // in member order, not map order
+			if url, ok := u.urls[name]; ok {
+				yadd(um, name, ystr(url))
+			}
+		}
+		yadd(m, u.key, um)
+	}
 	return m
 }
 
@@ -290,9 +308,7 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 		}
 		m := ymap(true)
 		yadd(m, "via", ystr(c.Via))
-		if c.By != "" {
-			yadd(m, "by", ystr(c.By))
-		}
+		writeSender(m, c)
 		if c.Timeout > 0 {
 			yadd(m, "timeout", yplain(c.Timeout.String()))
 		}
@@ -327,9 +343,7 @@ func stepNode(c sim.Command) (*yaml.Node, error) {
 	case sim.CmdTxn, sim.CmdCompact, sim.CmdLeaseGrant, sim.CmdLeaseRevoke, sim.CmdLeaseKeepAlive, sim.CmdLeaseTimeToLive:
 		m := ymap(true)
 		yadd(m, "via", ystr(c.Via))
-		if c.By != "" {
-			yadd(m, "by", ystr(c.By))
-		}
+		writeSender(m, c)
 		if c.Timeout > 0 {
 			yadd(m, "timeout", yplain(c.Timeout.String()))
 		}
@@ -463,6 +477,7 @@ func writeCall(m *yaml.Node, c sim.Command) {
 	if c.Via != "" {
 		yadd(m, "via", ystr(c.Via))
 	}
+	writeSender(m, c)
 	if c.Label != "" {
 		yadd(m, "as", ystr(c.Label))
 	}
@@ -494,4 +509,15 @@ func loadSpecNode(l *sim.LoadSpec, via bool) *yaml.Node {
 	}
 	yadd(m, "mix", mix)
 	return m
+}
+
+// writeSender writes who sent a request via a member, and whether from
+// outside the simulation.
+func writeSender(m *yaml.Node, c sim.Command) {
+	if c.By != "" {
+		yadd(m, "by", ystr(c.By))
+	}
+	if c.External {
+		yadd(m, "external", ybool(true))
+	}
 }

@@ -180,6 +180,7 @@ func membershipCallNode(m *yaml.Node, s *Step) {
 	if s.Via.Kind != 0 {
 		yadd(m, "via", yref(s.Via))
 	}
+	stepSender(m, s)
 	if s.Label != "" {
 		yadd(m, "as", ystr(s.Label))
 	}
@@ -190,9 +191,7 @@ func membershipCallNode(m *yaml.Node, s *Step) {
 func opNode(s *Step) *yaml.Node {
 	m := ymap(true)
 	yadd(m, "via", yref(s.Via))
-	if s.By != "" {
-		yadd(m, "by", ystr(s.By))
-	}
+	stepSender(m, s)
 	if s.Timeout > 0 {
 		yadd(m, "timeout", yplain(s.Timeout.String()))
 	}
@@ -459,4 +458,14 @@ func ynullable(v *string) *yaml.Node {
 		return yplain("null")
 	}
 	return ystr(*v)
+}
+
+// stepSender writes a step's by: and external:.
+func stepSender(m *yaml.Node, s *Step) {
+	if s.By != "" {
+		yadd(m, "by", ystr(s.By))
+	}
+	if s.External {
+		yadd(m, "external", ybool(true))
+	}
 }

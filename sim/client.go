@@ -171,6 +171,7 @@ type Op struct {
 	Canceled bool
 
 	via            uint64        // a request via a member: that member; else 0 (the client's endpoints)
+	external       bool          // Command.External: the client's retries are not the world's
 	timeout        time.Duration // its own deadline, if it has one
 	endpoint       int           // index into the client's endpoints of the member tried
 	tried          int
@@ -285,7 +286,7 @@ func (k OpKind) repeatable() bool {
 // repeatable call is retried on a gRPC Unavailable error (no leader, the
 // leader changed, a broken connection, a server-side timeout).
 func (w *World) shouldRetry(op *Op, err string) bool {
-	if op.Kind == OpWatch || op.Repeat || op.Canceled {
+	if op.Kind == OpWatch || op.Repeat || op.Canceled || op.external {
 		return false
 	}
 	if err == errNotForLearner.Error() {

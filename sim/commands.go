@@ -75,7 +75,13 @@ type Command struct {
 	PeerURL string            // add_member, update_member: the member's peer URL ("": http://NAME:2380)
 	Start   bool              // add_member: start the new member as soon as its addition is proposed
 
-	Via           string        // put, delete, get, watch: a client, or a member (its local client)
+	Via string // put, delete, get, watch: a client, or a member (its local client)
+	// External marks a request from a client outside the simulation (the
+	// real etcdctl or a clientv3 program, through raftsim serve), sent to
+	// the member Via by the client By: the world models the member's side
+	// only. Its retries, failover and deadline are the real client's own,
+	// each one a command of its own (a cancel for a deadline).
+	External      bool
 	By            string        // with Via a member: who sends, e.g. "etcdctl" (default: the client bound to it, or its local client)
 	Timeout       time.Duration // put, delete, get: this request's deadline (etcdctl --command-timeout); 0: the client's
 	Key, Value    string
@@ -197,7 +203,7 @@ func (c *Command) isPlainRequest() bool {
 		c.Label == "" && c.Caption == "" && c.Text == "" &&
 		c.RangeEnd == "" && c.Rev == 0 && c.Limit == 0 && !c.CountOnly && c.SortOrder == 0 && c.SortTarget == 0 &&
 		!c.PrevKV && c.Lease == 0 && c.TTL == 0 && !c.LeaseKeys && !c.Repeat && c.Txn == nil && c.Load == nil &&
-		c.PeerURL == "" && !c.Start
+		c.PeerURL == "" && !c.Start && !c.External
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -477,7 +483,7 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 	if c.Label != "" && w.Op(c.Label) != nil {
 		return nil, fmt.Errorf("the label %q is taken", c.Label)
 	}
-	op := &Op{Label: c.Label, Client: client, via: via, timeout: c.Timeout, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
+	op := &Op{Label: c.Label, Client: client, via: via, external: c.External, timeout: c.Timeout, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
 		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader,
 		RangeEnd: c.RangeEnd, Rev: c.Rev, Limit: c.Limit, CountOnly: c.CountOnly, SortOrder: c.SortOrder,
 		SortTarget: c.SortTarget, PrevKV: c.PrevKV, Lease: c.Lease, TTL: c.TTL, LeaseKeys: c.LeaseKeys, Txn: c.Txn}

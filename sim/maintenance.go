@@ -1,0 +1,90 @@
+package sim
+
+import (
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+)
+
+// What a member answers to etcd's Maintenance calls that it serves at once
+// from its own state, without consensus: Status, and the checks of
+// MoveLeader. The console (etcdctl) and the wire (raftsim serve) both ask
+// here.
+
+// DefaultQuota is etcd's default --quota-backend-bytes, 2 GiB.
+const DefaultQuota = 2 << 30
+
+// Status returns what the named member answers to a Status call now: its
+// own view, read at once. ok is false when there is no such member or it
+// is down.
+func (w *World) Status(name string) (r *pb.StatusResponse, ok bool) {
+	m := w.byName[name]
+	if m == nil || !m.up {
+		return nil, false
+	}
+	in := m.info()
+	r = &pb.StatusResponse{Header: w.header(m, true), Version: ServerVersion}
+	r.DbSize, r.DbSizeInUse = w.dbSize(name)
+	if in.Lead != 0 && int(in.Lead) <= len(w.members) {
+		r.Leader = w.members[in.Lead-1].memberID
+	}
+	r.RaftIndex, r.RaftTerm, r.RaftAppliedIndex = in.Commit, in.Term, in.Applied
+	if in.Lead == 0 {
+		r.Errors = []string{"etcdserver: no leader"}
+	}
+	r.IsLearner = in.Learner
+	// A new etcd's storage is at 3.5 until the cluster version reaches 3.6
+	// (etcd's monitorStorageVersion moves it).
+	r.StorageVersion = "3.5.0"
+	if m.cluster.version == "3.6.0" {
+		r.StorageVersion = "3.6.0"
+	}
+	r.DbSizeQuota = DefaultQuota
+	r.DowngradeInfo = &pb.DowngradeInfo{}
+	return r, true
+}
+
+// Header returns the response header the named member puts on an answer
+// now: the cluster, itself, its store's revision (if withRevision) and its
+// raft term.
+func (w *World) Header(name string, withRevision bool) *pb.ResponseHeader {
+	m := w.byName[name]
+	if m == nil {
+		return &pb.ResponseHeader{ClusterId: w.clusterID}
+	}
+	return w.header(m, withRevision)
+}
+
+func (w *World) header(m *member, withRevision bool) *pb.ResponseHeader {
+	h := &pb.ResponseHeader{ClusterId: w.clusterID, MemberId: m.memberID, RaftTerm: m.info().Term}
+	if withRevision && m.up && m.kv != nil {
+		h.Revision = m.kv.Revision()
+	}
+	return h
+}
+
+// dbSize estimates the size of a member's bbolt file and the part in use:
+// 20 kB and 16 kB for an empty store, as etcd's are, growing a page per
+// 4 KiB of keys and values. bbolt's page accounting is not simulated.
+func (w *World) dbSize(name string) (size, inUse int64) {
+	_, kvs, _ := w.MemberKV(name)
+	data := int64(0)
+	for _, kv := range kvs {
+		data += int64(len(kv.Key) + len(kv.Value) + 64)
+	}
+	inUse = 16384 + (data+4095)/4096*4096
+	return max(20480, inUse+4096), inUse
+}
+
+// errBadLeaderTransferee is etcd's answer to a MoveLeader to a member that
+// cannot lead.
+const errBadLeaderTransferee = "etcdserver: bad leader transferee"
+
+// CheckTransferee returns etcd's error for a MoveLeader to the named member
+// when it cannot lead (a learner, a removed member, no such member), as
+// etcd's MoveLeader checks it before it asks raft; "" when it can.
+func (w *World) CheckTransferee(name string) string {
+	in, ok := w.Info(name)
+	if !ok || in.Learner || in.Removed || !in.Voter {
+		return errBadLeaderTransferee
+	}
+	return ""
+}
