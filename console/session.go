@@ -41,18 +41,11 @@ func (c *Console) Start(what string) error {
 	}
 	j := &job{deadline: c.w.Now().Add(bootLimit)}
 	j.poll = func() bool {
-		l, ok := c.w.Leader()
-		if !ok {
-			return false
+		if !c.w.Started() {
+			return false // etcd is still starting
 		}
+		l, _ := c.w.Leader()
 		lead, _ := c.w.Info(l)
-		for _, in := range c.w.Infos() {
-			if in.Up && !in.Removed && (in.Lead != lead.ID || !in.Ready || in.Applied < lead.LastIndex) {
-				// Not every member has heard from the leader, published
-				// itself and applied everything yet: etcd is still starting.
-				return false
-			}
-		}
 		c.printf("%s leads in term %d; every member is ready at %s. Type help for the verbs.\n", l, lead.Term, c.w.Now())
 		return true
 	}

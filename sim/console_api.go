@@ -67,3 +67,20 @@ func (w *World) HashKV(name string, rev int64) (mvcc.KeyValueHash, int64, error)
 
 // errNotForLearner is etcd's answer to an RPC a learner does not serve.
 var errNotForLearner = errors.New("etcdserver: rpc not supported for learner")
+
+// Started reports whether the cluster has started as a real one a client
+// talks to has: a leader is elected, and every member that is up has heard
+// from it, published itself and applied everything the leader has.
+func (w *World) Started() bool {
+	l, ok := w.Leader()
+	if !ok {
+		return false
+	}
+	lead, _ := w.Info(l)
+	for _, in := range w.Infos() {
+		if in.Up && !in.Removed && (in.Lead != lead.ID || !in.Ready || in.Applied < lead.LastIndex) {
+			return false
+		}
+	}
+	return true
+}

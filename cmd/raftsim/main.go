@@ -46,6 +46,7 @@ Usage:
   raftsim validate FILE...     parse and check scenarios
   raftsim lessons              list the built-in lessons
   raftsim shell [FILE|NAME]    an etcdctl-like console on a simulated cluster
+  raftsim serve [FILE|NAME]    etcd's gRPC API on loopback for the real etcdctl, clientv3, kube-apiserver
   raftsim experiment NAME      many trials, summarized (the Raft paper's Figure 16)
   raftsim export FILE|NAME     a run as a space-time diagram, porcupine page, ShiViz log or frames
   raftsim swarm                many seeded runs with random faults, every checker on; failures shrunk
@@ -59,6 +60,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"validate":   validateCmd,
 	"lessons":    lessonsCmd,
 	"shell":      shellCmd,
+	"serve":      serveCmd,
 	"play":       playCmd,
 	"experiment": experimentCmd,
 	"export":     exportCmd,

@@ -123,3 +123,51 @@ func TestRealEtcd(t *testing.T) {
 		})
 	}
 }
+
+// tlsSessions run with TLS on against raftsim serve: client certificates
+// required, etcdctl given kubeadm's apiserver-etcd-client. (Sessions
+// that print client URLs would print https:// where the plain real
+// cluster prints http://, so these are ones that print none.)
+var tlsSessions = map[string]bool{"kv": true, "txn": true, "lease": true}
+
+// TestWireMatchesRealEtcd runs every session with the real etcdctl
+// v3.6.16 against raftsim serve's endpoints, and checks that it prints
+// what it prints against a real etcd, and what raftsim's own console
+// (raftsim shell) prints for the same session. RAFTSIM_ETCD names the
+// directory of build-etcd.sh's etcdctl (make etcd-compare sets it).
+func TestWireMatchesRealEtcd(t *testing.T) {
+	bin := os.Getenv("RAFTSIM_ETCD")
+	if bin == "" {
+		t.Skip("RAFTSIM_ETCD is not set; make etcd-compare builds etcdctl and runs this")
+	}
+	bin, err := filepath.Abs(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, steps := range sessions(t, "sessions") {
+		t.Run(name, func(t *testing.T) {
+			tlsDir := ""
+			if tlsSessions[name] {
+				tlsDir = t.TempDir()
+			}
+			c, err := StartWire(bin, tlsDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := transcript(t, c, steps)
+			if err := c.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			if want := expected(t, name); got != want {
+				t.Errorf("etcdctl against raftsim serve differs from etcd v3.6.16 (TLS %v):\n%s", tlsDir != "", diff(want, got, "etcd", "raftsim serve"))
+			}
+			s, err := StartSim()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if shell := transcript(t, s, steps); shell != got {
+				t.Errorf("raftsim shell and raftsim serve disagree:\n%s", diff(shell, got, "raftsim shell", "raftsim serve"))
+			}
+		})
+	}
+}

@@ -72,12 +72,8 @@ type RealCluster struct {
 // it shows in the output, so it starts clusters until m1 wins, as m1 does
 // in SimConfig's simulation.
 func StartReal(bin, dir string) (*RealCluster, error) {
-	lock, err := os.OpenFile(LockFile, os.O_CREATE|os.O_RDWR, 0o644)
+	lock, err := lockPorts()
 	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		lock.Close()
 		return nil, err
 	}
 	want := KeptIDs()[0]
@@ -186,16 +182,41 @@ func (c *RealCluster) Run(st Step) (string, error) {
 		time.Sleep(st.Sleep)
 		return "", nil
 	}
+	return runEtcdctl(c.bin, st, "")
+}
+
+// Stop kills the cluster (frozen members too) and releases the lock.
+func (c *RealCluster) Stop() {
+	for _, p := range c.procs {
+		if p.ProcessState != nil {
+			continue // killed by the session
+		}
+		_ = p.Process.Signal(syscall.SIGCONT)
+		_ = p.Process.Kill()
+		_ = p.Wait()
+	}
+	unlockPorts(c.lock)
+}
+
+// runEtcdctl runs a step's etcdctl command line with the etcdctl in bin
+// (its standard input the step's here-document; a watch interrupted with
+// SIGINT after its duration) and returns what it printed, standard output
+// and error in the order written. flags go before the command's own
+// (TLS flags).
+func runEtcdctl(bin string, st Step, flags string) (string, error) {
 	args := st.Command
 	if !strings.Contains(args, "--endpoints") {
 		args = "--endpoints=" + Endpoints() + " " + args
 	}
+	if flags != "" {
+		args = flags + " " + args
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 6*commandTimeout+st.For)
 	defer cancel()
-	script := "exec " + filepath.Join(c.bin, "etcdctl") + " " + args
+	script := "exec " + filepath.Join(bin, "etcdctl") + " " + args
 	if st.For > 0 {
 		script = "timeout -s INT " + strconv.FormatFloat(st.For.Seconds(), 'f', -1, 64) + " " +
-			filepath.Join(c.bin, "etcdctl") + " " + args + "; true"
+			filepath.Join(bin, "etcdctl") + " " + args + "; true"
 	}
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
 	var out bytes.Buffer
@@ -213,18 +234,23 @@ func (c *RealCluster) Run(st Step) (string, error) {
 	return out.String(), err
 }
 
-// Stop kills the cluster (frozen members too) and releases the lock.
-func (c *RealCluster) Stop() {
-	for _, p := range c.procs {
-		if p.ProcessState != nil {
-			continue // killed by the session
-		}
-		_ = p.Process.Signal(syscall.SIGCONT)
-		_ = p.Process.Kill()
-		_ = p.Wait()
+// lockPorts takes LockFile: the clusters of two comparisons (a real one, or
+// raftsim serve's) listen on the same ports.
+func lockPorts() (*os.File, error) {
+	lock, err := os.OpenFile(LockFile, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
 	}
-	if c.lock != nil {
-		_ = syscall.Flock(int(c.lock.Fd()), syscall.LOCK_UN)
-		c.lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		lock.Close()
+		return nil, err
+	}
+	return lock, nil
+}
+
+func unlockPorts(lock *os.File) {
+	if lock != nil {
+		_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+		lock.Close()
 	}
 }

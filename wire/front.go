@@ -1,0 +1,381 @@
+package wire
+
+import (
+	"fmt"
+
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// Front is the simulation's side of the wire. Its methods run on the
+// goroutine that owns the world; the network side reaches it only through
+// its inbox.
+type Front struct {
+	inbox   chan any      // *request, *cancel, *streamEnd
+	stopped chan struct{} // closed by Close: the owner takes no more
+
+	open   []*tracked
+	world  *sim.World // the world the open operations belong to
+	labels int        // labels handed out: x1, x2, ...
+
+	// Clients are the external clients seen so far, by address, in the
+	// order they first sent a request (the window draws a box for each).
+	Clients []string
+	seen    map[string]bool
+}
+
+// NewFront returns a front whose inbox holds up to queue requests.
+func NewFront(queue int) *Front {
+	return &Front{inbox: make(chan any, queue), stopped: make(chan struct{}), seen: map[string]bool{}}
+}
+
+// Close tells the network side that the owner has stopped: calls still
+// waiting are answered with etcd's "server stopped".
+func (f *Front) Close() {
+	select {
+	case <-f.stopped:
+	default:
+		close(f.stopped)
+	}
+}
+
+// request is one call, or one message of a stream, handed to the owner.
+type request struct {
+	member, peer string
+	msg          any
+	// answer is called once, on the owner's goroutine, with the answer or
+	// an error; it must not block.
+	answer func(resp any, err error)
+	st     *stream // for a message of a stream
+}
+
+// cancel says the client of r has given up on it.
+type cancel struct{ r *request }
+
+// streamEnd says a stream has ended on the client's side.
+type streamEnd struct{ st *stream }
+
+// tracked is a request that has entered the world and not yet ended.
+type tracked struct {
+	r      *request
+	label  string
+	op     *sim.Op
+	finish finisher
+	// A watch: its stream, ID and filters, whether its creation was
+	// answered, and how many events went out.
+	watchID int64
+	filters []pb.WatchCreateRequest_FilterType
+	created bool
+	sent    int
+	// synced is the revision up to which the watch's client has every
+	// event (for progress answers).
+	synced int64
+	// moveLeader: the transferee; the deadline after which it gives up.
+	target   string
+	deadline sim.Time
+}
+
+// Pending reports whether requests are waiting in the inbox.
+func (f *Front) Pending() bool { return len(f.inbox) > 0 }
+
+// Inbox is where the network side's requests arrive; an owner that waits
+// for wall time selects on it, then calls Take.
+func (f *Front) Inbox() <-chan any { return f.inbox }
+
+// Take applies, at w's current time, every request that has arrived, and
+// the one the owner already received from Inbox (nil for none). Before
+// that the owner runs w up to now (w.RunUntil(w.Now())), as before any
+// command. It returns the first violation of a safety invariant.
+func (f *Front) Take(w *sim.World, first any) error {
+	f.adopt(w)
+	if first != nil {
+		if err := f.take(w, first); err != nil {
+			return err
+		}
+	}
+	for {
+		select {
+		case m := <-f.inbox:
+			if err := f.take(w, m); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+func (f *Front) take(w *sim.World, m any) error {
+	switch m := m.(type) {
+	case *cancel:
+		return f.cancel(w, m.r)
+	case *streamEnd:
+		for _, t := range f.open {
+			if t.r.st == m.st {
+				if err := f.cancel(w, t.r); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case *request:
+		return f.start(w, m)
+	}
+	return nil
+}
+
+// start applies one request.
+func (f *Front) start(w *sim.World, r *request) error {
+	if !f.seen[r.peer] {
+		f.seen[r.peer] = true
+		f.Clients = append(f.Clients, r.peer)
+	}
+	if in, ok := w.Info(r.member); !ok || !in.Up {
+		r.answer(nil, status.Error(codes.Unavailable, "raftsim: "+r.member+" is down"))
+		return nil
+	}
+	switch msg := r.msg.(type) {
+	case *pb.WatchCreateRequest:
+		return f.startWatch(w, r, msg)
+	case *pb.WatchCancelRequest:
+		for _, t := range f.open {
+			if t.r.st == r.st && t.watchID == msg.WatchId {
+				if err := f.cancel(w, t.r); err != nil {
+					return err
+				}
+			}
+		}
+		r.answer(&pb.WatchResponse{Header: w.Header(r.member, true), WatchId: msg.WatchId, Canceled: true}, nil)
+		return nil
+	case *pb.WatchProgressRequest:
+		r.answer(f.progress(w, r), nil)
+		return nil
+	case *pb.MoveLeaderRequest:
+		return f.moveLeader(w, r, msg)
+	}
+	if resp, err, ok := immediate(w, r.member, r.msg); ok {
+		r.answer(resp, err)
+		return nil
+	}
+	cmd, finish, err := command(w, r.member, r.msg)
+	if err != nil {
+		r.answer(nil, err)
+		return nil
+	}
+	t := &tracked{r: r, finish: finish}
+	return f.do(w, t, cmd)
+}
+
+// do applies cmd for t, sent by t's client via its member, labelled so
+// that a cancel can name it.
+func (f *Front) do(w *sim.World, t *tracked, cmd sim.Command) error {
+	f.labels++
+	t.label = fmt.Sprintf("x%d", f.labels)
+	cmd.Via, cmd.By, cmd.External, cmd.Label = t.r.member, t.r.peer, true, t.label
+	op, err := w.Do(cmd)
+	if v := w.Violation(); v != nil {
+		t.r.answer(nil, status.Error(codes.Internal, "raftsim: "+v.Error()))
+		return v
+	}
+	if err != nil {
+		t.r.answer(nil, status.Error(codes.FailedPrecondition, "raftsim: "+err.Error()))
+		return nil
+	}
+	t.op = op
+	f.open = append(f.open, t)
+	f.deliver(w, t)
+	return nil
+}
+
+func (f *Front) startWatch(w *sim.World, r *request, msg *pb.WatchCreateRequest) error {
+	id := msg.WatchId
+	if id == 0 {
+		r.st.nextWatch++ // owner-side counter: streams are only touched here
+		id = r.st.nextWatch - 1
+	}
+	t := &tracked{r: r, watchID: id, filters: msg.Filters}
+	return f.do(w, t, watchCommand(msg, r.st.requireLeader))
+}
+
+// cancel gives up on r's operation, if it is still open.
+func (f *Front) cancel(w *sim.World, r *request) error {
+	for i, t := range f.open {
+		if t.r != r {
+			continue
+		}
+		f.open = append(f.open[:i], f.open[i+1:]...)
+		if t.op == nil || t.target != "" {
+			return nil
+		}
+		if open := t.op.Status == sim.OpPending || t.op.Kind == sim.OpWatch && t.op.Status == sim.OpOK; !open {
+			return nil
+		}
+		if _, err := w.Do(sim.Command{Kind: sim.CmdCancel, Label: t.label}); err != nil {
+			if v := w.Violation(); v != nil {
+				return v
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// moveLeader asks the leader to hand over to the target, as etcd's
+// MoveLeader does at the member it reached: only the leader may, and only
+// to a voter; it answers once the target leads, or fails after the
+// request timeout.
+func (f *Front) moveLeader(w *sim.World, r *request, msg *pb.MoveLeaderRequest) error {
+	in, _ := w.Info(r.member)
+	if in.Role != sim.RoleLeader {
+		r.answer(nil, rpctypes.ErrGRPCNotLeader)
+		return nil
+	}
+	target, ok := memberByID(w, msg.TargetID)
+	if e := w.CheckTransferee(target); !ok || e != "" {
+		r.answer(nil, rpctypes.ErrGRPCBadLeaderTransferee)
+		return nil
+	}
+	t := &tracked{r: r, target: target, deadline: w.Now().Add(sim.DefaultClientTimeout)}
+	if target != r.member {
+		if _, err := w.Do(sim.Command{Kind: sim.CmdTransferLeader, Node: target}); err != nil {
+			r.answer(nil, status.Error(codes.FailedPrecondition, "raftsim: "+err.Error()))
+			return nil
+		}
+	}
+	f.open = append(f.open, t)
+	f.deliver(w, t)
+	return nil
+}
+
+// progress answers a progress request: the newest revision up to which
+// every watch of the stream has had all its events.
+func (f *Front) progress(w *sim.World, r *request) *pb.WatchResponse {
+	h := w.Header(r.member, true)
+	rev := h.Revision
+	for _, t := range f.open {
+		if t.r.st == r.st && t.op != nil && t.op.Kind == sim.OpWatch {
+			rev = min(rev, t.synced)
+		}
+	}
+	h.Revision = rev
+	return &pb.WatchResponse{Header: h, WatchId: -1}
+}
+
+// Deliver answers every open request whose operation has ended, and sends
+// watches the events their members delivered. The owner calls it after
+// each advance of w.
+func (f *Front) Deliver(w *sim.World) {
+	f.adopt(w)
+	kept := f.open[:0]
+	for _, t := range f.open {
+		if !f.deliver(w, t) {
+			kept = append(kept, t)
+		}
+	}
+	clear(f.open[len(kept):])
+	f.open = kept
+}
+
+// adopt follows the owner onto another world (the window seeks back by
+// replaying the log): open operations are found again by label, and those
+// the new world never started are answered with an error.
+func (f *Front) adopt(w *sim.World) {
+	if f.world == w {
+		return
+	}
+	f.world = w
+	kept := f.open[:0]
+	for _, t := range f.open {
+		if t.op == nil {
+			kept = append(kept, t)
+			continue
+		}
+		if t.op = w.Op(t.label); t.op == nil {
+			t.r.answer(nil, status.Error(codes.Aborted, "raftsim: the session was rewound to before this request"))
+			continue
+		}
+		kept = append(kept, t)
+	}
+	f.open = kept
+}
+
+// deliver sends what is new for t and reports whether t is done.
+func (f *Front) deliver(w *sim.World, t *tracked) bool {
+	if t.target != "" {
+		if l, ok := w.Leader(); ok && l == t.target {
+			t.r.answer(&pb.MoveLeaderResponse{Header: w.Header(t.r.member, true)}, nil)
+			return true
+		}
+		if w.Now() >= t.deadline {
+			t.r.answer(nil, rpctypes.ErrGRPCTimeoutDueToLeaderFail)
+			return true
+		}
+		return false
+	}
+	op := t.op
+	if op.Kind == sim.OpWatch {
+		return f.deliverWatch(t)
+	}
+	switch op.Status {
+	case sim.OpPending:
+		return false
+	case sim.OpOK:
+		t.r.answer(t.finish(w, op))
+	default:
+		if leaseGone(op) {
+			t.r.answer(&pb.LeaseKeepAliveResponse{Header: header(op), ID: op.Lease}, nil)
+			break
+		}
+		t.r.answer(nil, failed(op))
+	}
+	return true
+}
+
+// deliverWatch sends a watch's creation, its new events (one response per
+// response of the member's), and its end.
+func (f *Front) deliverWatch(t *tracked) bool {
+	op, st := t.op, t.r.st
+	if op.Status == sim.OpPending {
+		return false
+	}
+	if !t.created && op.Status == sim.OpOK {
+		t.created = true
+		t.synced = op.Header.Revision
+		st.send(&pb.WatchResponse{Header: header(op), WatchId: t.watchID, Created: true}, nil)
+	}
+	for t.sent < len(op.Events) {
+		first := op.Events[t.sent]
+		resp := &pb.WatchResponse{Header: headerOut(first.Header), WatchId: t.watchID}
+		for t.sent < len(op.Events) && op.Events[t.sent].Response == first.Response {
+			if e := eventOut(op.Events[t.sent], t.filters); e != nil {
+				resp.Events = append(resp.Events, e)
+			}
+			t.sent++
+		}
+		t.synced = max(t.synced, first.Header.Revision)
+		if len(resp.Events) > 0 {
+			st.send(resp, nil)
+		}
+	}
+	if op.Status == sim.OpOK {
+		return false
+	}
+	switch {
+	case op.Canceled:
+	case op.CompactRevision > 0:
+		if !t.created {
+			st.send(&pb.WatchResponse{Header: header(op), WatchId: t.watchID, Created: true}, nil)
+		}
+		st.send(&pb.WatchResponse{Header: header(op), WatchId: t.watchID, Canceled: true,
+			CompactRevision: op.CompactRevision}, nil)
+	default:
+		// etcd ends the whole stream (a require-leader watch whose member
+		// has lost its leader: "etcdserver: no leader").
+		st.send(nil, failed(op))
+	}
+	return true
+}

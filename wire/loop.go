@@ -1,0 +1,163 @@
+package wire
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// Console is what the loop needs of the console a person types at while
+// the cluster serves: it runs one line at the current virtual time, and
+// prints what has arrived since (raftsim's console in Async mode).
+type Console interface {
+	Exec(line string) error
+	Poll()
+}
+
+// LoopOptions configure Loop.
+type LoopOptions struct {
+	// Rate is virtual time per wall time: 1 runs the cluster in real time,
+	// 0.1 ten times slower. Real clients keep real deadlines, so a rate
+	// far from 1 makes their requests time out sooner or later than
+	// against a real etcd.
+	Rate float64
+	// Console and Lines: console lines to run as they come (Lines closed:
+	// no more). Either may be nil.
+	Console Console
+	Lines   <-chan string
+	// Stop ends the loop (a signal).
+	Stop <-chan struct{}
+	// Tick, if set, is called after each advance of the world, on the
+	// owner's goroutine (tests inject faults through it).
+	Tick func(w *sim.World) error
+}
+
+// Loop owns w while s serves it: virtual time follows wall time at the
+// rate, every request that arrives is applied at the virtual instant it is
+// taken in, answers and watch events go out as the members deliver them,
+// and each endpoint follows its member up and down. It returns at Stop,
+// when the console says quit (its error), or at a safety violation.
+func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
+	rate := opts.Rate
+	if rate <= 0 {
+		rate = 1
+	}
+	start, base := time.Now(), w.Now()
+	// now is the virtual time the wall clock has reached. When the world
+	// got ahead (a console wait), the clock starts again from there.
+	now := func() sim.Time {
+		t := base + sim.Time(float64(time.Since(start))*rate)
+		if t < w.Now() {
+			start, base, t = time.Now(), w.Now(), w.Now()
+		}
+		return t
+	}
+	states := map[string][2]bool{}
+	follow := func() error {
+		for _, in := range w.Infos() {
+			st := [2]bool{in.Up, in.Stalled}
+			if old, ok := states[in.Name]; ok && old == st {
+				continue
+			}
+			states[in.Name] = st
+			if err := s.SetState(in.Name, in.Up, in.Stalled); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// advance runs the world to the wall clock's instant, answering as it
+	// goes.
+	advance := func() error {
+		target := now()
+		for {
+			next, ok := w.NextEventAt()
+			if !ok || next > target {
+				break
+			}
+			if err := w.RunUntil(next); err != nil {
+				return err
+			}
+			f.Deliver(w)
+		}
+		if err := w.RunUntil(target); err != nil {
+			return err
+		}
+		f.Deliver(w)
+		if opts.Tick != nil {
+			if err := opts.Tick(w); err != nil {
+				return err
+			}
+		}
+		if opts.Console != nil {
+			opts.Console.Poll()
+		}
+		return follow()
+	}
+	defer f.Close()
+	if err := follow(); err != nil {
+		return err
+	}
+	lines := opts.Lines
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		if err := advance(); err != nil {
+			return err
+		}
+		wait := 100 * time.Millisecond
+		if next, ok := w.NextEventAt(); ok {
+			wait = min(wait, time.Duration(float64(next-w.Now())/rate))
+		}
+		timer.Reset(max(wait, 0))
+		select {
+		case <-opts.Stop:
+			return nil
+		case <-timer.C:
+		case m := <-f.Inbox():
+			if err := advance(); err != nil {
+				return err
+			}
+			if err := f.Take(w, m); err != nil {
+				return err
+			}
+		case line, ok := <-lines:
+			if !ok {
+				lines = nil
+				continue
+			}
+			if err := advance(); err != nil {
+				return err
+			}
+			if opts.Console != nil {
+				if err := opts.Console.Exec(line); err != nil {
+					return err
+				}
+			}
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// StartCluster runs w until the cluster has started (sim.World.Started),
+// as the console does before its first prompt, since the etcd a client
+// dials is already running; it fails after limit of virtual time.
+func StartCluster(w *sim.World, limit time.Duration) error {
+	end := w.Now().Add(limit)
+	for !w.Started() {
+		next, ok := w.NextEventAt()
+		if !ok || next > end {
+			return fmt.Errorf("the cluster did not start within %s", limit)
+		}
+		if err := w.RunUntil(next); err != nil {
+			return err
+		}
+	}
+	return nil
+}

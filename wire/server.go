@@ -1,0 +1,488 @@
+package wire
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/status"
+)
+
+// Endpoint is where a member serves: its name and a host:port to listen on.
+type Endpoint struct {
+	Member string
+	Addr   string
+	// TLS, when set, serves TLS (its ClientAuth decides whether clients
+	// need certificates).
+	TLS *tls.Config
+}
+
+// Server is the network side: a gRPC server per member, each on its own
+// listener, handing every call to a Front.
+type Server struct {
+	front *Front
+
+	mu      sync.Mutex
+	members map[string]*endpoint
+	order   []string
+}
+
+// endpoint is one member's listener and gRPC server, which come and go
+// with the member.
+type endpoint struct {
+	name, addr string
+	tls        *tls.Config
+	gate       *gate
+	srv        *grpc.Server
+	ln         net.Listener
+}
+
+// Listen opens an endpoint for each member, serving etcd's KV, Watch,
+// Lease, Cluster and Maintenance services. Requests go to front.
+func Listen(front *Front, eps []Endpoint) (*Server, error) {
+	s := &Server{front: front, members: map[string]*endpoint{}}
+	for _, ep := range eps {
+		e := &endpoint{name: ep.Member, addr: ep.Addr, tls: ep.TLS, gate: newGate()}
+		s.members[ep.Member] = e
+		s.order = append(s.order, ep.Member)
+		if err := s.start(e); err != nil {
+			s.Stop()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Addr returns where the member listens (the address it was given; with
+// port 0, the one chosen).
+func (s *Server) Addr(member string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.members[member]; e != nil {
+		return e.addr
+	}
+	return ""
+}
+
+func (s *Server) start(e *endpoint) error {
+	ln, err := net.Listen("tcp", e.addr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", e.name, err)
+	}
+	e.addr = ln.Addr().String()
+	var opts []grpc.ServerOption
+	if e.tls != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(e.tls)))
+	}
+	// etcd's limits: requests of up to 1.5 MiB (--max-request-bytes) plus
+	// gRPC's overhead, answers as large as they come.
+	opts = append(opts, grpc.MaxRecvMsgSize(1536*1024+512*1024), grpc.MaxSendMsgSize(1<<31-1))
+	srv := grpc.NewServer(opts...)
+	h := &handler{front: s.front, member: e.name}
+	pb.RegisterKVServer(srv, h)
+	pb.RegisterWatchServer(srv, h)
+	pb.RegisterLeaseServer(srv, h)
+	pb.RegisterClusterServer(srv, h)
+	pb.RegisterMaintenanceServer(srv, h)
+	e.srv, e.ln = srv, ln
+	go func() { _ = srv.Serve(&gatedListener{Listener: ln, gate: e.gate}) }()
+	return nil
+}
+
+// SetState makes a member's endpoint do what the member does: a member
+// that is down refuses connections and drops those it had; a stalled one
+// freezes them. It is called by the owner after each advance; it returns
+// an error only if a member that came back up cannot listen again.
+func (s *Server) SetState(member string, up, stalled bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.members[member]
+	if e == nil {
+		return nil
+	}
+	e.gate.set(stalled)
+	switch {
+	case !up && e.srv != nil:
+		e.gate.set(false) // let the connections close
+		e.srv.Stop()
+		e.srv, e.ln = nil, nil
+	case up && e.srv == nil:
+		return s.start(e)
+	}
+	return nil
+}
+
+// Stop closes every endpoint.
+func (s *Server) Stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.members {
+		e.gate.set(false)
+		if e.srv != nil {
+			e.srv.Stop()
+			e.srv, e.ln = nil, nil
+		}
+	}
+}
+
+// handler serves one member's endpoint.
+type handler struct {
+	pb.UnimplementedKVServer
+	pb.UnimplementedWatchServer
+	pb.UnimplementedLeaseServer
+	pb.UnimplementedClusterServer
+	pb.UnimplementedMaintenanceServer
+	front  *Front
+	member string
+}
+
+// peerAddr names a call's client by its address.
+func peerAddr(ctx context.Context) string {
+	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+		return p.Addr.String()
+	}
+	return "unknown"
+}
+
+// call hands a unary request to the owner and waits for its answer; if
+// the client gives up first, the owner is told.
+func call[Resp any](h *handler, ctx context.Context, msg any) (Resp, error) {
+	var zero Resp
+	done := make(chan struct{})
+	var resp any
+	var err error
+	r := &request{member: h.member, peer: peerAddr(ctx), msg: msg}
+	r.answer = func(a any, e error) {
+		resp, err = a, e
+		close(done)
+	}
+	select {
+	case h.front.inbox <- r:
+	case <-ctx.Done():
+		return zero, status.FromContextError(ctx.Err()).Err()
+	case <-h.front.stopped:
+		return zero, rpctypes.ErrGRPCStopped
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		select {
+		case h.front.inbox <- &cancel{r}:
+		case <-h.front.stopped:
+		}
+		return zero, status.FromContextError(ctx.Err()).Err()
+	case <-h.front.stopped:
+		return zero, rpctypes.ErrGRPCStopped
+	}
+	if err != nil {
+		return zero, err
+	}
+	return resp.(Resp), nil
+}
+
+func (h *handler) Range(ctx context.Context, r *pb.RangeRequest) (*pb.RangeResponse, error) {
+	return call[*pb.RangeResponse](h, ctx, r)
+}
+
+func (h *handler) Put(ctx context.Context, r *pb.PutRequest) (*pb.PutResponse, error) {
+	return call[*pb.PutResponse](h, ctx, r)
+}
+
+func (h *handler) DeleteRange(ctx context.Context, r *pb.DeleteRangeRequest) (*pb.DeleteRangeResponse, error) {
+	return call[*pb.DeleteRangeResponse](h, ctx, r)
+}
+
+func (h *handler) Txn(ctx context.Context, r *pb.TxnRequest) (*pb.TxnResponse, error) {
+	return call[*pb.TxnResponse](h, ctx, r)
+}
+
+func (h *handler) Compact(ctx context.Context, r *pb.CompactionRequest) (*pb.CompactionResponse, error) {
+	return call[*pb.CompactionResponse](h, ctx, r)
+}
+
+func (h *handler) LeaseGrant(ctx context.Context, r *pb.LeaseGrantRequest) (*pb.LeaseGrantResponse, error) {
+	return call[*pb.LeaseGrantResponse](h, ctx, r)
+}
+
+func (h *handler) LeaseRevoke(ctx context.Context, r *pb.LeaseRevokeRequest) (*pb.LeaseRevokeResponse, error) {
+	return call[*pb.LeaseRevokeResponse](h, ctx, r)
+}
+
+func (h *handler) LeaseTimeToLive(ctx context.Context, r *pb.LeaseTimeToLiveRequest) (*pb.LeaseTimeToLiveResponse, error) {
+	return call[*pb.LeaseTimeToLiveResponse](h, ctx, r)
+}
+
+func (h *handler) LeaseLeases(ctx context.Context, r *pb.LeaseLeasesRequest) (*pb.LeaseLeasesResponse, error) {
+	return call[*pb.LeaseLeasesResponse](h, ctx, r)
+}
+
+func (h *handler) MemberAdd(ctx context.Context, r *pb.MemberAddRequest) (*pb.MemberAddResponse, error) {
+	return call[*pb.MemberAddResponse](h, ctx, r)
+}
+
+func (h *handler) MemberRemove(ctx context.Context, r *pb.MemberRemoveRequest) (*pb.MemberRemoveResponse, error) {
+	return call[*pb.MemberRemoveResponse](h, ctx, r)
+}
+
+func (h *handler) MemberUpdate(ctx context.Context, r *pb.MemberUpdateRequest) (*pb.MemberUpdateResponse, error) {
+	return call[*pb.MemberUpdateResponse](h, ctx, r)
+}
+
+func (h *handler) MemberList(ctx context.Context, r *pb.MemberListRequest) (*pb.MemberListResponse, error) {
+	return call[*pb.MemberListResponse](h, ctx, r)
+}
+
+func (h *handler) MemberPromote(ctx context.Context, r *pb.MemberPromoteRequest) (*pb.MemberPromoteResponse, error) {
+	return call[*pb.MemberPromoteResponse](h, ctx, r)
+}
+
+func (h *handler) Alarm(ctx context.Context, r *pb.AlarmRequest) (*pb.AlarmResponse, error) {
+	return call[*pb.AlarmResponse](h, ctx, r)
+}
+
+func (h *handler) Status(ctx context.Context, r *pb.StatusRequest) (*pb.StatusResponse, error) {
+	return call[*pb.StatusResponse](h, ctx, r)
+}
+
+func (h *handler) Defragment(ctx context.Context, r *pb.DefragmentRequest) (*pb.DefragmentResponse, error) {
+	return call[*pb.DefragmentResponse](h, ctx, r)
+}
+
+func (h *handler) HashKV(ctx context.Context, r *pb.HashKVRequest) (*pb.HashKVResponse, error) {
+	return call[*pb.HashKVResponse](h, ctx, r)
+}
+
+func (h *handler) MoveLeader(ctx context.Context, r *pb.MoveLeaderRequest) (*pb.MoveLeaderResponse, error) {
+	return call[*pb.MoveLeaderResponse](h, ctx, r)
+}
+
+// Snapshot would stream the member's bbolt file; the simulated store has
+// none (docs/serve.md).
+func (h *handler) Snapshot(*pb.SnapshotRequest, pb.Maintenance_SnapshotServer) error {
+	return notSimulated("a snapshot of the backend (the store keeps no bbolt file)")
+}
+
+// stream is a bidirectional stream (Watch, LeaseKeepAlive): requests go to
+// the owner one message at a time; answers come back through an unbounded
+// queue, so that the owner never waits for a slow client.
+type stream struct {
+	member, peer  string
+	requireLeader bool
+	nextWatch     int64 // owner's side only
+
+	mu     sync.Mutex
+	queue  []streamOut
+	wake   chan struct{}
+	closed bool
+}
+
+type streamOut struct {
+	resp any
+	err  error // ends the stream
+}
+
+func newStream(ctx context.Context, member string) *stream {
+	st := &stream{member: member, peer: peerAddr(ctx), wake: make(chan struct{}, 1)}
+	if md, ok := metadata.FromIncomingContext(ctx); ok {
+		// clientv3's WithRequireLeader (etcdctl watch sets it).
+		for _, v := range md.Get(rpctypes.MetadataRequireLeaderKey) {
+			st.requireLeader = st.requireLeader || v == rpctypes.MetadataHasLeader
+		}
+	}
+	return st
+}
+
+// send queues an answer (or, with err, the end of the stream). It never
+// blocks.
+func (st *stream) send(resp any, err error) {
+	st.mu.Lock()
+	if !st.closed {
+		st.queue = append(st.queue, streamOut{resp, err})
+	}
+	st.mu.Unlock()
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pump sends queued answers with send until the stream ends: an error
+// queued by the owner (returned), or ctx done.
+func (st *stream) pump(ctx context.Context, send func(any) error) error {
+	for {
+		st.mu.Lock()
+		q := st.queue
+		st.queue = nil
+		st.mu.Unlock()
+		for _, o := range q {
+			if o.err != nil {
+				return o.err
+			}
+			if err := send(o.resp); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-st.wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// serveStream runs a bidirectional stream: recv reads the client's next
+// message (nil to skip one), send writes an answer. It ends when either
+// side does, and tells the owner.
+func (h *handler) serveStream(ctx context.Context, st *stream, recv func() (any, error), send func(any) error) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	defer func() {
+		st.mu.Lock()
+		st.closed = true
+		st.mu.Unlock()
+		select {
+		case h.front.inbox <- &streamEnd{st}:
+		case <-h.front.stopped:
+		}
+	}()
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			msg, err := recv()
+			if err != nil {
+				errc <- err
+				return
+			}
+			if msg == nil {
+				continue
+			}
+			r := &request{member: h.member, peer: st.peer, msg: msg, st: st}
+			r.answer = func(resp any, err error) { st.send(resp, err) }
+			select {
+			case h.front.inbox <- r:
+			case <-ctx.Done():
+				return
+			case <-h.front.stopped:
+				return
+			}
+		}
+	}()
+	go func() { errc <- st.pump(ctx, send) }()
+	err := <-errc
+	if err == nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	return nil // the client went away (io.EOF)
+}
+
+func (h *handler) Watch(srv pb.Watch_WatchServer) error {
+	st := newStream(srv.Context(), h.member)
+	return h.serveStream(srv.Context(), st, func() (any, error) {
+		req, err := srv.Recv()
+		if err != nil {
+			return nil, err
+		}
+		switch u := req.RequestUnion.(type) {
+		case *pb.WatchRequest_CreateRequest:
+			return u.CreateRequest, nil
+		case *pb.WatchRequest_CancelRequest:
+			return u.CancelRequest, nil
+		case *pb.WatchRequest_ProgressRequest:
+			return u.ProgressRequest, nil
+		}
+		return nil, nil
+	}, func(resp any) error { return srv.Send(resp.(*pb.WatchResponse)) })
+}
+
+func (h *handler) LeaseKeepAlive(srv pb.Lease_LeaseKeepAliveServer) error {
+	st := newStream(srv.Context(), h.member)
+	return h.serveStream(srv.Context(), st, func() (any, error) {
+		req, err := srv.Recv()
+		if err != nil {
+			return nil, err
+		}
+		return req, nil
+	}, func(resp any) error { return srv.Send(resp.(*pb.LeaseKeepAliveResponse)) })
+}
+
+// gate freezes connections while its member is stalled.
+type gate struct {
+	mu     sync.Mutex
+	frozen bool
+	thaw   chan struct{} // closed when the gate opens
+}
+
+func newGate() *gate {
+	g := &gate{thaw: make(chan struct{})}
+	close(g.thaw)
+	return g
+}
+
+func (g *gate) set(frozen bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if frozen == g.frozen {
+		return
+	}
+	g.frozen = frozen
+	if frozen {
+		g.thaw = make(chan struct{})
+	} else {
+		close(g.thaw)
+	}
+}
+
+// wait blocks while the gate is frozen.
+func (g *gate) wait() {
+	g.mu.Lock()
+	c := g.thaw
+	g.mu.Unlock()
+	<-c
+}
+
+type gatedListener struct {
+	net.Listener
+	gate *gate
+}
+
+func (l *gatedListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &gatedConn{Conn: c, gate: l.gate}, nil
+}
+
+// gatedConn reads and writes nothing while its gate is frozen, as a
+// process under SIGSTOP: the kernel has accepted the connection, the
+// process does not look at it.
+type gatedConn struct {
+	net.Conn
+	gate *gate
+}
+
+func (c *gatedConn) Read(b []byte) (int, error) {
+	c.gate.wait()
+	n, err := c.Conn.Read(b)
+	if n > 0 {
+		c.gate.wait() // frozen while the bytes came in: hold them
+	}
+	return n, err
+}
+
+func (c *gatedConn) Write(b []byte) (int, error) {
+	c.gate.wait()
+	return c.Conn.Write(b)
+}
