@@ -74,7 +74,7 @@ func (s *Server) Addr(member string) string {
 }
 
 func (s *Server) start(e *endpoint) error {
-	ln, err := net.Listen("tcp", e.addr)
+	ln, err := listenLoopback(e.addr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", e.name, err)
 	}
@@ -96,6 +96,20 @@ func (s *Server) start(e *endpoint) error {
 	e.srv, e.ln = srv, ln
 	go func() { _ = srv.Serve(&gatedListener{Listener: ln, gate: e.gate}) }()
 	return nil
+}
+
+// listenLoopback listens at addr, which must be on a loopback address: the
+// wire serves this machine only (a simulated cluster has no business on a
+// network).
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("%s is not a loopback address: raftsim serves this machine only", addr)
+	}
+	return net.Listen("tcp", addr) // checked above: Loopback only
 }
 
 // SetState makes a member's endpoint do what the member does: a member

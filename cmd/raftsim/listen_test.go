@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestNothingListensBeyondLoopback: raftsim serves nothing over the
-// network today. Should a server come (a web page, a metrics endpoint), it
-// must listen on loopback by default: this test finds every listening call
-// in the module's code and asks for a loopback address beside it.
+// TestNothingListensBeyondLoopback: raftsim serve listens on loopback
+// only (wire.listenLoopback checks it). Should another server come (a web
+// page, a metrics endpoint), it must listen on loopback by default: this
+// test finds every listening call in the module's code and asks for a
+// loopback address beside it.
 func TestNothingListensBeyondLoopback(t *testing.T) {
 	listen := regexp.MustCompile(`\b(net\.Listen|net\.ListenPacket|net\.ListenTCP|net\.ListenUDP|http\.ListenAndServe|http\.ListenAndServeTLS|tls\.Listen)\(`)
 	loopback := regexp.MustCompile(`127\.0\.0\.1|\[::1\]|localhost|Loopback`)

@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/pflag"
 
-	"github.com/raftsim/raftsim/cmd/internal/console"
+	"github.com/raftsim/raftsim/console"
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/wire"
@@ -98,19 +97,14 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	plan.Describe(stdout)
 	fmt.Fprintf(stdout, "time runs at %gx the wall clock; type console verbs (help), Ctrl-C saves the session in %s and exits\n", *rate, *save)
 
-	stop := make(chan struct{})
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		if _, ok := <-sigs; ok {
-			close(stop)
-		}
-	}()
+	// SIGINT and SIGTERM end the session: it is saved, and the command
+	// exits as every interrupted command does (interrupt.ExitCode).
+	sig := interrupt.Catch()
+	defer sig.Stop()
 	lines := make(chan string)
 	go readLines(stdin, lines)
 	c := console.New(w, console.Options{Out: stdout, Mode: console.Async, ForgetHistory: *tracePath == ""})
-	runErr := wire.Loop(w, front, srv, wire.LoopOptions{Rate: *rate, Console: c, Lines: lines, Stop: stop})
+	runErr := wire.Loop(w, front, srv, wire.LoopOptions{Rate: *rate, Console: c, Lines: lines, Stop: sig.Done()})
 	if errors.Is(runErr, console.ErrQuit) {
 		runErr = nil
 	}
@@ -129,6 +123,9 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var v *sim.Violation
 	if errors.As(runErr, &v) {
 		return &exitError{code: exitViolation, err: v}
+	}
+	if runErr == nil && sig.Interrupted() {
+		return &exitError{code: interrupt.ExitCode, err: fmt.Errorf("raftsim serve: %v at %s; the session is saved in %s", sig.Err(), w.Now(), *save)}
 	}
 	return runErr
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/raftsim/raftsim/cmd/internal/console"
+	"github.com/raftsim/raftsim/console"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/wire"
 )

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// syncBuffer is a bytes.Buffer that serve writes from its goroutine while
+// the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// serving is a `raftsim serve` run in this process.
+type serving struct {
+	t     *testing.T
+	eps   []string // m1, m2, m3's host:port
+	in    *io.PipeWriter
+	out   *syncBuffer
+	done  chan error
+	saved string // the session file
+	trace string
+	tls   string // the certificate directory, if any
+}
+
+// freePorts returns n loopback ports free a moment ago.
+func freePorts(t *testing.T, n int) []string {
+	t.Helper()
+	var addrs []string
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addrs = append(addrs, ln.Addr().String())
+		defer ln.Close()
+	}
+	return addrs
+}
+
+// serve starts `raftsim serve` on a three-member cluster (m1, m2, m3 on
+// loopback ports of their own) with extra flags, and waits until it
+// serves.
+func serve(t *testing.T, extra ...string) *serving {
+	t.Helper()
+	dir := t.TempDir()
+	eps := freePorts(t, 3)
+	scheme := "http"
+	if len(extra) > 0 && extra[0] == "--tls" {
+		scheme = "https"
+	}
+	scenario := fmt.Sprintf(`name: served
+cluster:
+  members: [m1, m2, m3]
+  client_urls: {m1: "%[1]s://%[2]s", m2: "%[1]s://%[3]s", m3: "%[1]s://%[4]s"}
+network:
+  latency: 100us-200us
+`, scheme, eps[0], eps[1], eps[2])
+	file := filepath.Join(dir, "served.yaml")
+	if err := os.WriteFile(file, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &serving{t: t, eps: eps, out: &syncBuffer{}, done: make(chan error, 1),
+		saved: filepath.Join(dir, "session.yaml"), trace: filepath.Join(dir, "trace.jsonl")}
+	args := append([]string{file, "--save", s.saved, "--trace", s.trace}, extra...)
+	if len(extra) > 1 && extra[0] == "--tls" {
+		s.tls = extra[1]
+	}
+	var in *io.PipeReader
+	in, s.in = io.Pipe()
+	go func() { s.done <- serveCmd(args, in, s.out, s.out) }()
+	s.waitFor("m3 serves etcd's API", 20*time.Second)
+	t.Cleanup(func() { s.quit() })
+	return s
+}
+
+// waitFor waits until serve has printed text.
+func (s *serving) waitFor(text string, limit time.Duration) {
+	s.t.Helper()
+	deadline := time.Now().Add(limit)
+	for !strings.Contains(s.out.String(), text) {
+		select {
+		case err := <-s.done:
+			s.t.Fatalf("serve ended (%v) before printing %q:\n%s", err, text, s.out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("serve did not print %q within %s:\n%s", text, limit, s.out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// console types a line at serve's console.
+func (s *serving) console(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// quit ends the session as a person does, with exit, and returns what
+// serve returned.
+func (s *serving) quit() error {
+	select {
+	case err := <-s.done:
+		s.done <- err
+		return err
+	default:
+	}
+	s.console("exit")
+	s.in.Close()
+	select {
+	case err := <-s.done:
+		s.done <- err
+		return err
+	case <-time.After(20 * time.Second):
+		s.t.Fatalf("serve did not end after exit:\n%s", s.out.String())
+	}
+	return nil
+}
+
+// retries is clientv3's log of failed attempts it retried.
+type retries struct{ logs *observer.ObservedLogs }
+
+func (r retries) count() int {
+	return r.logs.FilterMessage("retrying of unary invoker failed").Len()
+}
+
+func newClient(t *testing.T, eps ...string) (*clientv3.Client, retries) {
+	t.Helper()
+	core, logs := observer.New(zap.WarnLevel)
+	c, err := clientv3.New(clientv3.Config{Endpoints: eps, DialTimeout: 2 * time.Second, Logger: zap.New(core)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, retries{logs}
+}
+
+func code(err error) codes.Code { return status.Code(errors.Unwrap(err)) }
+
+// TestServeClientV3Partition drives raftsim serve with clientv3 as a
+// kube-apiserver would, one client per member (a stacked control plane),
+// and partitions the leader away through serve's console mid-way. What
+// each client sees is what the same steps gave against a real three-member
+// etcd v3.6.16 whose leader was partitioned the same way
+// (docs/semantics.md, "raftsim serve against a real cluster").
+func TestServeClientV3Partition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20s of wall time")
+	}
+	s := serve(t)
+	c1, r1 := newClient(t, "http://"+s.eps[0])
+	c2, _ := newClient(t, "http://"+s.eps[1])
+	c3, _ := newClient(t, "http://"+s.eps[2])
+	ctx := context.Background()
+	within := func(d time.Duration) context.Context {
+		c, cancel := context.WithTimeout(ctx, d)
+		t.Cleanup(cancel)
+		return c
+	}
+	st, err := c1.Status(within(2*time.Second), "http://"+s.eps[0])
+	if err != nil || st.Leader != st.Header.MemberId {
+		t.Fatalf("m1 should lead the fresh cluster: %+v %v", st, err)
+	}
+
+	// Before: a write through a follower, watches on both sides, a lease.
+	if _, err := c2.Put(within(2*time.Second), "k", "v1"); err != nil {
+		t.Fatal(err)
+	}
+	w1 := c1.Watch(clientv3.WithRequireLeader(ctx), "k")
+	w3 := c3.Watch(clientv3.WithRequireLeader(ctx), "k")
+	l, err := c3.Grant(within(2*time.Second), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s.console("partition m1 m2,m3")
+	time.Sleep(50 * time.Millisecond) // the console line is taken in
+
+	// The old leader cannot commit: its client's deadline passes; clientv3
+	// does not send a Put again.
+	if _, err := c1.Put(within(2*time.Second), "k", "lost"); code(err) != codes.DeadlineExceeded && !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a put at the isolated leader: %v, want the deadline", err)
+	}
+	// A serializable read there still answers, with what it has.
+	if g, err := c1.Get(within(2*time.Second), "k", clientv3.WithSerializable()); err != nil || string(g.Kvs[0].Value) != "v1" {
+		t.Errorf("a serializable read at the isolated leader: %v %v, want v1", g, err)
+	}
+	// A linearizable read there waits for a read index it never gets.
+	before := r1.count()
+	if _, err := c1.Get(within(2*time.Second), "k"); code(err) != codes.DeadlineExceeded && !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a linearizable read at the isolated leader: %v, want the deadline", err)
+	}
+	t.Logf("clientv3 retried the linearizable read %d times", r1.count()-before)
+	// The majority elects a leader of its own; a write there commits.
+	var put *clientv3.PutResponse
+	for try := 0; try < 10; try++ {
+		if put, err = c2.Put(within(2*time.Second), "k", "v2"); err == nil {
+			break
+		}
+		t.Logf("a put at m2 while the majority elects: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("the majority never took a write: %v", err)
+	}
+	if put.Header.RaftTerm < 3 {
+		t.Errorf("the write committed in term %d, want a new term", put.Header.RaftTerm)
+	}
+	select {
+	case wr := <-w3:
+		if len(wr.Events) != 1 || string(wr.Events[0].Kv.Value) != "v2" {
+			t.Errorf("the majority's watch: %+v", wr)
+		}
+	case <-within(5 * time.Second).Done():
+		t.Error("the majority's watch saw nothing")
+	}
+	// The isolated member's require-leader watch is cancelled.
+	select {
+	case wr, ok := <-w1:
+		if !ok || !errors.Is(wr.Err(), rpctypes.ErrNoLeader) {
+			t.Errorf("the isolated member's watch: %+v (open %v), want it cancelled with %v", wr, ok, rpctypes.ErrNoLeader)
+		}
+	case <-within(10 * time.Second).Done():
+		t.Error("the isolated member's require-leader watch was never cancelled")
+	}
+	// The lease lives on in the majority.
+	if ka, err := c3.KeepAliveOnce(within(2*time.Second), l.ID); err != nil || ka.TTL != 10 {
+		t.Errorf("a keep-alive in the majority: %+v %v", ka, err)
+	}
+
+	s.console("heal")
+	// Healed, the old leader follows the new one and serves the newest value.
+	var g *clientv3.GetResponse
+	for try := 0; try < 10; try++ {
+		if g, err = c1.Get(within(2*time.Second), "k"); err == nil {
+			break
+		}
+	}
+	if err != nil || string(g.Kvs[0].Value) != "v2" {
+		t.Errorf("a linearizable read at the healed member: %v %v, want v2", g, err)
+	}
+	if err := s.quit(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s.out.String(), "saved ") {
+		t.Errorf("serve did not say it saved the session:\n%s", s.out.String())
+	}
+}
