@@ -10,6 +10,7 @@ require (
 	github.com/jezek/xgb v1.1.1
 	github.com/pmezard/go-difflib v1.0.0
 	github.com/spf13/pflag v1.1.0
+	go.etcd.io/bbolt v1.4.3
 	go.etcd.io/etcd/api/v3 v3.6.16
 	go.etcd.io/etcd/client/v3 v3.6.16
 	go.etcd.io/raft/v3 v3.7.0
