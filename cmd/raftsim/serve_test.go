@@ -20,7 +20,18 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/raftsim/raftsim/wire"
 )
+
+// wireTLSFiles are the certificates serve --tls wrote in dir.
+func wireTLSFiles(dir string) *wire.TLSFiles {
+	f, err := wire.WriteCerts(dir, nil) // all there: only read
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
 
 // syncBuffer is a bytes.Buffer that serve writes from its goroutine while
 // the test reads it.
@@ -276,5 +287,128 @@ func TestServeClientV3Partition(t *testing.T) {
 	}
 	if !strings.Contains(s.out.String(), "saved ") {
 		t.Errorf("serve did not say it saved the session:\n%s", s.out.String())
+	}
+}
+
+// TestServedSessionReplays: a session served over the wire (writes, a
+// read, a watch, a lease, a request whose client gave up), once saved,
+// replays headless with raftsim run to the same trace, byte for byte.
+func TestServedSessionReplays(t *testing.T) {
+	s := serve(t)
+	c, _ := newClient(t, "http://"+s.eps[1])
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	wctx, stopWatch := context.WithCancel(ctx)
+	wch := c.Watch(wctx, "a", clientv3.WithPrefix(), clientv3.WithPrevKV())
+	for i := range 3 {
+		if _, err := c.Put(ctx, fmt.Sprintf("a%d", i), "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Get(ctx, "a", clientv3.WithPrefix()); err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.Grant(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Put(ctx, "leased", "x", clientv3.WithLease(l.ID)); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 3; {
+		n += len((<-wch).Events)
+	}
+	stopWatch()
+	// Without a quorum the put waits at m2 until its client gives up: a
+	// cancel in the log.
+	s.console("stall m1 400ms")
+	s.console("stall m3 400ms")
+	time.Sleep(20 * time.Millisecond)
+	short, stop := context.WithTimeout(ctx, 150*time.Millisecond)
+	_, err = c.Put(short, "late", "v")
+	stop()
+	if err == nil {
+		t.Error("a put without a quorum answered within 150ms")
+	}
+	time.Sleep(400 * time.Millisecond)
+	if err := s.quit(); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(s.saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"external: true", "by: '127.0.0.1:", "key: late", "cancel: x", "client_urls:"} {
+		if !strings.Contains(string(saved), want) {
+			t.Errorf("the saved session has no %q:\n%s", want, saved)
+		}
+	}
+	replayed := filepath.Join(t.TempDir(), "replayed.jsonl")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"run", s.saved, "--trace", replayed, "-q"}, nil, &out, &errOut); code != exitOK {
+		t.Fatalf("raftsim run %s: exit %d\n%s%s", s.saved, code, out.String(), errOut.String())
+	}
+	a, err := os.ReadFile(s.trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(replayed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("the replay's trace (%d bytes) differs from the served session's (%d bytes)", len(b), len(a))
+	}
+}
+
+// TestServeTLSRefusesClientsWithoutCertificates: with --tls, as with
+// kubeadm's etcd, a client without a certificate signed by the CA is
+// refused; kube-apiserver's certificate is accepted.
+func TestServeTLSRefusesClientsWithoutCertificates(t *testing.T) {
+	dir := t.TempDir()
+	s := serve(t, "--tls", dir)
+	for _, f := range []string{"ca.crt", "ca.key", "m1.crt", "m1.key", "apiserver-etcd-client.crt", "apiserver-etcd-client.key"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if !strings.Contains(s.out.String(), "--cacert="+filepath.Join(dir, "ca.crt")) {
+		t.Errorf("serve did not print etcdctl's TLS flags:\n%s", s.out.String())
+	}
+	ep := "https://" + s.eps[0]
+	files := wireTLSFiles(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	// Trusting the CA but without a certificate of its own.
+	noCert, err := files.ClientTLS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCert.Certificates = nil
+	c, err := clientv3.New(clientv3.Config{Endpoints: []string{ep}, TLS: noCert, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	short, stop := context.WithTimeout(ctx, 2*time.Second)
+	_, err = c.Put(short, "k", "v")
+	stop()
+	if err == nil {
+		t.Fatal("a client without a certificate could write")
+	}
+	t.Logf("without a certificate: %v", err)
+
+	withCert, err := files.ClientTLS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := clientv3.New(clientv3.Config{Endpoints: []string{ep}, TLS: withCert, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if _, err := c2.Put(ctx, "k", "v"); err != nil {
+		t.Fatalf("kube-apiserver's certificate was refused: %v", err)
 	}
 }
