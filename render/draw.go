@@ -138,28 +138,10 @@ func (r *Renderer) toolbar(p *painter, a *ui.App, f *ui.Frame) []ui.TextItem {
 	return f.L.PlaceHeader(r.headerText(a))
 }
 
-// captionText is what the caption area says: a lesson's narration (see
-// narrationCaption), a safety violation, or the sandbox's caption or hint; and on
-// the right what the last action did.
-func captionText(a *ui.App) ui.CaptionText {
-	lang := a.Lang
-	if a.Lesson != nil {
-		return narrationCaption(a)
-	}
-	c := ui.CaptionText{Text: latestCaption(a), Right: a.Status}
-	if v := a.S.World().Violation(); v != nil {
-		c.Text, c.Alarm, c.Band = lang.T("SAFETY VIOLATION: ")+v.Error(), true, ""
-	}
-	if c.Text == "" && c.Band == "" {
-		c.Text, c.Muted = lang.T("Click a member for its menu · drag from one member to another to cut the link · press ? for help"), true
-	}
-	return c
-}
-
 // caption fills the caption area's band (a question, a violation) and
 // returns its words.
 func (r *Renderer) caption(p *painter, a *ui.App, f *ui.Frame) []ui.TextItem {
-	c := captionText(a)
+	c := a.Caption()
 	items, band := f.L.PlaceCaption(c)
 	if c.Alarm {
 		p.b.rect(p.dst, f.L.Caption.Inset(1), ui.Vermillion)
@@ -174,26 +156,6 @@ func (r *Renderer) caption(p *painter, a *ui.App, f *ui.Frame) []ui.TextItem {
 		p.b.rect(p.dst, ui.Rect{X: r0.X + 1, Y: r0.Bottom() - f.L.Px(3), W: r0.W - 2, H: f.L.Px(2)}, ui.Orange)
 	}
 	return items
-}
-
-// latestCaption returns the scenario's caption, or the latest one in the
-// history.
-func latestCaption(a *ui.App) string {
-	if d := a.S.Driver(); d != nil {
-		if c := d.Caption(); c != "" {
-			return c
-		}
-	}
-	t, ok := a.S.World().LastCaption()
-	if !ok {
-		return ""
-	}
-	for _, pre := range []string{"say: ", "pause: ", "chapter: "} {
-		if len(t) > len(pre) && t[:len(pre)] == pre {
-			return t[len(pre):]
-		}
-	}
-	return t
 }
 
 // timeline draws the marks and the scrubber.

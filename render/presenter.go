@@ -9,36 +9,9 @@ import (
 	"github.com/raftsim/raftsim/render/ui"
 )
 
-// The presenter's parts of the picture: what a lesson's caption area says
-// (from App.Narration, laid out by Layout.PlaceCaption), the lesson
-// picker, the lesson outline and the caption marks' tooltips. They draw
-// what render/ui decides.
-
-// narrationCaption is what a lesson's caption area says: the chapter and
-// the status on the top row; the caption; a question on a
-// yellow band under the caption that led to it; the end of the lesson on
-// a green one; what waits when the teacher has the controls.
-func narrationCaption(a *ui.App) ui.CaptionText {
-	lang := a.Lang
-	n := a.Narration()
-	c := n.Caption(lang)
-	// The step's number is in the header; the top right is the status.
-	c.Right = a.Status
-	switch n.Kind {
-	case ui.NarrPause:
-		c.BandFill = ui.Yellow
-	case ui.NarrEnd:
-		c.BandFill = pale(ui.BluishGreen, 0.6)
-	case ui.NarrTakenOver:
-		c.BandFill = pale(ui.SkyBlue, 0.5)
-	}
-	if v := a.S.World().Violation(); v != nil {
-		// A broken invariant stops the world: what broke, on red, and the
-		// band of the end (a lesson about an injected bug ends so).
-		c.Text, c.Alarm, c.Muted, c.Lead = lang.T("SAFETY VIOLATION: ")+v.Error(), true, false, ""
-	}
-	return c
-}
+// The presenter's parts of the picture: the lesson picker, the lesson so
+// far (Tab) and the caption marks' tooltips. They paint what render/ui and
+// render/present decide.
 
 // picker draws the lesson picker over the whole window: a heading and,
 // for each lesson it has room for, its number, title and summary, the
@@ -106,7 +79,7 @@ func (r *Renderer) picker(p *painter, a *ui.App, f *ui.Frame) {
 func (r *Renderer) outline(p *painter, a *ui.App, f *ui.Frame) {
 	l := f.L
 	lang := l.Lang
-	entries := a.OutlineEntries()
+	entries := a.Lesson.OutlineEntries()
 	lh := l.SmallH()
 	w := math.Min(l.W-l.Px(40), l.Px(900))
 	maxH := l.Timeline.Y - l.Toolbar.Bottom() - l.Px(20)
@@ -193,7 +166,7 @@ func (r *Renderer) markTip(p *painter, a *ui.App, f *ui.Frame) {
 // the mark tooltip, the outline, and the picker over everything.
 func (r *Renderer) presenterOverlays(p *painter, a *ui.App, f *ui.Frame) {
 	r.markTip(p, a, f)
-	if a.Outline {
+	if a.Lesson != nil && a.Lesson.Outline() {
 		r.outline(p, a, f)
 	}
 	if a.Picker != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
 )
 
@@ -31,7 +32,7 @@ func (g *Game) walk() error {
 			g.err = errors.New("--walk: no lesson opened")
 			return errDone
 		}
-		name := a.Lesson.Lesson.Name
+		name := a.Lesson.Lesson().Name
 		dir := g.opt.WalkDir
 		if all {
 			dir = filepath.Join(dir, name)
@@ -72,7 +73,7 @@ func (g *Game) walkLesson(name, dir string) error {
 		before := a.Narration()
 		a.Handle(ui.Key("pagedown", false))
 		now := a.Narration()
-		if now.Kind == ui.NarrEnd {
+		if now.Kind == present.NarrEnd {
 			return shot("end.png", "end")
 		}
 		if now.Step == before.Step {

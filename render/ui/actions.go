@@ -20,16 +20,9 @@ const (
 	ActScreenshot
 	ActSeekBack
 	ActSeekForward
-	ActLegend  // show or hide the legend (L)
-	ActPresent // the projector layout on or off (P)
-
-	// The presenter's.
-	ActNext      // the next narrative step
-	ActPrev      // the step before, made again from its start
+	ActLegend    // show or hide the legend (L)
+	ActPresent   // the projector layout on or off (P)
 	ActFixedRate // adaptive pace or a fixed rate
-	ActOutline   // the lesson's chapters and the captions so far
-	ActResume    // back to the lesson where the teacher took over
-	ActLessons   // the lesson picker
 
 	// Acting on the selected member.
 	ActCrash

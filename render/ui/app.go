@@ -48,12 +48,11 @@ type App struct {
 	// Pace decides how fast virtual time runs, frame by frame.
 	Pace *present.Pacer
 	// Lesson is the presenter, when a lesson is on screen (nil in the
-	// sandbox).
-	Lesson *Presenter
+	// sandbox): it owns the lesson, and the App forwards it every key and
+	// every frame.
+	Lesson *present.Presenter
 	// Picker, when set, is the lesson picker, over everything.
 	Picker *Picker
-	// Outline shows the lesson's chapters and the captions shown so far.
-	Outline bool
 
 	// Save writes the session as a scenario and returns where; Screenshot
 	// asks the window for a PNG. Both are set by the host.
@@ -183,7 +182,7 @@ func (a *App) Update() {
 	}
 	defer a.pollConsole()
 	if a.Lesson != nil {
-		a.Lesson.frame(a)
+		a.Lesson.Frame()
 	}
 	if !a.TimeRuns() {
 		return
@@ -199,7 +198,7 @@ func (a *App) TimeRuns() bool {
 	if !a.Playing || a.Help || a.Picker != nil || a.scrub != nil || a.S.World().Violation() != nil {
 		return false
 	}
-	return a.Lesson == nil || !a.Lesson.holdsTime()
+	return !a.holdsTime()
 }
 
 // play moves time on by one frame at the pace's rate. It goes from one
@@ -220,7 +219,7 @@ func (a *App) play() {
 		if err != nil || stopped || fresh || a.S.Now() >= target {
 			break
 		}
-		if a.Lesson != nil && a.Lesson.holdsTime() {
+		if a.holdsTime() {
 			break
 		}
 	}
@@ -237,7 +236,7 @@ func (a *App) advanceTo(t sim.Time) (bool, error) {
 		a.Playing = false
 	}
 	if paused && a.Lesson != nil {
-		a.Lesson.stopped(a)
+		a.Lesson.Stopped()
 	}
 	return paused, err
 }
@@ -249,8 +248,8 @@ func (a *App) seek(t sim.Time) { a.report(a.Seek(t)) }
 // lesson the lesson is made again up to t, through every narrative step
 // before it, as if a presenter had played it.
 func (a *App) Seek(t sim.Time) error {
-	if p := a.Lesson; p != nil && p.run != nil {
-		return p.seek(a, t)
+	if a.inLesson() {
+		return a.Lesson.Seek(t)
 	}
 	return a.S.Seek(t)
 }
@@ -264,7 +263,7 @@ func (a *App) report(err error) {
 // Handle feeds the App one input event.
 func (a *App) Handle(in Input) {
 	if a.Lesson != nil {
-		defer a.Lesson.sync(a)
+		defer a.Lesson.Sync()
 	}
 	if a.Box.Open && a.boxInput(in) {
 		return
@@ -381,12 +380,8 @@ var keyActions = map[string]Action{
 	"space": ActPlayPause, "n": ActStepEvent, "m": ActStepDelivery, "-": ActSlower, "+": ActFaster,
 	"h": ActHeal, "z": ActUndo, "s": ActSave, "?": ActHelp, "f12": ActScreenshot,
 	"left": ActSeekBack, "right": ActSeekForward,
-	"b": ActPlayPause, "f": ActFixedRate, "pagedown": ActNext, "pageup": ActPrev,
-	"tab": ActOutline, "enter": ActResume,
+	"b": ActPlayPause, "f": ActFixedRate, "pagedown": ActPlayPause,
 }
-
-// lessonKeys are the keys that mean something else in a lesson.
-var lessonKeys = map[string]Action{"space": ActNext}
 
 func (a *App) key(k string, shift bool) {
 	if a.Help && k != "f12" {
@@ -399,11 +394,9 @@ func (a *App) key(k string, shift bool) {
 		a.pickerKey(k)
 		return
 	}
-	if a.Outline && k != "f12" {
-		a.Outline = false
-		if k == "tab" || k == "escape" {
-			return
-		}
+	if a.Lesson != nil && a.Lesson.Key(k) {
+		// The presenter's keys: the clicker's, the chapters, Tab, Enter.
+		return
 	}
 	if isOpenKey(k) {
 		a.OpenBox()
@@ -418,11 +411,6 @@ func (a *App) key(k string, shift bool) {
 		return
 	}
 	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
-		if a.Lesson != nil {
-			// In a lesson the digits are the chapters.
-			a.Lesson.chapter(a, int(k[0]-'0'))
-			return
-		}
 		names := a.S.World().MemberNames()
 		if i := int(k[0] - '1'); i < len(names) {
 			a.Selected = names[i]
@@ -435,10 +423,6 @@ func (a *App) key(k string, shift bool) {
 		return
 	case shift && k == "l": // L: the legend
 		a.act(ActLegend, "")
-		return
-	}
-	if act, ok := lessonKeys[k]; ok && a.Lesson != nil {
-		a.act(act, a.Selected)
 		return
 	}
 	if act, ok := keyActions[k]; ok {
@@ -465,15 +449,12 @@ func (a *App) key(k string, shift bool) {
 // act carries out an action on a target (a member or a client name; "" if
 // none is selected).
 func (a *App) act(act Action, target string) {
-	if a.presenterAct(act) {
-		return
-	}
 	switch act {
 	case ActPlayPause:
 		a.Playing = !a.Playing
-		if p := a.Lesson; p != nil && p.ended() {
+		if a.Lesson != nil {
 			// Playing on after the end: the cluster runs on.
-			p.afterEnd = a.Playing
+			a.Lesson.SetAfterEnd(a.Playing)
 		}
 		return
 	case ActStepEvent:
@@ -496,7 +477,7 @@ func (a *App) act(act Action, target string) {
 		a.seek(a.S.Now() - sim.Time(100*time.Millisecond))
 		return
 	case ActSeekForward:
-		if p := a.Lesson; p != nil && p.run != nil {
+		if a.inLesson() {
 			// In a lesson → plays on, step by step: it never runs past
 			// a step the class has not seen.
 			a.forward(sim.Time(100 * time.Millisecond))

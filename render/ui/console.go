@@ -118,7 +118,7 @@ func (a *App) RunLine(line string) {
 		// wait and tick move the window's clock; in a lesson they stop
 		// at its next narrative step, as playing does.
 		a.advance = 0
-		if a.Lesson == nil || !a.Lesson.holdsTime() {
+		if !a.holdsTime() {
 			a.advanceTo(a.S.Now().Add(d))
 		}
 	}

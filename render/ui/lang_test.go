@@ -150,9 +150,9 @@ func TestTheWindowSpeaksChinese(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale := false
-	for n := 0; n < TPS*60*10 && !a.Lesson.ended(); n++ {
+	for n := 0; n < TPS*60*10 && !a.Lesson.Ended(); n++ {
 		a.Update()
-		if a.Lesson.atPause() {
+		if a.Lesson.AtPause() {
 			a.Handle(Key("space", false))
 		}
 		if n%20 != 0 {

@@ -119,9 +119,9 @@ func TestLessonFramesStayHonest(t *testing.T) {
 				t.Fatal(err)
 			}
 			most, cuts := 0, 0
-			for n := 0; n < TPS*60*10 && !a.Lesson.ended(); n++ {
+			for n := 0; n < TPS*60*10 && !a.Lesson.Ended(); n++ {
 				a.Update()
-				if a.Lesson.atPause() {
+				if a.Lesson.AtPause() {
 					a.Handle(Key("space", false))
 				}
 				if n%5 != 0 {
@@ -164,7 +164,7 @@ func TestWatchLessonShowsItsWatches(t *testing.T) {
 		}
 		lang := sc.Lang
 		questions, cancelled := 0, false
-		for n := 0; n < TPS*60*10 && !a.Lesson.ended(); n++ {
+		for n := 0; n < TPS*60*10 && !a.Lesson.Ended(); n++ {
 			a.Update()
 			f := BuildFrame(a)
 			where := fmt.Sprintf("watch %dx%d@%g %s at %v", sc.W, sc.H, sc.Scale, sc.Lang, f.View.Now)
@@ -178,7 +178,7 @@ func TestWatchLessonShowsItsWatches(t *testing.T) {
 			if n%5 == 0 {
 				checkOpRows(t, where, a, f)
 			}
-			if !a.Lesson.atPause() {
+			if !a.Lesson.AtPause() {
 				continue
 			}
 			questions++

@@ -43,17 +43,17 @@ func classroom(t *testing.T, name, lang string, frame func(n int, a *App, f func
 	for n := 0; n < TPS*60*30; n++ {
 		a.Update()
 		frame(n, a, func() *Frame { return BuildFrame(a) })
-		if run := a.Lesson.run; run != nil && run.Err() != nil {
+		if run := a.Lesson.Run(); run != nil && run.Err() != nil {
 			t.Fatalf("%s stopped early: %v", name, run.Err())
 		}
-		if a.Lesson.atPause() {
+		if a.Lesson.AtPause() {
 			atPause++
 			if atPause >= int(answerAfter.Seconds()*TPS) {
 				a.Handle(Key("space", false))
 				atPause = 0
 			}
 		}
-		if a.Lesson.ended() {
+		if a.Lesson.Ended() {
 			// (A lesson about an injected bug ends at the safety
 			// violation it is waiting for.)
 			if ended++; ended > 2*TPS {
@@ -115,10 +115,10 @@ func measurePace(t *testing.T, name string) paceFigures {
 		// A caption that appears is an event; while time stands still for
 		// the class to read one, or for the teacher (a pause, the end),
 		// there is no stretch of waiting to measure.
-		caption := p.shown != lastStep
-		held := p.holdsTime()
+		caption := p.Shown() != lastStep
+		held := p.HoldsTime()
 		lively := drawn || caption || state != lastState || held
-		lastState, lastStep = state, p.shown
+		lastState, lastStep = state, p.Shown()
 		if lively {
 			quiet = 0
 		} else if quiet++; time.Duration(quiet)*time.Second/TPS > fig.maxGap {

@@ -26,16 +26,19 @@ func (a *App) OpenPicker() {
 		pk.Err = err.Error()
 	}
 	if p := a.Lesson; p != nil {
-		i := slices.IndexFunc(ls, func(l scenarios.Lesson) bool { return l.Name == p.Lesson.Name })
+		i := slices.IndexFunc(ls, func(l scenarios.Lesson) bool { return l.Name == p.Lesson().Name })
 		switch {
-		case i >= 0 && p.ended():
+		case i >= 0 && p.Ended():
 			pk.Sel = min(i+1, len(ls)-1)
 		case i >= 0:
 			pk.Sel = i
 		}
 	}
 	a.Picker = pk
-	a.menu, a.Outline, a.Help = nil, false, false
+	a.menu, a.Help = nil, false
+	if a.Lesson != nil {
+		a.Lesson.CloseOutline()
+	}
 }
 
 // ClosePicker closes the picker: back to what was behind it (the lesson

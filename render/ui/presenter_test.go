@@ -56,28 +56,28 @@ func TestEveryStepIsShownInOrder(t *testing.T) {
 			waiting := -1 // the step waiting to be shown
 			a := classroom(t, ls.Name, "en", func(n int, a *App, _ func() *Frame) {
 				p := a.Lesson
-				if len(order) == 0 || order[len(order)-1] != p.shown {
+				if len(order) == 0 || order[len(order)-1] != p.Shown() {
 					// A caption that leads to a pause is on screen with it
 					// (above the question), even in the same frame.
-					if k := p.shown; k >= 1 && len(order) > 0 && order[len(order)-1] == k-2 &&
-						p.Lesson.Steps[k].IsPause() && a.leadOf(k) == p.Lesson.Steps[k-1].Text {
+					if k := p.Shown(); k >= 1 && len(order) > 0 && order[len(order)-1] == k-2 &&
+						p.Steps()[k].IsPause() && present.LeadOf(a.Lesson.Steps(), k) == p.Steps()[k-1].Text {
 						order, since = append(order, k-1), append(since, n)
 					}
-					order, since = append(order, p.shown), append(since, n)
+					order, since = append(order, p.Shown()), append(since, n)
 				}
-				if p.pending() {
-					if waiting == p.shown+1 && a.S.Now() != waitingAt {
-						t.Fatalf("time ran from %s to %s past step %d, which is not on screen", waitingAt, a.S.Now(), p.shown+1)
+				if p.Pending() {
+					if waiting == p.Shown()+1 && a.S.Now() != waitingAt {
+						t.Fatalf("time ran from %s to %s past step %d, which is not on screen", waitingAt, a.S.Now(), p.Shown()+1)
 					}
-					waiting, waitingAt = p.shown+1, a.S.Now()
+					waiting, waitingAt = p.Shown()+1, a.S.Now()
 				} else {
 					waiting = -1
 				}
-				if c := captions(a.S.World()); c > p.shown+2 || c < p.shown+1 {
-					t.Fatalf("%d captions ran with step %d on screen", c, p.shown)
+				if c := captions(a.S.World()); c > p.Shown()+2 || c < p.Shown()+1 {
+					t.Fatalf("%d captions ran with step %d on screen", c, p.Shown())
 				}
 			})
-			steps := a.Lesson.Lesson.Steps
+			steps := a.Lesson.Steps()
 			want := []int{}
 			if order[0] == -1 {
 				want = append(want, -1)
@@ -97,7 +97,7 @@ func TestEveryStepIsShownInOrder(t *testing.T) {
 				k := order[i]
 				need := int(present.ReadingTime(steps[k]).Seconds() * TPS)
 				// A caption that leads to a pause stays on screen with it.
-				leads := k+1 < len(steps) && steps[k+1].IsPause() && a.leadOf(k+1) == steps[k].Text
+				leads := k+1 < len(steps) && steps[k+1].IsPause() && present.LeadOf(a.Lesson.Steps(), k+1) == steps[k].Text
 				if got := since[i+1] - since[i]; got < need && !steps[k].IsPause() && !leads {
 					t.Errorf("step %d (%q) was on screen %d frames, under its reading time of %d", k, steps[k].Text, got, need)
 				}
@@ -111,7 +111,7 @@ func TestEveryStepIsShownInOrder(t *testing.T) {
 // again, the same as it was; a number jumps to a chapter.
 func TestPresenterKeys(t *testing.T) {
 	a := lessonApp(t, "split-brain")
-	steps := a.Lesson.Lesson.Steps
+	steps := a.Lesson.Steps()
 	seen := map[int]string{}
 	for k := range steps {
 		for range 3 {
@@ -129,11 +129,11 @@ func TestPresenterKeys(t *testing.T) {
 		}
 		seen[k] = fingerprint(a.S)
 	}
-	if a.Narration().Kind == NarrEnd {
+	if a.Narration().Kind == present.NarrEnd {
 		t.Fatal("the end before PageDown past the last step")
 	}
 	a.Handle(Key("pagedown", false))
-	if n := a.Narration(); n.Kind != NarrEnd {
+	if n := a.Narration(); n.Kind != present.NarrEnd {
 		t.Fatalf("after the last step: %+v, want the end", n)
 	}
 	for k := len(steps) - 1; k >= 0; k-- {
@@ -148,10 +148,10 @@ func TestPresenterKeys(t *testing.T) {
 	}
 	a.Handle(Key("2", false))
 	n := a.Narration()
-	if n.Kind != NarrChapter || n.ChapterNo != 2 || n.Text != "Healing" {
+	if n.Kind != present.NarrChapter || n.ChapterNo != 2 || n.Text != "Healing" {
 		t.Fatalf("key 2: %+v, want chapter 2, Healing", n)
 	}
-	if got := fingerprint(a.S); got != seen[a.Lesson.Lesson.Chapters[1]] {
+	if got := fingerprint(a.S); got != seen[a.Lesson.Lesson().Chapters[1]] {
 		t.Error("chapter 2 made again differs from chapter 2 as first played")
 	}
 }
@@ -161,12 +161,12 @@ func TestPresenterKeys(t *testing.T) {
 func TestStepAtAPause(t *testing.T) {
 	a := lessonApp(t, "split-brain")
 	for range 20 {
-		if a.Lesson.atPause() {
+		if a.Lesson.AtPause() {
 			break
 		}
 		a.Handle(Key("pagedown", false))
 	}
-	if !a.Lesson.atPause() {
+	if !a.Lesson.AtPause() {
 		t.Fatal("no pause reached")
 	}
 	at := a.S.Now()
@@ -174,7 +174,7 @@ func TestStepAtAPause(t *testing.T) {
 	if a.S.Now() <= at {
 		t.Fatalf("n at a pause: time still %s", a.S.Now())
 	}
-	if a.Lesson.atPause() || a.Narration().Kind != NarrPause {
+	if a.Lesson.AtPause() || a.Narration().Kind != present.NarrPause {
 		t.Errorf("after n the pause should be answered and still on screen: %+v", a.Narration())
 	}
 	w := a.S.World()
@@ -205,7 +205,7 @@ func TestTakeOverAndResume(t *testing.T) {
 	step, at := a.Narration().Step, a.S.Now()
 	lessonView := fingerprint(a.S)
 	a.act(ActCrash, "etcd-2")
-	if a.S.Driver() != nil || a.Narration().Kind != NarrTakenOver {
+	if a.S.Driver() != nil || a.Narration().Kind != present.NarrTakenOver {
 		t.Fatalf("after a crash in the lesson the script still drives: %+v", a.Narration())
 	}
 	if in, _ := a.S.World().Info("etcd-2"); in.Up {
@@ -222,7 +222,7 @@ func TestTakeOverAndResume(t *testing.T) {
 		t.Error("the resumed lesson differs from the lesson where it was left")
 	}
 	a.Handle(Key("z", false))
-	if in, _ := a.S.World().Info("etcd-2"); in.Up || a.Narration().Kind != NarrTakenOver {
+	if in, _ := a.S.World().Info("etcd-2"); in.Up || a.Narration().Kind != present.NarrTakenOver {
 		t.Errorf("z after resuming should bring back the branch with etcd-2 crashed (up=%v, %+v)", in.Up, a.Narration())
 	}
 }
@@ -261,19 +261,19 @@ func TestPicker(t *testing.T) {
 	}
 	a.Handle(Key("down", false))
 	a.Handle(Key("enter", false))
-	if a.Picker != nil || a.Lesson == nil || a.Lesson.Lesson.Name != a.pickerNames()[1] {
+	if a.Picker != nil || a.Lesson == nil || a.Lesson.Lesson().Name != a.pickerNames()[1] {
 		t.Fatalf("down, enter did not open the second lesson")
 	}
 	for range 200 {
-		if a.Lesson.ended() {
+		if a.Lesson.Ended() {
 			break
 		}
 		a.Handle(Key("space", false))
 	}
-	if !a.Lesson.ended() {
+	if !a.Lesson.Ended() {
 		t.Fatal("space did not reach the end of the lesson")
 	}
-	if n := a.Narration(); n.Kind != NarrEnd || !strings.Contains(n.Hint, "lesson list") {
+	if n := a.Narration(); n.Kind != present.NarrEnd || !strings.Contains(n.Hint, "lesson list") {
 		t.Errorf("the end: %+v", n)
 	}
 	a.Handle(Key("space", false))
@@ -281,8 +281,8 @@ func TestPicker(t *testing.T) {
 		t.Fatalf("space at the end: picker %+v, want the third lesson chosen", a.Picker)
 	}
 	a.Handle(Key("space", false))
-	if a.Lesson.Lesson.Name != a.pickerNames()[2] {
-		t.Errorf("space in the picker opened %s", a.Lesson.Lesson.Name)
+	if a.Lesson.Lesson().Name != a.pickerNames()[2] {
+		t.Errorf("space in the picker opened %s", a.Lesson.Lesson().Name)
 	}
 	// A click on a row opens that lesson.
 	a.OpenPicker()
@@ -291,7 +291,7 @@ func TestPicker(t *testing.T) {
 	for _, in := range Click(row.Center(), false) {
 		a.Handle(in)
 	}
-	if a.Picker != nil || a.Lesson.Lesson.Name != a.pickerNames()[rows[0].Index] {
+	if a.Picker != nil || a.Lesson.Lesson().Name != a.pickerNames()[rows[0].Index] {
 		t.Errorf("a click on the first row did not open it")
 	}
 	// A long list scrolls with the choice, and every row keeps its summary.
@@ -322,7 +322,7 @@ func TestSeekInALesson(t *testing.T) {
 	if a.S.Now() != sec(2) || a.S.Driver() == nil {
 		t.Fatalf("seek to 2s: now %s, driven %v", a.S.Now(), a.S.Driver() != nil)
 	}
-	steps := a.Lesson.Lesson.Steps
+	steps := a.Lesson.Steps()
 	if n := a.Narration(); n.Step != 5 || n.Text != steps[4].Text {
 		t.Fatalf("at 2s the screen shows step %d %q, want the pause (step 5)", n.Step, n.Text)
 	}
@@ -336,7 +336,7 @@ func TestSeekInALesson(t *testing.T) {
 		t.Fatalf("playing on from 2s: step %d", n.Step)
 	}
 	ref := lessonApp(t, "split-brain")
-	ref.Lesson.goTo(ref, 5)
+	ref.Lesson.GoTo(5)
 	if fingerprint(a.S) != fingerprint(ref.S) {
 		t.Error("step 6 reached after a seek differs from step 6 made directly")
 	}
@@ -366,7 +366,7 @@ func TestCaptionMarkHover(t *testing.T) {
 	for _, m := range a.HoverMarks(BuildFrame(a)) {
 		texts = append(texts, m.Text)
 	}
-	steps := a.Lesson.Lesson.Steps
+	steps := a.Lesson.Steps()
 	want := []string{steps[2].Text, steps[3].Text, steps[4].Text}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Errorf("hovering the marks at %s gives %q, want %q", mark.At, texts, want)
@@ -384,16 +384,16 @@ func TestSeekForwardStopsAtEachStep(t *testing.T) {
 	for _, name := range []string{"split-brain", "leader-crash", "first-election"} {
 		t.Run(name, func(t *testing.T) {
 			a := lessonApp(t, name)
-			steps := a.Lesson.Lesson.Steps
+			steps := a.Lesson.Steps()
 			shown := a.Narration().Step
 			for range 2000 {
-				if a.Lesson.ended() {
+				if a.Lesson.Ended() {
 					break
 				}
-				if a.Lesson.atPause() {
+				if a.Lesson.AtPause() {
 					// The question is on screen: → answers it, as n does.
 					a.Handle(Key("right", false))
-					if a.Lesson.atPause() {
+					if a.Lesson.AtPause() {
 						t.Fatalf("→ at the question %q did not answer it", steps[shown-1].Text)
 					}
 				} else {
@@ -403,12 +403,12 @@ func TestSeekForwardStopsAtEachStep(t *testing.T) {
 				if n.Step > shown+1 {
 					t.Fatalf("→ went from step %d to step %d: step %d (%q) was never on screen", shown, n.Step, shown+1, steps[shown].Text)
 				}
-				if a.Lesson.pending() {
-					t.Fatalf("→ left step %d waiting behind step %d (time held, nothing shown)", a.Lesson.shown+2, n.Step)
+				if a.Lesson.Pending() {
+					t.Fatalf("→ left step %d waiting behind step %d (time held, nothing shown)", a.Lesson.Shown()+2, n.Step)
 				}
 				shown = n.Step
 			}
-			if !a.Lesson.ended() {
+			if !a.Lesson.Ended() {
 				t.Fatalf("2000 presses of → did not reach the end (step %d of %d)", shown, len(steps))
 			}
 		})
@@ -421,16 +421,16 @@ func TestSeekForwardStopsAtEachStep(t *testing.T) {
 func TestStepShowsItsEffect(t *testing.T) {
 	for _, name := range []string{"split-brain", "leader-crash", "log-replication"} {
 		a := lessonApp(t, name)
-		for k := range a.Lesson.Lesson.Steps {
+		for k := range a.Lesson.Steps() {
 			for _, key := range []string{"n", "m"} {
-				a.Lesson.goTo(a, k)
+				a.Lesson.GoTo(k)
 				at, step, events := a.S.Now(), a.Narration().Step, a.S.World().HistoryLen()
 				a.Handle(Key(key, false))
-				if a.S.Now() == at && a.Narration().Step == step && a.S.World().HistoryLen() == events && !a.Lesson.ended() {
+				if a.S.Now() == at && a.Narration().Step == step && a.S.World().HistoryLen() == events && !a.Lesson.Ended() {
 					t.Errorf("%s step %d: %s did nothing visible (time %s, %s)", name, k+1, key, at, a.Status)
 				}
-				if a.Lesson.pending() {
-					t.Errorf("%s step %d: after %s step %d waits, not on screen", name, k+1, key, a.Lesson.shown+2)
+				if a.Lesson.Pending() {
+					t.Errorf("%s step %d: after %s step %d waits, not on screen", name, k+1, key, a.Lesson.Shown()+2)
 				}
 			}
 		}
@@ -442,7 +442,7 @@ func TestStepShowsItsEffect(t *testing.T) {
 func TestNextAfterStepping(t *testing.T) {
 	for _, key := range []string{"n", "m", "b"} {
 		a := lessonApp(t, "split-brain")
-		a.Lesson.goTo(a, 0)
+		a.Lesson.GoTo(0)
 		a.Handle(Key(key, false))
 		step := a.Narration().Step
 		a.Handle(Key("pagedown", false))
@@ -459,9 +459,9 @@ func TestNextAfterStepping(t *testing.T) {
 func TestBackIntoTheLessonKeepsTheBranch(t *testing.T) {
 	for _, key := range []string{"pageup", "2"} {
 		a := lessonApp(t, "split-brain")
-		a.Lesson.goTo(a, 3)
+		a.Lesson.GoTo(3)
 		a.act(ActCrash, "etcd-2")
-		if a.Narration().Kind != NarrTakenOver {
+		if a.Narration().Kind != present.NarrTakenOver {
 			t.Fatalf("a crash did not take over: %+v", a.Narration())
 		}
 		for range 30 {
@@ -472,7 +472,7 @@ func TestBackIntoTheLessonKeepsTheBranch(t *testing.T) {
 			t.Fatalf("%s after taking over: the lesson does not drive", key)
 		}
 		a.Handle(Key("z", false))
-		if in, _ := a.S.World().Info("etcd-2"); in.Up || a.Narration().Kind != NarrTakenOver {
+		if in, _ := a.S.World().Info("etcd-2"); in.Up || a.Narration().Kind != present.NarrTakenOver {
 			t.Errorf("%s then z: the teacher's branch (etcd-2 crashed) is lost (up=%v, %+v)", key, in.Up, a.Narration())
 		}
 	}
@@ -494,19 +494,19 @@ func TestTakeOverMidStretch(t *testing.T) {
 			a.Handle(Key("pagedown", false))
 			stepAt := a.S.Now()
 			for range 60 * 60 {
-				if !a.Lesson.holdsTime() && a.S.Now() > stepAt && a.Playing {
+				if !a.Lesson.HoldsTime() && a.S.Now() > stepAt && a.Playing {
 					break
 				}
 				a.Update()
 			}
 			a.Update()
-			if a.Lesson.holdsTime() || a.S.Now() <= stepAt {
+			if a.Lesson.HoldsTime() || a.S.Now() <= stepAt {
 				t.Fatalf("no free-running stretch after step 1 (time %s, step at %s)", a.S.Now(), stepAt)
 			}
 			step, at, view := a.Narration().Step, a.S.Now(), fingerprint(a.S)
 			victim := a.S.World().MemberNames()[0]
 			a.act(ActCrash, victim)
-			if a.Narration().Kind != NarrTakenOver {
+			if a.Narration().Kind != present.NarrTakenOver {
 				t.Fatalf("a crash did not take over: %+v", a.Narration())
 			}
 			for range 60 {
@@ -538,7 +538,7 @@ func TestTakeOverMidStretch(t *testing.T) {
 func TestReadingTimeNotUnderTheHelp(t *testing.T) {
 	a := lessonApp(t, "split-brain")
 	a.Handle(Key("pagedown", false))
-	left := a.Lesson.readingLeft(a)
+	left := a.Lesson.ReadingLeft()
 	if left == 0 {
 		t.Fatal("step 1 needs no reading time")
 	}
@@ -547,7 +547,7 @@ func TestReadingTimeNotUnderTheHelp(t *testing.T) {
 		a.Update()
 	}
 	a.Handle(Key("?", false))
-	if got := a.Lesson.readingLeft(a); got != left {
+	if got := a.Lesson.ReadingLeft(); got != left {
 		t.Errorf("after 10s under the help, %d frames of reading left, want %d", got, left)
 	}
 }
