@@ -224,6 +224,9 @@ type Step struct {
 
 	// Text is the caption of StepSay, StepPause and StepChapter.
 	Text Text
+	// Shows are what the screen must show while a narrative step is on
+	// screen (shows:, the screen contract; see shows.go).
+	Shows []Show
 	// Wait is how long StepWait lets time pass.
 	Wait time.Duration
 	// Bindings are the variables of StepLet, in file order.

@@ -56,6 +56,9 @@ func dump(s *Scenario) string {
 		for _, c := range st.Conds {
 			fmt.Fprintf(&b, "  %d:%d %s\n", c.Pos.Line, c.Pos.Col, dumpCond(c))
 		}
+		for _, sh := range st.Shows {
+			fmt.Fprintf(&b, "  %d:%d shows %s\n", sh.Pos.Line, sh.Pos.Col, sh)
+		}
 	}
 	return b.String()
 }

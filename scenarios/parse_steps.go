@@ -20,8 +20,9 @@ func actionKind(key string) StepKind {
 	return StepInvalid
 }
 
-// stepKeys are the keys a step may have: its timing and one action.
-var stepKeys = append([]string{"at", "after"}, stepKindNames[StepSay:]...)
+// stepKeys are the keys a step may have: its timing, one action, and for
+// a narrative step what the screen shows while it is on screen.
+var stepKeys = append([]string{"at", "after", "shows"}, stepKindNames[StepSay:]...)
 
 func (p *parser) steps(n *yaml.Node) []Step {
 	items, ok := p.list(n, "steps", "a list of steps, each line starting with -, like - say: hello")
@@ -51,10 +52,12 @@ func (p *parser) step(n *yaml.Node) (Step, bool) {
 	}
 	f := p.mapping(n, "a step", stepKeys)
 	var st Step
-	var action *field
+	var action, shows *field
 	for i := range f {
 		x := &f[i]
 		switch x.key {
+		case "shows":
+			shows = x
 		case "at":
 			if d, ok := p.duration(x.v, "at"); ok {
 				st.At, st.atPos = &d, p.pos(x.v)
@@ -82,6 +85,13 @@ func (p *parser) step(n *yaml.Node) (Step, bool) {
 	st.Pos = p.pos(action.k)
 	st.Both = true
 	p.action(&st, action.v)
+	if shows != nil {
+		if st.Kind.Narrative() {
+			p.shows(&st, shows.v)
+		} else {
+			p.errorf(p.pos(shows.k), "shows: goes with a say, pause or chapter (what the screen shows while that caption is on screen), not with %s", st.Kind)
+		}
+	}
 	return st, true
 }
 

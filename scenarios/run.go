@@ -122,6 +122,7 @@ type Runner struct {
 	narrated int // narrative steps (say, pause, chapter) that have run
 	line     []byte
 	acted    bool   // the current step has done what it does once
+	onScreen *Step  // the latest narrative step, until the next (shows:)
 	sentAt   []bool // by step: it or a later one has a sent: condition
 	caption  string
 	err      error
@@ -261,6 +262,14 @@ func (r *Runner) advance(until sim.Time) RunState {
 				r.conds[i].scanned = r.sentMark
 			}
 		}
+		if s.Kind.Narrative() {
+			// The step on screen leaves it: what its caption named must
+			// be on screen now (shows:).
+			if st, failed := r.leaveScreen(); failed {
+				return st
+			}
+			r.onScreen = s
+		}
 		done, st := r.exec(s, until)
 		if !done {
 			return st
@@ -277,7 +286,25 @@ func (r *Runner) advance(until sim.Time) RunState {
 			return Running
 		}
 	}
+	if st, failed := r.leaveScreen(); failed {
+		return st
+	}
 	return Done
+}
+
+// leaveScreen checks the shows: of the narrative step on screen as it
+// leaves the screen. A lesson's flipped run (RunOptions.onlyExpect)
+// judges its key claim only.
+func (r *Runner) leaveScreen() (RunState, bool) {
+	s := r.onScreen
+	r.onScreen = nil
+	if s == nil || r.opts.onlyExpect != 0 {
+		return Running, false
+	}
+	if err := r.checkShows(s); err != nil {
+		return r.fail(err), true
+	}
+	return Running, false
 }
 
 func (r *Runner) runUntil(t sim.Time) RunState {

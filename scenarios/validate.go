@@ -26,6 +26,11 @@ type validator struct {
 
 	loadRequests int // what the load steps so far send
 
+	// onScreen is the narrative step on screen (the latest), whose shows:
+	// are checked when it leaves the screen: at the next narrative step,
+	// or at the end.
+	onScreen *Step
+
 	// later say where a name is introduced after its use, for a hint.
 	laterMember map[string]int
 	laterVar    map[string]int
@@ -92,8 +97,13 @@ func (p *parser) validate(s *Scenario) {
 	}
 	v.timing()
 	for i := range s.Steps {
+		if st := &s.Steps[i]; st.Kind.Narrative() {
+			v.shows(st)
+			v.onScreen = st
+		}
 		v.step(&s.Steps[i])
 	}
+	v.shows(nil)
 	v.violations()
 }
 

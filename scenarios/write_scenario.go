@@ -171,6 +171,9 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		return nil, fmt.Errorf("cannot write a %s step", s.Kind)
 	}
 	yadd(st, s.Kind.String(), v)
+	if len(s.Shows) > 0 {
+		yadd(st, "shows", showsNode(s.Shows))
+	}
 	return st, nil
 }
 
