@@ -64,6 +64,14 @@ type RunOptions struct {
 	// messages such a step sends as they leave. Calling Advance again
 	// carries on; the run is the same.
 	ReturnAfterActions bool
+
+	// Stop, if set, is asked between instants of virtual time whether to
+	// stop: when it reports true, Advance returns at once with state
+	// Interrupted, the world at a clean instant and the transcript and
+	// trace flushed up to it. Calling Advance again carries on, and the
+	// run is the same as if it had not stopped. A command sets it to stop
+	// at SIGINT (package interrupt); the simulation never sees why.
+	Stop func() bool
 }
 
 // forgetEvery is how many events a run with ForgetHistory lets gather
@@ -80,10 +88,11 @@ type RunState uint8
 
 // The states of a run.
 const (
-	Running RunState = iota // more to do; Advance stopped at its time limit
-	Paused                  // stopped at a pause step; call Resume
-	Done                    // every step ran and every expectation held
-	Failed                  // stopped: see Err
+	Running     RunState = iota // more to do; Advance stopped at its time limit
+	Paused                      // stopped at a pause step; call Resume
+	Done                        // every step ran and every expectation held
+	Failed                      // stopped: see Err
+	Interrupted                 // RunOptions.Stop said to stop; call Advance to go on
 )
 
 // ExpectError is an expectation (or a step) that failed: exit code 1.
@@ -253,7 +262,7 @@ func (r *Runner) advance(until sim.Time) RunState {
 			if at > until {
 				return r.runUntil(until)
 			}
-			if st := r.runUntil(at); st == Failed {
+			if st := r.runUntil(at); st != Running {
 				return st
 			}
 			r.started, r.start, r.acted = true, r.w.Now(), false
@@ -308,6 +317,9 @@ func (r *Runner) leaveScreen() (RunState, bool) {
 }
 
 func (r *Runner) runUntil(t sim.Time) RunState {
+	if r.opts.Stop != nil {
+		return r.runUntilStopped(t)
+	}
 	if r.opts.ForgetHistory || r.opts.Trace != nil {
 		// NB: running to t in slices is running to t: nothing acts at
 		// the instants between but the events scheduled there.
@@ -318,6 +330,38 @@ func (r *Runner) runUntil(t sim.Time) RunState {
 				return Failed
 			}
 			r.flushTranscript()
+		}
+	}
+	if err := r.w.RunUntil(t); err != nil {
+		r.err = err
+		return Failed
+	}
+	return Running
+}
+
+// runUntilStopped is runUntil for a run that RunOptions.Stop may stop: it
+// runs one instant at a time and asks Stop after each one that had events. NB: running to t
+// instant by instant is running to t (the console's wait does the same).
+func (r *Runner) runUntilStopped(t sim.Time) RunState {
+	flushAt := r.w.Now() + sliceEvery
+	for {
+		next, ok := r.w.NextEventAt()
+		if !ok || next > t {
+			break
+		}
+		if err := r.w.RunUntil(next); err != nil {
+			r.err = err
+			return Failed
+		}
+		// NB: asked after an instant, not before, so that a run asked
+		// to stop at every instant still moves on when carried on.
+		if r.opts.Stop() {
+			r.flushTranscript()
+			return Interrupted
+		}
+		if r.w.Now() >= flushAt {
+			r.flushTranscript()
+			flushAt = r.w.Now() + sliceEvery
 		}
 	}
 	if err := r.w.RunUntil(t); err != nil {
@@ -421,7 +465,7 @@ func (r *Runner) waitUntil(t, until sim.Time) (bool, RunState) {
 	if t > until {
 		return false, r.runUntil(until)
 	}
-	if st := r.runUntil(t); st == Failed {
+	if st := r.runUntil(t); st != Running {
 		return false, st
 	}
 	return true, Running
@@ -462,7 +506,10 @@ func (r *Runner) expect(s *Step, until sim.Time) (bool, RunState) {
 			}
 			continue
 		}
-		if st := r.runUntil(next); st == Failed && !r.expectedViolation(s) {
+		switch st := r.runUntil(next); {
+		case st == Interrupted:
+			return false, st
+		case st == Failed && !r.expectedViolation(s):
 			return false, st
 		}
 	}
@@ -520,7 +567,7 @@ func (r *Runner) expectAlways(s *Step, until sim.Time) (bool, RunState) {
 		if next > until {
 			return false, r.runUntil(until)
 		}
-		if st := r.runUntil(next); st == Failed {
+		if st := r.runUntil(next); st != Running {
 			return false, st
 		}
 	}

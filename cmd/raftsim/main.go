@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/raftsim/raftsim/interrupt"
 )
 
 // Exit codes, as SCENARIOS.md defines them.
@@ -18,6 +20,9 @@ const (
 	exitExpect    = 1 // an expectation failed
 	exitBadInput  = 2 // bad scenario or flags
 	exitViolation = 3 // a safety invariant broke
+	// exitInterrupted: SIGINT or SIGTERM stopped a long command, which
+	// flushed what it had and said so (package interrupt).
+	exitInterrupted = interrupt.ExitCode
 )
 
 // exitError carries an exit code with its message.
@@ -31,6 +36,12 @@ func (e *exitError) Unwrap() error { return e.err }
 
 func badInput(format string, args ...any) error {
 	return &exitError{code: exitBadInput, err: fmt.Errorf(format, args...)}
+}
+
+// interrupted is the error of a command that a signal stopped: its
+// message is the last line on standard error, and the exit code is 130.
+func interrupted(format string, args ...any) error {
+	return &exitError{code: exitInterrupted, err: fmt.Errorf(format, args...)}
 }
 
 func main() {

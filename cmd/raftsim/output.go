@@ -46,3 +46,30 @@ func checkOutput(code int, out *outputWriter, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "raftsim: writing standard output: %v\n", out.err)
 	return exitBadInput
 }
+
+// createOutput creates (or empties) an output file before any work starts,
+// so that a path that cannot be written is bad input, exit 2, before the
+// first step rather than after the run: cmd and flag name it.
+func createOutput(cmd, flag, path string) (*os.File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, badInput("%s: %s: %v", cmd, flag, err)
+	}
+	return f, nil
+}
+
+// prepareDir makes an output directory, and a file in it, before any
+// work starts, for the same reason: a directory that cannot be made or
+// written into (under a file, on a read-only disk) is exit 2 at once.
+func prepareDir(cmd, flag, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return badInput("%s: %s: %v", cmd, flag, err)
+	}
+	f, err := os.CreateTemp(dir, ".raftsim-probe-*")
+	if err != nil {
+		return badInput("%s: %s: cannot write into %s: %v", cmd, flag, dir, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}

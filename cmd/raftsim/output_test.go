@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -58,6 +59,33 @@ func TestOutputFileErrors(t *testing.T) {
 		code := run(args, strings.NewReader("put a b\n"), &stdout, &stderr)
 		if code < exitBadInput || !strings.Contains(stderr.String(), "no space left on device") {
 			t.Errorf("raftsim %s: exit %d, stderr %q; want exit 2 or more and the write error", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+}
+
+// Every output path is created before any work: one that cannot be is
+// exit 2 at once, with nothing run and the flag named (issue 24: `shell
+// --trace /nonexistent-dir/t.jsonl` ran every command and failed at exit;
+// `swarm --repro-dir` under a file failed after every seed had run).
+func TestOutputPathsCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/a-file"
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "first-election", "--trace", "/nonexistent-dir/t.jsonl"}, "run: --trace: open /nonexistent-dir/t.jsonl: no such file or directory"},
+		{[]string{"run", "first-election", "--trace", dir}, "run: --trace: open " + dir + ": is a directory"},
+		{[]string{"run", "first-election", "--linearizability-html", file + "/x.html"}, "run: --linearizability-html: open " + file + "/x.html: not a directory"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, strings.NewReader("put a b\n"), &stdout, &stderr)
+		if code != exitBadInput || !strings.Contains(stderr.String(), tc.want) || stdout.Len() != 0 {
+			t.Errorf("raftsim %s: exit %d, stdout %q, stderr %q; want exit 2 before any work, and %q",
+				strings.Join(tc.args, " "), code, stdout.String(), stderr.String(), tc.want)
 		}
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -62,6 +64,21 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: exitBadInput, err: err}
 	}
+	// Every output is created before the first step, so that a path that
+	// cannot be written is exit 2 before any work.
+	var traceFile, htmlFile *os.File
+	if *tracePath != "" {
+		if traceFile, err = createOutput("run", "--trace", *tracePath); err != nil {
+			return err
+		}
+		defer traceFile.Close()
+	}
+	if *linHTML != "" {
+		if htmlFile, err = createOutput("run", "--linearizability-html", *linHTML); err != nil {
+			return err
+		}
+		defer htmlFile.Close()
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	// A headless run keeps no more of its history than it has yet to
@@ -71,21 +88,19 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *format == "text" {
 		opts.Transcript = out
 	}
-	var traceFile *os.File
-	if *tracePath != "" {
-		if traceFile, err = os.Create(*tracePath); err != nil {
-			return err
-		}
-		defer traceFile.Close()
-	}
 	var sp *spool
 	if *format == "json" || traceFile != nil {
-		if sp, err = newSpool(); err != nil {
+		if sp, err = newSpool(*tracePath); err != nil {
 			return err
 		}
 		defer sp.remove()
 		opts.Trace = sp
 	}
+	// Ctrl-C (or SIGTERM) stops the run at the next instant; what it did
+	// so far is written out as at the end of a run.
+	stop := interrupt.Catch()
+	defer stop.Stop()
+	opts.Stop = stop.Interrupted
 	r, err := scenarios.NewRunner(s, opts)
 	if err != nil {
 		return &exitError{code: exitBadInput, err: err}
@@ -94,7 +109,8 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *format == "text" {
 		fmt.Fprintf(out, "raftsim run %s  seed=%d\n", s.Name, w.Seed())
 	}
-	_, runErr := r.Run()
+	st, runErr := r.Run()
+	wasInterrupted := st == scenarios.Interrupted
 	if sp != nil {
 		// The header names the members the run ended with, so it is
 		// written now, before the events spooled.
@@ -105,22 +121,25 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		if traceFile != nil {
 			if err := sp.writeTo(traceFile, w, s.Name); err != nil {
-				return err
+				return fmt.Errorf("run: writing the trace to %s: %w", *tracePath, err)
 			}
 			if err := traceFile.Close(); err != nil {
-				return err
+				return fmt.Errorf("run: writing the trace to %s: %w", *tracePath, err)
 			}
 		}
 	}
 	var lin *sim.Linearizability
-	if w.Violation() == nil {
+	if w.Violation() == nil && !wasInterrupted {
 		l := w.CheckLinearizability()
 		lin = &l
-		if *linHTML != "" {
-			if err := writeHTML(*linHTML, l); err != nil {
-				return err
-			}
+	}
+	if htmlFile != nil {
+		if err := writeHTML(htmlFile, lin); err != nil {
+			return fmt.Errorf("run: --linearizability-html: %w", err)
 		}
+	}
+	if wasInterrupted {
+		return finishInterruptedRun(out, r, *format, stop.Signal())
 	}
 	if *format == "text" {
 		fmt.Fprintln(out, r.Summary(lin))
@@ -130,6 +149,24 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err := writeSummaryJSON(out, r, lin, outcome); err != nil {
 			return err
 		}
+	}
+	out.Flush()
+	return outcome
+}
+
+// finishInterruptedRun ends a run that a signal stopped: the summary of
+// what ran, a line that says it was interrupted, and exit 130.
+func finishInterruptedRun(out *bufio.Writer, r *scenarios.Runner, format string, sig os.Signal) error {
+	w := r.World()
+	why := fmt.Sprintf("interrupted by %s at virtual time %s, before the scenario's end; the client history was not checked", interrupt.Name(sig), w.Now())
+	outcome := interrupted("run: interrupted by %s (seed=%d)", interrupt.Name(sig), w.Seed())
+	if format == "json" {
+		if err := writeSummaryJSON(out, r, nil, outcome); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(out, r.Summary(nil))
+		fmt.Fprintln(out, why)
 	}
 	out.Flush()
 	return outcome
@@ -204,8 +241,16 @@ type spool struct {
 	bw *bufio.Writer
 }
 
-func newSpool() (*spool, error) {
-	f, err := os.CreateTemp("", "raftsim-trace-*.jsonl")
+// newSpool makes the spool of the trace to be written to path: a file
+// beside it, so that it grows on the disk the trace is going to, not in a
+// temporary directory that may be memory (path "": the temporary
+// directory, for a trace written to standard output).
+func newSpool(path string) (*spool, error) {
+	dir := ""
+	if path != "" {
+		dir = filepath.Dir(path)
+	}
+	f, err := os.CreateTemp(dir, ".raftsim-trace-*.jsonl")
 	if err != nil {
 		return nil, err
 	}
@@ -237,10 +282,13 @@ func (s *spool) remove() {
 	os.Remove(s.f.Name())
 }
 
-func writeHTML(path string, l sim.Linearizability) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// writeHTML writes porcupine's page of the history to f, created before
+// the run; with no check to show (the run stopped on a violation or was
+// interrupted), f is removed again.
+func writeHTML(f *os.File, l *sim.Linearizability) error {
+	if l == nil {
+		f.Close()
+		return os.Remove(f.Name())
 	}
 	if err := l.WriteHTML(f); err != nil {
 		f.Close()

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/raftsim/raftsim/trace"
+)
+
+// The signal tests start raftsim (this test binary, acting as raftsim) as
+// a process, let it work, send it SIGINT mid-run, and check what it left:
+// the summary that says it was interrupted, the files it flushed, exit 130.
+
+// started is a raftsim process under test.
+type started struct {
+	cmd            *exec.Cmd
+	stdout, stderr string // file names
+}
+
+// startRaftsim starts raftsim with args in dir, its standard output and
+// error going to files there, and stdin from stdin ("" for none).
+func startRaftsim(t *testing.T, dir, stdin string, args ...string) *started {
+	t.Helper()
+	s := &started{stdout: filepath.Join(dir, "stdout"), stderr: filepath.Join(dir, "stderr")}
+	out, err := os.Create(s.stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errf, err := os.Create(s.stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cmd = exec.Command(os.Args[0], args...)
+	s.cmd.Env = append(os.Environ(), asRaftsim+"=1")
+	s.cmd.Dir, s.cmd.Stdout, s.cmd.Stderr = dir, out, errf
+	if stdin != "" {
+		s.cmd.Stdin = strings.NewReader(stdin)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	errf.Close()
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Kill()
+			s.cmd.Wait()
+		}
+	})
+	return s
+}
+
+// waitUntil polls until ok says the process is far enough into its work.
+func (s *started) waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting until %s; stderr: %s", what, s.read(t, s.stderr))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// interrupt sends SIGINT and returns the exit code.
+func (s *started) interrupt(t *testing.T, sig syscall.Signal) int {
+	t.Helper()
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return s.cmd.ProcessState.ExitCode()
+	case <-time.After(time.Minute):
+		s.cmd.Process.Kill()
+		t.Fatal("still running a minute after the signal")
+	}
+	return 0
+}
+
+func (s *started) read(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// fileHas reports whether the file holds at least n bytes.
+func fileHas(name string, n int64) func() bool {
+	return func() bool {
+		fi, err := os.Stat(name)
+		return err == nil && fi.Size() >= n
+	}
+}
+
+// longScenario never ends on its own in a test's time: an hour of load.
+const longScenario = `name: long
+cluster: {members: 3}
+steps:
+  - expect: {leader: any, within: 5s}
+  - load: {for: 1h, rate: 200, keys: 100, mix: {put: 1, get: 1}}
+`
+
+// run: the transcript so far, the summary, the trace with its header and
+// every event up to the instant it stopped, exit 130.
+func TestRunInterrupted(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "long.yaml"), []byte(longScenario), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := startRaftsim(t, dir, "", "run", "long.yaml", "--trace", "t.jsonl")
+		p.waitUntil(t, "the transcript shows the load", fileHas(p.stdout, 200_000))
+		code := p.interrupt(t, sig)
+		stdout, stderr := p.read(t, p.stdout), p.read(t, p.stderr)
+		if code != exitInterrupted {
+			t.Fatalf("%v: exit %d, want %d; stderr: %s", sig, code, exitInterrupted, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		if n := len(lines); n < 3 || !strings.HasPrefix(lines[n-2], "seed=1  virtual time ") ||
+			!strings.HasPrefix(lines[n-1], "interrupted by "+map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]+" at virtual time ") {
+			t.Fatalf("%v: the transcript does not end with the summary of an interrupted run:\n%s", sig, strings.Join(lines[max(0, len(lines)-3):], "\n"))
+		}
+		if !strings.Contains(stderr, "run: interrupted by") {
+			t.Fatalf("%v: stderr %q does not say it was interrupted", sig, stderr)
+		}
+		// The trace is whole: a header, then events up to the end.
+		f, err := os.Open(filepath.Join(dir, "t.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, events, err := trace.ReadAll(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%v: the trace of an interrupted run: %v", sig, err)
+		}
+		if len(events) < 1000 {
+			t.Fatalf("%v: the trace holds %d events", sig, len(events))
+		}
+		// No spool is left behind.
+		if left, _ := filepath.Glob(filepath.Join(dir, ".raftsim-*")); len(left) > 0 {
+			t.Fatalf("left behind: %v", left)
+		}
+	}
+}
