@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -36,12 +37,25 @@ type Options struct {
 	// written; "" is the process's working directory.
 	Dir string
 	// Interactive says a person is typing at a terminal: a foreground watch
-	// then streams until Interrupted reports true. Without it, a foreground
-	// watch must be bounded with --for, so that a script cannot hang.
+	// then streams until it is interrupted (Ctrl-C). Without it, a
+	// foreground watch must be bounded with --for, so that a script cannot
+	// hang.
 	Interactive bool
-	// Interrupted reports whether the user has asked to stop a streaming
-	// command (Ctrl-C). It is polled between slices of virtual time.
-	Interrupted func() bool
+	// Interrupt is the host's catcher of SIGINT and SIGTERM (nil: never
+	// interrupted). A command that lets time pass (wait, tick, a request
+	// waiting for its answer, a watch) asks it between instants, and stops
+	// when it reports a signal; RunScript then stops reading commands
+	// (ErrInterrupted), and a terminal goes on with the next one.
+	Interrupt *interrupt.Catcher
+	// Progress, if set, is told how a long wait or tick is going, between
+	// instants; a terminal shows it once a wait has taken a few seconds of
+	// wall time. It never affects what the simulation does.
+	Progress Progress
+	// Trace, if set, receives every event as a line of the JSON Lines
+	// trace as the session goes (the header is the caller's to write), so
+	// that the session need not keep its history to write the trace at its
+	// end.
+	Trace io.Writer
 	// Pace is called after each slice of virtual time that a streaming
 	// command lets pass, with the slice's length; a terminal sleeps that
 	// long so that a watch runs at the pace of a clock on the wall. Nil
@@ -64,12 +78,30 @@ type Options struct {
 	ForgetHistory bool
 }
 
+// Progress is told how a command that lets virtual time pass is going.
+type Progress interface {
+	// Start: the command what is about to let total pass.
+	Start(what string, total time.Duration)
+	// Update: done of it has passed.
+	Update(done time.Duration)
+	// End: it has ended, or was interrupted.
+	End()
+}
+
+// progressEvery is how many instants pass between calls of
+// Progress.Update.
+const progressEvery = 256
+
 // forgetEvery is how many events a session that forgets its history lets
 // gather before giving them back.
 const forgetEvery = 1 << 16
 
 // ErrQuit is returned by Exec for exit and quit.
 var ErrQuit = errors.New("quit")
+
+// ErrInterrupted is returned by RunScript when a signal stopped it; it
+// wraps interrupt.ErrInterrupted.
+var ErrInterrupted = interrupt.ErrInterrupted
 
 // streamSlice is how much virtual time a streaming watch lets pass between
 // looks at the user's interrupt.
@@ -83,7 +115,9 @@ type Console struct {
 
 	trace      bool
 	heartbeats bool
-	traced     int // history events already considered for the trace
+	traced     int    // history events already considered for trace on
+	written    int    // history events already written to Options.Trace
+	line       []byte // a trace line being written (Options.Trace)
 
 	jobs    []*job // background commands, in the order they started
 	nextJob int
@@ -121,7 +155,7 @@ func New(w *sim.World, opts Options) *Console {
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
-	return &Console{w: w, opts: opts, out: opts.Out, traced: w.HistoryLen(), heartbeats: opts.Heartbeats,
+	return &Console{w: w, opts: opts, out: opts.Out, traced: w.HistoryLen(), written: w.HistoryStart(), heartbeats: opts.Heartbeats,
 		removed: map[string]bool{}, epLabels: map[string]string{}}
 }
 
@@ -193,7 +227,7 @@ func (c *Console) report(err error) error {
 func (c *Console) Poll() {
 	c.flushTrace()
 	if c.opts.ForgetHistory && c.w.HistoryLen()-c.w.HistoryStart() >= forgetEvery {
-		c.w.ForgetHistory(c.traced) // traced: what trace on has printed
+		c.w.ForgetHistory(c.traced) // traced: what trace on has printed, and Options.Trace has
 	}
 	kept := c.jobs[:0]
 	var expired []*job
@@ -233,7 +267,7 @@ func (c *Console) letPass(what string, d time.Duration) error {
 	if c.opts.Mode == Async && c.opts.Advance != nil {
 		return c.opts.Advance(d)
 	}
-	return c.advance(d)
+	return c.advanceShowing(what+" "+readable(d), d)
 }
 
 // Close flushes what the world did up to now (events scheduled for this
@@ -306,14 +340,37 @@ func (c *Console) wait(j *job) error {
 			return err
 		}
 		c.Poll()
+		if c.interrupted() {
+			c.printf("interrupted at %s\n", c.w.Now())
+			return nil
+		}
 	}
 }
+
+// interrupted reports whether a signal asks the command running to stop.
+func (c *Console) interrupted() bool { return c.opts.Interrupt.Interrupted() }
 
 // advance lets d of virtual time pass, printing as it goes. At a terminal,
 // Ctrl-C stops it early.
 func (c *Console) advance(d time.Duration) error {
-	end := c.w.Now().Add(d)
-	for {
+	return c.advanceShowing("", d)
+}
+
+// advanceShowing is advance for the command what, whose progress
+// Options.Progress is shown (what "": a slice of a longer command, not
+// shown).
+func (c *Console) advanceShowing(what string, d time.Duration) error {
+	start := c.w.Now()
+	end := start.Add(d)
+	p := c.opts.Progress
+	if what == "" {
+		p = nil
+	}
+	if p != nil {
+		p.Start(what, d)
+		defer p.End()
+	}
+	for n := 1; ; n++ {
 		next, ok := c.w.NextEventAt()
 		if !ok || next > end {
 			next = end
@@ -325,9 +382,16 @@ func (c *Console) advance(d time.Duration) error {
 		if c.w.Now() >= end {
 			return nil
 		}
-		if c.opts.Interrupted != nil && c.opts.Interrupted() {
+		if c.interrupted() {
+			if p != nil {
+				p.End()
+				p = nil
+			}
 			c.printf("interrupted at %s\n", c.w.Now())
 			return nil
+		}
+		if p != nil && n%progressEvery == 0 {
+			p.Update(time.Duration(c.w.Now() - start))
 		}
 	}
 }
@@ -335,15 +399,18 @@ func (c *Console) advance(d time.Duration) error {
 // flushTrace prints the history events since the last look, when tracing.
 func (c *Console) flushTrace() {
 	n := c.w.HistoryLen()
-	if !c.trace {
-		c.traced = n
-		return
-	}
-	for _, e := range c.w.EventsSince(c.traced) {
-		if e.IsHeartbeat() && !c.heartbeats {
-			continue
+	if c.opts.Trace != nil {
+		for ; c.written < n; c.written++ {
+			c.line = c.w.AppendTraceLine(c.line[:0], c.w.EventAt(c.written))
+			_, _ = c.opts.Trace.Write(c.line) // the host's writer keeps the error
 		}
-		fmt.Fprintln(c.out, "  "+c.w.Describe(e))
+	}
+	if c.trace {
+		for i := c.traced; i < n; i++ {
+			if e := c.w.EventAt(i); !e.IsHeartbeat() || c.heartbeats {
+				fmt.Fprintln(c.out, "  "+c.w.Describe(e))
+			}
+		}
 	}
 	c.traced = n
 }

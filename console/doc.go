@@ -24,9 +24,12 @@
 // instant, and Exec returns once the answer has arrived or the client gave
 // up, so time has moved on: a put takes a few milliseconds of virtual
 // time, a put without quorum the client's 7s timeout. A foreground watch
-// streams in slices of 50ms of virtual time until Options.Interrupted
-// reports true (Ctrl-C in a terminal) or its --for passes; Options.Pace is
-// called after each slice so that a terminal can run it at wall-clock pace.
+// streams in slices of 50ms of virtual time until Options.Interrupt
+// reports a signal (Ctrl-C in a terminal) or its --for passes; Options.Pace
+// is called after each slice so that a terminal can run it at wall-clock
+// pace. Every command that lets time pass stops at a signal, between two
+// instants, and a long wait or tick tells Options.Progress how far it has
+// gone.
 //
 // In Async mode (the GUI) Exec applies the command at the current virtual
 // time and returns at once. The host owns the clock: after each advance of
@@ -42,9 +45,11 @@
 //
 // # Determinism
 //
-// The console never reads the wall clock, sleeps or starts a goroutine;
-// Options.Pace and Options.Interrupted are the host's business and only
-// decide how much virtual time passes before a watch stops, which, like
+// The console never reads the wall clock or sleeps, and its one goroutine
+// (RunScript's reader of the next line, so that a script waiting for input
+// can still be interrupted) never touches the world; Options.Pace,
+// Options.Progress and Options.Interrupt are the host's business and only
+// decide how much virtual time passes before a command stops, which, like
 // any command, is logged with its virtual time. Before each command it
 // processes whatever is scheduled for the current instant, as the scenario
 // runner does before each step, so that `save` writes a scenario

@@ -264,7 +264,7 @@ func (c *Console) stream(j *job) error {
 		if j.deadline != 0 && c.w.Now() >= j.deadline {
 			return c.cancel(j)
 		}
-		if c.opts.Interrupted != nil && c.opts.Interrupted() {
+		if c.interrupted() {
 			c.println("") // the terminal echoed ^C without a newline
 			return c.cancel(j)
 		}

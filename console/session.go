@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -67,12 +68,23 @@ const MaxLineBytes = 3 << 20
 // after the prompt so that the output reads like the session it was. The
 // lines a txn reads are not echoed: etcdctl reads them from its standard
 // input and prints none of them back (with -i, only its prompts). It
-// stops at the end of input, at exit, or at a safety violation (returned).
-// A line longer than MaxLineBytes is an error that ends only that line.
+// stops at the end of input, at exit, at a safety violation (returned), or
+// when Options.Interrupt reports a signal: then it returns an error that
+// wraps ErrInterrupted, after the command running has stopped (even one
+// waiting for more input to read). A line longer than MaxLineBytes is an
+// error that ends only that line.
 func (c *Console) RunScript(r io.Reader) error {
-	br := bufio.NewReaderSize(r, 64*1024)
+	done := make(chan struct{})
+	defer close(done)
+	lines := readLines(r, done)
 	for {
-		line, n, err := readLine(br, MaxLineBytes)
+		var l scriptLine
+		select {
+		case l = <-lines:
+		case <-c.opts.Interrupt.Done():
+			return c.stopScript()
+		}
+		line, n, err := l.text, l.n, l.err
 		if err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("reading commands: %w", err)
 		}
@@ -98,11 +110,56 @@ func (c *Console) RunScript(r io.Reader) error {
 		if execErr != nil {
 			return execErr
 		}
+		if c.interrupted() {
+			return c.stopScript()
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 	}
 	return c.Close()
+}
+
+// stopScript ends a script that a signal interrupted: what happened up to
+// now is printed, and the error says where it stopped.
+func (c *Console) stopScript() error {
+	if err := c.Close(); err != nil {
+		return err
+	}
+	sig := c.opts.Interrupt.Signal()
+	return fmt.Errorf("%w by %s at virtual time %s; the commands after this point were not run", ErrInterrupted, interrupt.Name(sig), c.w.Now())
+}
+
+// scriptLine is a line that readLines read: its text, its length, and the
+// error that ended it (io.EOF for the last).
+type scriptLine struct {
+	text string
+	n    int
+	err  error
+}
+
+// readLines reads r, a line ahead of the commands being run, from a
+// goroutine (the only one here, and it never touches the world), so that
+// a script waiting for its next line can still be interrupted. It ends
+// at the end of r or, once its line is taken or not wanted, when done is
+// closed.
+func readLines(r io.Reader, done <-chan struct{}) <-chan scriptLine {
+	out := make(chan scriptLine)
+	go func() {
+		br := bufio.NewReaderSize(r, 64*1024)
+		for {
+			text, n, err := readLine(br, MaxLineBytes)
+			select {
+			case out <- scriptLine{text, n, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out
 }
 
 // readLine reads one line and returns it without its end (\n or \r\n), and

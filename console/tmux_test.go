@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +105,20 @@ func TestTerminalUnderTmux(t *testing.T) {
 	if _, err := fmt.Sscanf(prompt, "raftsim %fs>", &secs); err != nil || secs < 0.45 {
 		t.Errorf("after a streaming watch the prompt should show time gone by; got %q; the screen:\n%s", prompt, s)
 	}
+
+	// A long wait shows its progress after a few seconds of wall time, and
+	// Ctrl-C stops it and not the session (issue 24: `wait 999h` ran for
+	// 15 minutes with no progress and no way out).
+	keys("wait 999h", "Enter")
+	waitFor("the progress of the wait", has("Ctrl-C stops it"))
+	s = screen()
+	if !regexp.MustCompile(`wait 999h: [0-9hms.]+ of 999h \([0-9.]+%\) in [0-9.]+s, about [0-9hms.]+ left; Ctrl-C stops it`).MatchString(s) {
+		t.Errorf("the progress line does not say how far the wait has gone:\n%s", s)
+	}
+	keys("C-c")
+	waitFor("the wait interrupted", has("interrupted at "))
+	keys("get foo", "Enter")
+	waitFor("the session going on", count("foo\nbar", 2))
 
 	t.Logf("the screen:\n%s", screen())
 	keys("exit", "Enter")

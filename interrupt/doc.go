@@ -7,7 +7,9 @@
 //
 // Signals never reach a simulation: the world stays single-threaded and
 // deterministic, and only when it is asked to stop depends on the wall
-// clock. A second signal, while the command is still stopping, ends the
-// process at once, with the default action of that signal, for a command
-// that does not reach a safe point soon enough.
+// clock. A second signal, a second or more after the first while the
+// command is still stopping, ends the process at once, with the default
+// action of that signal, for a command that does not reach a safe point
+// soon enough; one sooner is taken as the same request (timeout(1), and a
+// kill of a process group, deliver a signal twice).
 package interrupt

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // ExitCode is the exit status of a command that stopped because it was
@@ -46,22 +47,34 @@ func Catch() *Catcher {
 
 func (c *Catcher) loop() {
 	defer c.wg.Done()
+	var first time.Time
 	for {
 		select {
 		case <-c.quit:
 			return
 		case s := <-c.ch:
 			c.mu.Lock()
-			if c.sig == nil {
-				// The next one is not caught: it ends the process.
-				signal.Reset(Signals...)
-				c.sig = s
+			switch {
+			case c.sig == nil:
+				c.sig, first = s, time.Now()
 				close(c.done)
+			case time.Since(first) >= Again:
+				// Asked again: the command is taking too long to stop.
+				// The signal's default action ends the process.
+				signal.Reset(Signals...)
+				if p, err := os.FindProcess(os.Getpid()); err == nil {
+					_ = p.Signal(s)
+				}
 			}
 			c.mu.Unlock()
 		}
 	}
 }
+
+// Again is how long after the first signal a second one ends the process
+// at once. One sooner is taken as the same request: timeout(1) and a kill
+// of a process group deliver one signal twice.
+const Again = time.Second
 
 // Stop stops catching the signals; they have their default action again.
 func (c *Catcher) Stop() {

@@ -2,8 +2,10 @@ package interrupt
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -66,20 +68,30 @@ func TestRearm(t *testing.T) {
 }
 
 // A second signal ends the process at once: a command that takes too long
-// to reach a safe point can still be stopped. The child is this test
-// binary, catching, then sent two signals.
+// to reach a safe point can still be stopped. One that comes with the
+// first is the same request (timeout(1) sends SIGINT to the command and
+// again to its process group): it must not kill the command while it
+// flushes. The child is this test binary, catching, then sent signals.
 func TestSecondSignalKills(t *testing.T) {
 	if os.Getenv("INTERRUPT_CHILD") == "1" {
 		c := Catch()
 		syscall.Kill(os.Getpid(), syscall.SIGINT)
 		<-c.Done()
-		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		syscall.Kill(os.Getpid(), syscall.SIGINT) // the same request, twice
+		time.Sleep(Again / 2)
+		syscall.Kill(os.Getpid(), syscall.SIGINT) // and still the same
+		time.Sleep(Again/2 + 100*time.Millisecond)
+		fmt.Println("survived the repeats")
+		syscall.Kill(os.Getpid(), syscall.SIGINT) // asked again
 		time.Sleep(10 * time.Second)
 		os.Exit(0) // not reached: the second signal kills
 	}
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestSecondSignalKills$")
 	cmd.Env = append(os.Environ(), "INTERRUPT_CHILD=1")
-	err := cmd.Run()
+	out, err := cmd.Output()
+	if !strings.Contains(string(out), "survived the repeats") {
+		t.Fatalf("a signal repeated within %s killed the process: %s", Again, out)
+	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("the child ended with %v, want killed by SIGINT", err)

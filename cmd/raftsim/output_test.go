@@ -80,6 +80,7 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 		{[]string{"run", "first-election", "--trace", "/nonexistent-dir/t.jsonl"}, "run: --trace: open /nonexistent-dir/t.jsonl: no such file or directory"},
 		{[]string{"run", "first-election", "--trace", dir}, "run: --trace: open " + dir + ": is a directory"},
 		{[]string{"run", "first-election", "--linearizability-html", file + "/x.html"}, "run: --linearizability-html: open " + file + "/x.html: not a directory"},
+		{[]string{"shell", "--trace", "/nonexistent-dir/t.jsonl"}, "shell: --trace: open /nonexistent-dir/t.jsonl: no such file or directory"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(tc.args, strings.NewReader("put a b\n"), &stdout, &stderr)

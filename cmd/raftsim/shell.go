@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/raftsim/raftsim/console"
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -76,9 +77,29 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return badInput("raftsim shell: %v", err)
 	}
 
-	// Without --trace, nothing reads the history back once trace on has
-	// printed it.
-	opts := console.Options{Heartbeats: *heartbeats, ForgetHistory: *tracePath == ""}
+	// Every output is created before the first command; the trace goes to
+	// a spool beside it as the session goes, so that the session keeps no
+	// more of its history than trace on has yet to print.
+	var traceFile *os.File
+	opts := console.Options{Heartbeats: *heartbeats, ForgetHistory: true}
+	var sp *spool
+	if *tracePath != "" {
+		if traceFile, err = createOutput("shell", "--trace", *tracePath); err != nil {
+			return err
+		}
+		defer traceFile.Close()
+		if sp, err = newSpool(*tracePath); err != nil {
+			return err
+		}
+		defer sp.remove()
+		opts.Trace = sp
+	}
+	// SIGINT and SIGTERM stop the command running; at a terminal, Ctrl-C
+	// goes on with the session, and anything else ends it, with what it
+	// printed and its trace written.
+	stop := interrupt.Catch()
+	defer stop.Stop()
+	opts.Interrupt = stop
 	var term *console.Terminal
 	inFile, isFile := stdin.(*os.File)
 	interactive := isFile && console.IsTerminal(inFile)
@@ -87,13 +108,19 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	out := bufio.NewWriter(stdout)
 	if interactive {
-		term = console.NewTerminal(inFile, stdout)
+		term = console.NewTerminal(inFile, stdout, stop)
 		opts = term.Options(opts)
 	} else {
 		opts.Out = out
 	}
 	c := console.New(w, opts)
 	runErr := c.Start(what)
+	if runErr == nil && stop.Interrupted() {
+		runErr = c.Close()
+		if runErr == nil {
+			runErr = fmt.Errorf("%w by %s at virtual time %s, while the cluster started", console.ErrInterrupted, interrupt.Name(stop.Signal()), w.Now())
+		}
+	}
 	if runErr == nil {
 		if interactive {
 			runErr = term.Run(c)
@@ -101,40 +128,24 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			runErr = c.RunScript(stdin)
 		}
 	}
+	if errors.Is(runErr, console.ErrInterrupted) {
+		fmt.Fprintf(out, "raftsim shell: %v\n", runErr)
+	}
 	out.Flush()
-	if *tracePath != "" {
-		if err := writeTrace(w, *tracePath); err != nil {
-			return err
+	if sp != nil {
+		if err := sp.writeTo(traceFile, w, scenarios.SessionName); err != nil {
+			return fmt.Errorf("shell: writing the trace to %s: %w", *tracePath, err)
+		}
+		if err := traceFile.Close(); err != nil {
+			return fmt.Errorf("shell: writing the trace to %s: %w", *tracePath, err)
 		}
 	}
 	var v *sim.Violation
-	if errors.As(runErr, &v) {
+	switch {
+	case errors.As(runErr, &v):
 		return &exitError{code: exitViolation, err: v}
+	case errors.Is(runErr, console.ErrInterrupted):
+		return interrupted("shell: interrupted by %s (seed=%d)", interrupt.Name(stop.Signal()), w.Seed())
 	}
 	return runErr
-}
-
-// writeTrace writes the world's trace as raftsim run --trace does, with the
-// scenario name a saved session gets, so that replaying the saved session
-// gives the same bytes.
-func writeTrace(w *sim.World, path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	if err := w.WriteTraceHeader(bw, scenarios.SessionName); err != nil {
-		f.Close()
-		return err
-	}
-	var line []byte
-	for _, e := range w.History() {
-		line = w.AppendTraceLine(line[:0], e)
-		bw.Write(line)
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/trace"
 )
 
@@ -155,5 +156,88 @@ func TestRunInterrupted(t *testing.T) {
 		if left, _ := filepath.Glob(filepath.Join(dir, ".raftsim-*")); len(left) > 0 {
 			t.Fatalf("left behind: %v", left)
 		}
+	}
+}
+
+// spoolGrew reports whether the trace being spooled in dir holds at
+// least n bytes: a piped shell buffers its output, so the spool is what
+// shows it is working.
+func spoolGrew(dir string, n int64) func() bool {
+	return func() bool {
+		spools, _ := filepath.Glob(filepath.Join(dir, ".raftsim-trace-*"))
+		return len(spools) == 1 && fileHas(spools[0], n)()
+	}
+}
+
+// shell, piped: its buffered output is written (issue 24: a piped shell
+// hit by SIGINT or SIGTERM printed nothing at all), the command running
+// stops, the ones after it do not run, the trace is whole, exit 130.
+func TestShellInterrupted(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		dir := t.TempDir()
+		p := startRaftsim(t, dir, "put a b\nwait 999h\nget a\n", "shell", "--trace", "t.jsonl")
+		p.waitUntil(t, "the wait has run a while", spoolGrew(dir, 4<<20))
+		code := p.interrupt(t, sig)
+		stdout, stderr := p.read(t, p.stdout), p.read(t, p.stderr)
+		if code != exitInterrupted {
+			t.Fatalf("%v: exit %d, want %d; stderr: %s", sig, code, exitInterrupted, stderr)
+		}
+		name := interrupt.Name(sig)
+		for _, want := range []string{"> put a b\nOK\n", "> wait 999h\ninterrupted at ", "raftsim shell: interrupted by " + name + " at virtual time "} {
+			if !strings.Contains(stdout, want) {
+				t.Fatalf("%v: the output lacks %q:\n%s", sig, want, stdout)
+			}
+		}
+		if strings.Contains(stdout, "get a") {
+			t.Fatalf("%v: a command after the interrupted one ran:\n%s", sig, stdout)
+		}
+		if !strings.Contains(stderr, "shell: interrupted by "+name) {
+			t.Fatalf("%v: stderr %q", sig, stderr)
+		}
+		f, err := os.Open(filepath.Join(dir, "t.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, events, err := trace.ReadAll(f)
+		f.Close()
+		if err != nil || len(events) < 10_000 {
+			t.Fatalf("%v: the trace: %d events, %v", sig, len(events), err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".raftsim-*")); len(left) > 0 {
+			t.Fatalf("left behind: %v", left)
+		}
+	}
+}
+
+// A shell waiting for its next command (its input a pipe that stays
+// open) still stops at once when signalled.
+func TestShellInterruptedWaitingForInput(t *testing.T) {
+	dir := t.TempDir()
+	s := &started{stdout: filepath.Join(dir, "stdout"), stderr: filepath.Join(dir, "stderr")}
+	s.cmd = exec.Command(os.Args[0], "shell")
+	s.cmd.Env = append(os.Environ(), asRaftsim+"=1")
+	s.cmd.Dir = dir
+	out, _ := os.Create(s.stdout)
+	errf, _ := os.Create(s.stderr)
+	s.cmd.Stdout, s.cmd.Stderr = out, errf
+	in, err := s.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out.Close()
+	errf.Close()
+	if _, err := in.Write([]byte("put a b\nsave s.yaml\n")); err != nil {
+		t.Fatal(err)
+	}
+	s.waitUntil(t, "the save", fileHas(filepath.Join(dir, "s.yaml"), 1))
+	if code := s.interrupt(t, syscall.SIGTERM); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d", code, exitInterrupted)
+	}
+	if stdout := s.read(t, s.stdout); !strings.Contains(stdout, "> put a b\nOK\n") || !strings.Contains(stdout, "interrupted by SIGTERM") {
+		t.Fatalf("the output:\n%s", stdout)
 	}
 }
