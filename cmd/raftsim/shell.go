@@ -149,3 +149,29 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	return runErr
 }
+
+// writeTrace writes the world's whole trace as raftsim run --trace does,
+// with the scenario name a saved session gets, so that replaying the saved
+// session gives the same bytes. It needs the history kept (serve keeps it
+// with --trace); the shell spools its trace as it goes instead.
+func writeTrace(w *sim.World, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := w.WriteTraceHeader(bw, scenarios.SessionName); err != nil {
+		f.Close()
+		return err
+	}
+	var line []byte
+	for _, e := range w.History() {
+		line = w.AppendTraceLine(line[:0], e)
+		bw.Write(line)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
