@@ -3,6 +3,7 @@ package mvcc
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 )
 
@@ -198,4 +199,50 @@ func (d *decoder) string() string {
 	s := string(d.b[:n])
 	d.b = d.b[n:]
 	return s
+}
+
+// Records calls f for every change the store holds, oldest first, as
+// etcd's key bucket holds them (a tombstone's kv holds its key and
+// ModRevision), and stops at f's first error.
+func (s *Store) Records(f func(rev Revision, tomb bool, kv *KeyValue) error) error {
+	for i := range s.backend.len() {
+		r := s.backend.at(i)
+		if err := f(r.rev, r.tomb, &r.kv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Load rebuilds a store from etcd's key bucket, read in revision order, as
+// etcd's store.restore does when it starts on a database: the current
+// revision is the newest one read, or the compaction revision (finished,
+// else scheduled) when that is later; compactRev is -1 when there has been
+// no compaction. Leases attached to keys are reported to the lessor, if
+// one is set.
+func Load(compactRev, scheduledCompact int64, lessor Lessor, records func(yield func(rev Revision, tomb bool, kv *KeyValue) error) error) (*Store, error) {
+	s := New()
+	s.lessor = lessor
+	s.compactMainRev = compactRev
+	err := records(func(rev Revision, tomb bool, kv *KeyValue) error {
+		if last := s.backend.last(); last != nil && !rev.GreaterThan(last.rev) {
+			return fmt.Errorf("revision %d_%d follows %d_%d: the key bucket is out of order", rev.Main, rev.Sub, last.rev.Main, last.rev.Sub)
+		}
+		if rev.Main < 1 {
+			return fmt.Errorf("revision %d_%d is before the first", rev.Main, rev.Sub)
+		}
+		r := record{rev: rev, kv: *kv, tomb: tomb}
+		if tomb {
+			r.kv = KeyValue{Key: kv.Key, ModRevision: rev.Main}
+		}
+		s.backend.append(r)
+		s.currentRev = rev.Main
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.currentRev = max(s.currentRev, compactRev, scheduledCompact, 1)
+	s.restoreIndex()
+	return s, nil
 }

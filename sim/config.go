@@ -80,6 +80,14 @@ type Config struct {
 	// with a topology, each apiserver runs kube-apiserver's compactor at
 	// this interval (Kubernetes' default is 5m). 0 turns it off.
 	CompactionInterval time.Duration
+	// InitialKV is the state machine every member starts with, in the
+	// simulator's own encoding (RestoreKV makes it from an etcd snapshot):
+	// a cluster restored from a snapshot, as etcdutl snapshot restore
+	// builds one on each member's disk. nil starts with an empty store.
+	InitialKV []byte
+	// InitialClusterVersion is the cluster version a restored cluster's
+	// database holds ("" for a new cluster): its leader proposes none.
+	InitialClusterVersion string
 }
 
 // LinkOverride changes the properties of one link. Nil fields keep the default.

@@ -364,8 +364,11 @@ func (m *member) snapshotData() []byte {
 func (m *member) restoreData(b []byte) error {
 	m.cluster = clusterState{}
 	if len(b) == 0 {
-		m.kv = newKV(m.w.cfg.minLeaseTTL())
-		return nil
+		// no snapshot yet: the store the cluster began with
+		kv, err := decodeKV(m.w.cfg.InitialKV, m.w.cfg.minLeaseTTL())
+		m.kv = kv
+		m.cluster.version = m.w.cfg.InitialClusterVersion
+		return err
 	}
 	d := decoder{b: b}
 	m.cluster.decode(&d)

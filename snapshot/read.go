@@ -1,3 +1,5 @@
+//go:build !js
+
 package snapshot
 
 import (
@@ -18,31 +20,9 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// MaxBytes is the largest snapshot raftsim reads: 256 MiB. A simulated
-// member holds its whole store in memory, several times the bytes the
-// database takes on disk, and a lesson or an exploration needs far less; a
-// larger production snapshot should be compacted and defragmented (or
-// trimmed to the prefixes of interest) before it is brought in.
-const MaxBytes = 256 << 20
-
-// Options bound and relax Open.
-type Options struct {
-	MaxBytes      int64 // 0: MaxBytes
-	SkipHashCheck bool  // read a database without a sha256 trailer (one copied from a data directory)
-}
-
-// A Snapshot is an open snapshot file. Close it.
-type Snapshot struct {
-	State
-	path      string
-	db        *bolt.DB
-	hasSHA256 bool
-	// Revision is the newest revision in the key bucket, and TotalKeys the
-	// keys alive at it (what etcdutl snapshot status reports).
-	Revision  int64
-	TotalKeys int
-	DBSize    int64 // bbolt's size of the database (etcdutl's TOTAL SIZE)
-}
+// boltDB is an open database (in a browser, where bbolt does not build,
+// there is none: file_js.go).
+type boltDB = bolt.DB
 
 // hasChecksum reports whether a file of n bytes ends with a sha256, as
 // etcdutl decides it: bbolt's files are whole pages, so a trailer leaves
@@ -61,8 +41,11 @@ func Open(path string, opt Options) (s *Snapshot, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a snapshot file", path)
+	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
+		return nil, fmt.Errorf("%s is not a regular file, so not a snapshot file", path)
 	}
 	if fi.Size() > limit {
 		return nil, fmt.Errorf("%s is %d bytes, over the %d bytes (%d MiB) that raftsim reads; compact and defragment the cluster before saving the snapshot",
@@ -331,15 +314,6 @@ func unmarshalLease(b []byte) (Lease, error) {
 		}
 	}
 	return l, nil
-}
-
-// Status is what etcdutl snapshot status reports of a file.
-type Status struct {
-	Hash      uint32 `json:"hash"`
-	Revision  int64  `json:"revision"`
-	TotalKey  int    `json:"totalKey"`
-	TotalSize int64  `json:"totalSize"`
-	Version   string `json:"version"`
 }
 
 // Status computes what etcdutl snapshot status reports, as it computes it

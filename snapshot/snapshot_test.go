@@ -1,3 +1,5 @@
+//go:build !js
+
 package snapshot
 
 import (
@@ -196,7 +198,8 @@ func TestHostileSnapshots(t *testing.T) {
 			os.WriteFile(p, nil, 0o600)
 			return p
 		}, Options{}, "too short"},
-		{"directory", func(t *testing.T) string { return t.TempDir() }, Options{}, "not a regular file"},
+		{"directory", func(t *testing.T) string { return t.TempDir() }, Options{}, "is a directory, not a snapshot file"},
+		{"device", func(t *testing.T) string { return "/dev/zero" }, Options{}, "not a regular file"},
 		{"missing", func(t *testing.T) string { return filepath.Join(t.TempDir(), "nope.db") }, Options{}, "no such file"},
 		{"over-the-limit", func(t *testing.T) string { return realSnapshot }, Options{MaxBytes: 8192}, "over the 8192 bytes"},
 	} {

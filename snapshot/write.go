@@ -1,3 +1,5 @@
+//go:build !js
+
 package snapshot
 
 import (
@@ -24,14 +26,6 @@ const defragLimit = 10000
 // fillPercent is the fill percent etcd's defrag gives every bucket it
 // copies, and its batch transaction the key bucket it appends to.
 const fillPercent = 0.9
-
-// Written says what Write wrote.
-type Written struct {
-	Size     int64  // bytes in the file: the database and its sha256
-	DBSize   int64  // bytes of the database alone (bbolt's size, etcdutl's TOTAL SIZE)
-	Revision int64  // the newest revision in the key bucket
-	SHA256   []byte // the trailer
-}
 
 // Write writes a snapshot of st and the records to path, as etcdctl
 // snapshot save does: into path.part, then renamed, so that a failed write

@@ -78,7 +78,7 @@ func StartReal(bin, dir string) (*RealCluster, error) {
 	}
 	want := KeptIDs()[0]
 	for try := 1; try <= 30; try++ {
-		c, leader, err := startReal(bin, filepath.Join(dir, strconv.Itoa(try)))
+		c, leader, err := startReal(bin, filepath.Join(dir, strconv.Itoa(try)), startedIndex)
 		if err != nil {
 			lock.Close()
 			return nil, err
@@ -93,7 +93,31 @@ func StartReal(bin, dir string) (*RealCluster, error) {
 	return nil, fmt.Errorf("m1 did not win the first election in 30 tries")
 }
 
-func startReal(bin, dir string) (*RealCluster, uint64, error) {
+// StartRealOn starts a cluster on data directories that are there already
+// (dir/m1, dir/m2, dir/m3: say, restored by etcdutl snapshot restore),
+// whoever wins the first election.
+func StartRealOn(bin, dir string) (*RealCluster, error) {
+	lock, err := lockPorts()
+	if err != nil {
+		return nil, err
+	}
+	// A restored cluster's database holds the cluster version already: its
+	// leader does not set it again, so it starts one index earlier.
+	c, _, err := startReal(bin, dir, startedIndex-1)
+	if err != nil {
+		unlockPorts(lock)
+		return nil, err
+	}
+	c.lock = lock
+	return c, nil
+}
+
+// startedIndex is the applied index at which a new cluster has started: n
+// configuration changes, the leader's empty entry, n publications and the
+// cluster version.
+var startedIndex = uint64(2*len(Members) + 2)
+
+func startReal(bin, dir string, started uint64) (*RealCluster, uint64, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, 0, err
 	}
@@ -122,7 +146,7 @@ func startReal(bin, dir string) (*RealCluster, uint64, error) {
 		log.Close()
 		c.procs[m] = cmd
 	}
-	leader, err := c.waitStarted(30 * time.Second)
+	leader, err := c.waitStarted(30*time.Second, started)
 	if err != nil {
 		c.Stop()
 		return nil, 0, err
@@ -130,7 +154,7 @@ func startReal(bin, dir string) (*RealCluster, uint64, error) {
 	return c, leader, nil
 }
 
-func (c *RealCluster) waitStarted(limit time.Duration) (leader uint64, err error) {
+func (c *RealCluster) waitStarted(limit time.Duration, started uint64) (leader uint64, err error) {
 	deadline := time.Now().Add(limit)
 	var last string
 	for time.Now().Before(deadline) {
@@ -148,7 +172,7 @@ func (c *RealCluster) waitStarted(limit time.Duration) (leader uint64, err error
 			ok := true
 			for _, s := range st {
 				ok = ok && s.Status.Leader != 0 && s.Status.RaftAppliedIndex == st[0].Status.RaftAppliedIndex &&
-					s.Status.RaftAppliedIndex >= uint64(2*len(Members)+2) && s.Status.StorageVersion == "3.6.0"
+					s.Status.RaftAppliedIndex >= started && s.Status.StorageVersion == "3.6.0"
 			}
 			if ok {
 				return st[0].Status.Leader, nil

@@ -34,8 +34,12 @@ type SimCluster struct {
 }
 
 // StartSim builds the world and lets it start, as `raftsim shell` does.
-func StartSim() (*SimCluster, error) {
-	w, err := sim.New(SimConfig())
+func StartSim() (*SimCluster, error) { return StartSimWith(SimConfig()) }
+
+// StartSimWith starts the console on a world built from cfg (a SimConfig
+// changed, for example to start from a snapshot).
+func StartSimWith(cfg sim.Config) (*SimCluster, error) {
+	w, err := sim.New(cfg)
 	if err != nil {
 		return nil, err
 	}
