@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ var clusterKeys = []string{
 	"check_quorum", "read_only", "proposal_forwarding", "max_inflight_msgs",
 	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency", "apiservers",
 	"initial_election_tick_advance", "compaction_interval", "bootstrap", "token", "peer_urls", "client_urls",
+	"from_snapshot",
 }
 
 // cluster applies cluster: to s.Config.
@@ -164,6 +166,18 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 	}
 	c.PeerURLs = p.urls(f.get("peer_urls"), "peer_urls", c.Members)
 	c.ClientURLs = p.urls(f.get("client_urls"), "client_urls", c.Members)
+	if v := f.get("from_snapshot"); v != nil {
+		if file, ok := p.str(v, "from_snapshot"); ok {
+			path := file
+			if !filepath.IsAbs(path) && p.file != "" && p.file != "-" {
+				path = filepath.Join(filepath.Dir(p.file), path) // beside the scenario
+			}
+			if err := RestoreFrom(c, path); err != nil {
+				p.errorf(p.pos(v), "from_snapshot: %v", err)
+			}
+			c.FromSnapshot = file
+		}
+	}
 	if v := f.get("client_latency"); v != nil {
 		if d, ok := p.duration(v, "client_latency"); ok {
 			c.ClientLatency = d

@@ -153,6 +153,9 @@ func clusterNode(c sim.Config) *yaml.Node {
 	if c.ClusterToken != "" {
 		yadd(m, "token", ystr(c.ClusterToken))
 	}
+	if c.FromSnapshot != "" {
+		yadd(m, "from_snapshot", ystr(c.FromSnapshot))
+	}
 	for _, u := range []struct {
 		key  string
 		urls map[string]string

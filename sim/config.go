@@ -88,6 +88,10 @@ type Config struct {
 	// InitialClusterVersion is the cluster version a restored cluster's
 	// database holds ("" for a new cluster): its leader proposes none.
 	InitialClusterVersion string
+	// FromSnapshot is the snapshot file InitialKV was read from, as the
+	// user named it (scenarios reads it; the simulator never does), so that
+	// a saved session names it again.
+	FromSnapshot string
 }
 
 // LinkOverride changes the properties of one link. Nil fields keep the default.

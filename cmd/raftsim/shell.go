@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 
@@ -36,6 +37,7 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	topology := fs.String("topology", "", "stacked (an apiserver on each member's host, bound to it) or external (apiservers with every member as an endpoint)")
 	tracePath := fs.String("trace", "", "write the session's trace (JSON Lines) to this file when it ends")
 	heartbeats := fs.Bool("heartbeats", false, "trace on shows heartbeats too")
+	fromSnapshot := fs.String("from-snapshot", "", "start the cluster restored from this etcd v3.6 snapshot (etcdctl snapshot save's file), as etcdutl snapshot restore does")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
 		return badInput("raftsim shell: %v\n\n%s%s", err, shellUsage, fs.FlagUsages())
@@ -71,6 +73,18 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		cfg.Topology = *topology
 		what += ", " + *topology + " topology"
+	}
+	if *fromSnapshot != "" {
+		if err := scenarios.RestoreFrom(&cfg, *fromSnapshot); err != nil {
+			return badInput("raftsim shell: --from-snapshot: %v", err)
+		}
+		// a saved session names the file wherever it is saved
+		if abs, err := filepath.Abs(*fromSnapshot); err == nil {
+			cfg.FromSnapshot = abs
+		} else {
+			cfg.FromSnapshot = *fromSnapshot
+		}
+		what += ", restored from " + *fromSnapshot
 	}
 	w, err := sim.New(cfg)
 	if err != nil {

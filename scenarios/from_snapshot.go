@@ -1,0 +1,27 @@
+package scenarios
+
+import (
+	"github.com/raftsim/raftsim/sim"
+	"github.com/raftsim/raftsim/snapshot"
+)
+
+// RestoreFrom makes cfg a cluster restored from the etcd v3.6 snapshot at
+// path (cluster: {from_snapshot: FILE}, raftsim shell --from-snapshot), as
+// etcdutl snapshot restore followed by a start of every member makes one:
+// new member and cluster IDs (from the config's names, URLs and token),
+// the store's keys, history, revision and compaction kept, the leases back
+// with their TTLs, the cluster version already set. The file is read once
+// and bounded (snapshot.MaxBytes); cfg keeps the path it was given.
+func RestoreFrom(cfg *sim.Config, path string) error {
+	s, err := snapshot.Open(path, snapshot.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	kv, err := sim.RestoreKV(&s.State, s.Records)
+	if err != nil {
+		return err
+	}
+	cfg.InitialKV, cfg.InitialClusterVersion = kv, s.ClusterVersion
+	return nil
+}
