@@ -62,7 +62,7 @@ bench-memory:
 
 # The fuzz targets, as package:target. fuzz-short runs each for a few
 # seconds (CI does); fuzz runs each for FUZZTIME, one after the other.
-FUZZ := ./scenarios:FuzzParse ./scenarios:FuzzRun ./console:FuzzLine ./trace:FuzzRead ./snapshot:FuzzOpen
+FUZZ := ./scenarios:FuzzParse ./scenarios:FuzzRun ./console:FuzzLine ./trace:FuzzRead ./swarm:FuzzMerge ./snapshot:FuzzOpen
 FUZZTIME ?= 10m
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=5s

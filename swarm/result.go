@@ -1,13 +1,8 @@
 package swarm
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"maps"
-	"slices"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -80,6 +75,11 @@ type Seeds struct {
 	Last  uint64 `json:"last"`
 }
 
+// MaxSeeds bounds the seeds of one campaign, so that every count of them
+// fits an int64. A campaign's memory does not grow with its seeds: they
+// are drawn one at a time, and results are written out as they come.
+const MaxSeeds = 1 << 62
+
 // ParseSeeds reads "1-10000" or "42".
 func ParseSeeds(s string) (Seeds, error) {
 	lo, hi, isRange := strings.Cut(strings.TrimSpace(s), "-")
@@ -91,7 +91,22 @@ func ParseSeeds(s string) (Seeds, error) {
 	if err1 != nil || err2 != nil || last < first {
 		return Seeds{}, fmt.Errorf("--seeds: want a range like 1-10000 (or one seed, like 42), not %q", s)
 	}
-	return Seeds{First: first, Last: last}, nil
+	r := Seeds{First: first, Last: last}
+	if err := r.check(); err != nil {
+		return Seeds{}, fmt.Errorf("--seeds: %v", err)
+	}
+	return r, nil
+}
+
+// check refuses a range that is backwards or holds more than MaxSeeds.
+func (s Seeds) check() error {
+	switch {
+	case s.Last < s.First:
+		return fmt.Errorf("the range %d-%d ends before it starts", s.First, s.Last)
+	case s.Last-s.First >= MaxSeeds:
+		return fmt.Errorf("the range %d-%d holds more than %d seeds, the most a campaign may run", s.First, s.Last, uint64(MaxSeeds))
+	}
+	return nil
 }
 
 func (s Seeds) String() string {
@@ -111,6 +126,10 @@ type Shard struct {
 	Of int `json:"of"`
 }
 
+// MaxShards bounds how many shards a campaign is cut into; merging them
+// needs every shard's file open at once.
+const MaxShards = 1000
+
 // ParseShard reads "K/N".
 func ParseShard(s string) (Shard, error) {
 	k, n, ok := strings.Cut(s, "/")
@@ -118,170 +137,58 @@ func ParseShard(s string) (Shard, error) {
 	var err1, err2 error
 	sh.K, err1 = strconv.Atoi(k)
 	sh.Of, err2 = strconv.Atoi(n)
-	if !ok || err1 != nil || err2 != nil || sh.Of < 1 || sh.K < 1 || sh.K > sh.Of {
+	if !ok || err1 != nil || err2 != nil {
 		return Shard{}, fmt.Errorf("--shard: want K/N with 1 <= K <= N, like 2/4, not %q", s)
+	}
+	if err := sh.check(); err != nil {
+		return Shard{}, fmt.Errorf("--shard: %v", err)
 	}
 	return sh, nil
 }
 
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.Of) }
-
-// Seeds returns the shard's seeds of the range, in order.
-func (s Shard) Seeds(r Seeds) []uint64 {
-	var out []uint64
-	for seed := r.First + uint64(s.K-1); seed >= r.First && seed <= r.Last; seed += uint64(s.Of) {
-		out = append(out, seed)
-	}
-	return out
-}
-
-// WriteResults writes a results file: the header, then one line a seed.
-func WriteResults(w io.Writer, h Header, results []Result) error {
-	enc := json.NewEncoder(w)
-	if err := enc.Encode(h); err != nil {
-		return err
-	}
-	for i := range results {
-		if err := enc.Encode(&results[i]); err != nil {
-			return err
-		}
+// check refuses a shard that is not one of 1 to MaxShards.
+func (s Shard) check() error {
+	switch {
+	case s.Of < 1 || s.Of > MaxShards:
+		return fmt.Errorf("%s: a campaign is cut into 1 to %d shards, not %d", s, MaxShards, s.Of)
+	case s.K < 1 || s.K > s.Of:
+		return fmt.Errorf("%s: want K/N with 1 <= K <= N", s)
 	}
 	return nil
 }
 
-// ReadResults reads a results file.
-func ReadResults(r io.Reader, name string) (Header, []Result, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var h Header
-	var out []Result
-	line := 0
-	for sc.Scan() {
-		line++
-		var err error
-		if line == 1 {
-			err = json.Unmarshal(sc.Bytes(), &h)
-			if err == nil && h.Format != ResultsFormat {
-				err = fmt.Errorf("not a swarm results file of format %d", ResultsFormat)
-			}
-		} else {
-			var res Result
-			err = json.Unmarshal(sc.Bytes(), &res)
-			out = append(out, res)
-		}
-		if err != nil {
-			return h, nil, fmt.Errorf("%s:%d: %v", name, line, err)
-		}
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.Of) }
+
+// Count returns how many of r's seeds the shard holds.
+func (s Shard) Count(r Seeds) uint64 {
+	skip := uint64(s.K - 1)
+	if skip > r.Last-r.First {
+		return 0
 	}
-	if err := sc.Err(); err != nil {
-		return h, nil, fmt.Errorf("%s: %v", name, err)
-	}
-	if line == 0 {
-		return h, nil, fmt.Errorf("%s: empty: not a swarm results file", name)
-	}
-	return h, out, nil
+	return (r.Last-r.First-skip)/uint64(s.Of) + 1
 }
 
-// Merge joins the results of the shards of one campaign. Every shard must
-// be there exactly once, each with every one of its seeds, so that the
-// merged results are exactly those of the campaign run unsharded.
-func Merge(headers []Header, results [][]Result) (Header, []Result, error) {
-	if len(headers) == 0 {
-		return Header{}, nil, errors.New("merge: no results files")
-	}
-	h := headers[0]
-	n := h.Shard.Of
-	seen := make([]bool, n+1)
-	var all []Result
-	for i, hi := range headers {
-		if hi.Options != h.Options || hi.Seeds != h.Seeds || hi.Shard.Of != n {
-			return Header{}, nil, fmt.Errorf("merge: file %d is from another campaign (seeds %s, shard %s, %s), not seeds %s in %d shards, %s",
-				i+1, hi.Seeds, hi.Shard, hi.Options, h.Seeds, n, h.Options)
-		}
-		if seen[hi.Shard.K] {
-			return Header{}, nil, fmt.Errorf("merge: shard %s is there twice", hi.Shard)
-		}
-		seen[hi.Shard.K] = true
-		want := hi.Shard.Seeds(hi.Seeds)
-		got := make([]uint64, len(results[i]))
-		for j, r := range results[i] {
-			got[j] = r.Seed
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			return Header{}, nil, fmt.Errorf("merge: shard %s has %d results, not one for each of its %d seeds (was it interrupted?)", hi.Shard, len(got), len(want))
-		}
-		all = append(all, results[i]...)
-	}
-	for k := 1; k <= n; k++ {
-		if !seen[k] {
-			return Header{}, nil, fmt.Errorf("merge: shard %d/%d is missing", k, n)
+// All returns the shard's seeds of r, in order, one at a time: a campaign
+// of a hundred million seeds never holds them all.
+func (s Shard) All(r Seeds) iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		n := s.Count(r)
+		seed := r.First + uint64(s.K-1)
+		for i := uint64(0); i < n; i++ {
+			if !yield(seed) {
+				return
+			}
+			seed += uint64(s.Of) // NB: no wrap: the last one is not stepped past
 		}
 	}
-	slices.SortFunc(all, func(a, b Result) int { return cmpUint(a.Seed, b.Seed) })
-	h.Shard = Shard{K: 1, Of: 1}
-	return h, all, nil
 }
+
+// of returns the shard (its K) that holds seed of r.
+func (s Shard) of(r Seeds, seed uint64) int { return int((seed-r.First)%uint64(s.Of)) + 1 }
 
 // ReproFile is the name of a failing seed's reproducer in the reproducer
 // directory.
 func ReproFile(seed uint64) string { return "swarm-seed-" + strconv.FormatUint(seed, 10) + ".yaml" }
-
-// Report writes what a campaign found: a line for each failure and each
-// seed the linearizability check could not decide, then the totals. It is
-// a function of the header and the results alone (no times, no worker
-// counts), so that a campaign prints the same whichever way it ran.
-// reproDir is where the reproducers are written.
-func Report(w io.Writer, h Header, results []Result, reproDir string) {
-	results = slices.Clone(results)
-	slices.SortFunc(results, func(a, b Result) int { return cmpUint(a.Seed, b.Seed) })
-	fmt.Fprintf(w, "raftsim swarm: seeds %s", h.Seeds)
-	if h.Shard.Of > 1 {
-		fmt.Fprintf(w, " (shard %s: %d seeds)", h.Shard, len(h.Shard.Seeds(h.Seeds)))
-	}
-	fmt.Fprintf(w, "\n  %s\n", h.Options)
-	counts := map[Verdict]int{}
-	checks := map[string]int{}
-	var virtual, events, requests, checked int64
-	for _, r := range results {
-		counts[r.Verdict]++
-		virtual += r.EndNS
-		events += int64(r.Events)
-		requests += int64(r.Requests)
-		checked += int64(r.Checked)
-		switch {
-		case r.Verdict.Failed():
-			checks[string(r.Verdict)+": "+r.Check]++
-			fmt.Fprintf(w, "FAIL seed %d: %s\n", r.Seed, r.outcome())
-			fmt.Fprintf(w, "  drew: %s\n", r.Profile)
-			path := reproPath(reproDir, r.Seed)
-			fmt.Fprintf(w, "  reproducer: %s (%d steps, shrunk from %d); replay with: raftsim run %s\n", path, r.ReproSteps, r.Steps, path)
-		case r.Verdict == Unknown:
-			fmt.Fprintf(w, "UNKNOWN seed %d: the linearizability check could not decide: %s\n", r.Seed, r.Detail)
-		}
-	}
-	failed := 0
-	for v, n := range counts {
-		if v.Failed() {
-			failed += n
-		}
-	}
-	fmt.Fprintf(w, "%d seeds: %d passed, %d failed, %d unknown\n", len(results), counts[Pass], failed, counts[Unknown])
-	if failed > 0 {
-		var parts []string
-		for _, k := range slices.Sorted(maps.Keys(checks)) {
-			parts = append(parts, fmt.Sprintf("%d %s", checks[k], k))
-		}
-		fmt.Fprintf(w, "  failures: %s\n", strings.Join(parts, "; "))
-	}
-	fmt.Fprintf(w, "  simulated %s of virtual time: %d events, %d client requests, %d operations checked for linearizability\n",
-		sim.Time(virtual), events, requests, checked)
-}
-
-func (r Result) outcome() string {
-	o := Outcome{Verdict: r.Verdict, Check: r.Check, Detail: r.Detail, At: sim.Time(r.AtNS)}
-	return o.String()
-}
 
 func reproPath(dir string, seed uint64) string {
 	if dir == "" || dir == "." {
@@ -293,19 +200,9 @@ func reproPath(dir string, seed uint64) string {
 // ReproPath is where Report says a seed's reproducer is.
 func ReproPath(dir string, seed uint64) string { return reproPath(dir, seed) }
 
-// ExitCode is what a campaign exits with: 3 when a safety invariant broke
-// or a history is not linearizable, 1 for any other failure, 0 otherwise.
-func ExitCode(results []Result) int {
-	code := 0
-	for _, r := range results {
-		switch {
-		case r.Verdict == Safety || r.Verdict == NotLinearizable:
-			return 3
-		case r.Verdict.Failed():
-			code = 1
-		}
-	}
-	return code
+func (r Result) outcome() string {
+	o := Outcome{Verdict: r.Verdict, Check: r.Check, Detail: r.Detail, At: sim.Time(r.AtNS)}
+	return o.String()
 }
 
 func cmpUint(a, b uint64) int {

@@ -163,7 +163,12 @@ func TestShardsCoverEverySeedOnce(t *testing.T) {
 	for n := 1; n <= 6; n++ {
 		var all []uint64
 		for k := 1; k <= n; k++ {
-			all = append(all, Shard{K: k, Of: n}.Seeds(r)...)
+			sh := Shard{K: k, Of: n}
+			before := len(all)
+			all = slices.AppendSeq(all, sh.All(r))
+			if got := uint64(len(all) - before); got != sh.Count(r) {
+				t.Errorf("shard %s: %d seeds, but Count says %d", sh, got, sh.Count(r))
+			}
 		}
 		slices.Sort(all)
 		if len(all) != int(r.Count()) || all[0] != r.First || all[len(all)-1] != r.Last || len(slices.Compact(all)) != int(r.Count()) {
@@ -181,33 +186,42 @@ func TestMergeOfShardsIsTheCampaign(t *testing.T) {
 	o.Bugs = []sim.Bug{sim.BugApplyUncommitted}
 	seeds := Seeds{First: 1, Last: 16}
 	var whole []Result
-	for _, seed := range (Shard{K: 1, Of: 1}).Seeds(seeds) {
+	for seed := range (Shard{K: 1, Of: 1}).All(seeds) {
 		whole = append(whole, RunSeed(seed, o))
 	}
 	hdr := Header{Format: ResultsFormat, Options: o.String(), Args: o.Args(), Seeds: seeds, Shard: Shard{K: 1, Of: 1}}
 	var want bytes.Buffer
 	Report(&want, hdr, whole, "repro")
 
-	var headers []Header
-	var results [][]Result
+	files := map[int][]byte{}
 	for _, k := range []int{3, 1, 4, 2} { // any order
 		h := hdr
 		h.Shard = Shard{K: k, Of: 4}
 		var rs []Result
-		for _, seed := range h.Shard.Seeds(seeds) {
+		for seed := range h.Shard.All(seeds) {
 			rs = append(rs, RunSeed(seed, o))
 		}
 		var file bytes.Buffer
 		if err := WriteResults(&file, h, rs); err != nil {
 			t.Fatal(err)
 		}
-		hr, rr, err := ReadResults(&file, fmt.Sprintf("shard-%d", k))
-		if err != nil {
-			t.Fatal(err)
-		}
-		headers, results = append(headers, hr), append(results, rr)
+		files[k] = file.Bytes()
 	}
-	mh, merged, err := Merge(headers, results)
+	// merge merges the files of the shards in the order given.
+	merge := func(order ...int) (Header, []Result, error) {
+		var readers []*ResultsReader
+		for _, k := range order {
+			rr, err := NewResultsReader(bytes.NewReader(files[k]), fmt.Sprintf("shard-%d", k))
+			if err != nil {
+				return Header{}, nil, err
+			}
+			readers = append(readers, rr)
+		}
+		var out []Result
+		h, err := Merge(readers, func(r Result) error { out = append(out, r); return nil })
+		return h, out, err
+	}
+	mh, merged, err := merge(3, 1, 4, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,12 +233,17 @@ func TestMergeOfShardsIsTheCampaign(t *testing.T) {
 	if !strings.Contains(want.String(), "FAIL seed 1:") {
 		t.Errorf("the campaign found nothing to merge:\n%s", want.String())
 	}
-	if _, _, err := Merge(headers[:3], results[:3]); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, _, err := merge(3, 1, 4); err == nil || !strings.Contains(err.Error(), "give one for each shard") {
 		t.Errorf("three shards of four merged: %v", err)
 	}
-	results[0] = results[0][1:]
-	if _, _, err := Merge(headers, results); err == nil {
-		t.Errorf("a shard with a seed missing merged")
+	if _, _, err := merge(3, 1, 4, 4); err == nil || !strings.Contains(err.Error(), "shard 4/4 is there twice") {
+		t.Errorf("a shard given twice merged: %v", err)
+	}
+	// A shard's file with its first result cut out.
+	lines := bytes.SplitAfter(files[1], []byte("\n"))
+	files[1] = bytes.Join(append(lines[:1:1], lines[2:]...), nil)
+	if _, _, err := merge(1, 2, 3, 4); err == nil || !strings.Contains(err.Error(), "shard-1:2: seed 5, but shard 1/4 has no result for seed 1 before it") {
+		t.Errorf("a shard with a seed missing merged: %v", err)
 	}
 }
 

@@ -81,6 +81,9 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 		{[]string{"run", "first-election", "--trace", dir}, "run: --trace: open " + dir + ": is a directory"},
 		{[]string{"run", "first-election", "--linearizability-html", file + "/x.html"}, "run: --linearizability-html: open " + file + "/x.html: not a directory"},
 		{[]string{"shell", "--trace", "/nonexistent-dir/t.jsonl"}, "shell: --trace: open /nonexistent-dir/t.jsonl: no such file or directory"},
+		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--repro-dir", file + "/repro"}, "swarm: --repro-dir: mkdir " + file + ": not a directory"},
+		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--repro-dir", "/dev/full/repro"}, "swarm: --repro-dir: mkdir /dev/full: not a directory"},
+		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--out", "/nonexistent-dir/r.jsonl"}, "swarm: --out: open /nonexistent-dir/r.jsonl: no such file or directory"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(tc.args, strings.NewReader("put a b\n"), &stdout, &stderr)

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/raftsim/raftsim/interrupt"
+	"github.com/raftsim/raftsim/swarm"
 	"github.com/raftsim/raftsim/trace"
 )
 
@@ -40,6 +44,9 @@ func startRaftsim(t *testing.T, dir, stdin string, args ...string) *started {
 	s.cmd = exec.Command(os.Args[0], args...)
 	s.cmd.Env = append(os.Environ(), asRaftsim+"=1")
 	s.cmd.Dir, s.cmd.Stdout, s.cmd.Stderr = dir, out, errf
+	// Its own process group, which a test can signal whole, as a
+	// terminal's Ctrl-C signals the foreground group.
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if stdin != "" {
 		s.cmd.Stdin = strings.NewReader(stdin)
 	}
@@ -239,5 +246,60 @@ func TestShellInterruptedWaitingForInput(t *testing.T) {
 	}
 	if stdout := s.read(t, s.stdout); !strings.Contains(stdout, "> put a b\nOK\n") || !strings.Contains(stdout, "interrupted by SIGTERM") {
 		t.Fatalf("the output:\n%s", stdout)
+	}
+}
+
+// swarm: the report of the seeds that finished, the results file with
+// their lines (every one a seed that finished, in order) and the
+// reproducers of their failures, exit 130 (issue 24: Ctrl-C during a swarm
+// exited 130 with no summary and no --out file). Over worker processes,
+// which Ctrl-C at a terminal reaches too: they are sent the signal as well.
+func TestSwarmInterrupted(t *testing.T) {
+	for _, workers := range []string{"1", "2"} {
+		dir := t.TempDir()
+		p := startRaftsim(t, dir, "", "swarm", "--seeds", "1-100000", "--workers", workers, "--bug", "apply-uncommitted", "--no-shrink", "--out", "r.jsonl")
+		out := filepath.Join(dir, "r.jsonl")
+		p.waitUntil(t, "a few seeds have finished", func() bool {
+			b, _ := os.ReadFile(out)
+			return bytes.Count(b, []byte("\n")) >= 6
+		})
+		if workers == "2" {
+			// As a terminal's Ctrl-C does: the whole process group, the
+			// workers too.
+			if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code := p.interrupt(t, syscall.SIGINT)
+		stdout, stderr := p.read(t, p.stdout), p.read(t, p.stderr)
+		if code != exitInterrupted {
+			t.Fatalf("workers %s: exit %d; stderr: %s", workers, code, stderr)
+		}
+		m := regexp.MustCompile(`(?m)^interrupted by SIGINT after (\d+) of 100000 seeds: the totals above are of the seeds that finished, and r.jsonl holds their results$`).FindStringSubmatch(stdout)
+		if m == nil {
+			t.Fatalf("workers %s: the report does not say it was interrupted:\n%s", workers, stdout)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, results, err := swarm.ReadResults(f, out)
+		f.Close()
+		if err != nil {
+			t.Fatalf("workers %s: the results file: %v", workers, err)
+		}
+		if fmt.Sprint(len(results)) != m[1] || h.Seeds.Last != 100000 {
+			t.Fatalf("workers %s: the report says %s seeds finished, the file holds %d", workers, m[1], len(results))
+		}
+		if !strings.Contains(stdout, fmt.Sprintf("%s seeds: ", m[1])) {
+			t.Fatalf("workers %s: the totals are not of the %s seeds:\n%s", workers, m[1], stdout)
+		}
+		for _, r := range results {
+			if r.Verdict.Failed() {
+				if _, err := os.Stat(filepath.Join(dir, "swarm-repro", swarm.ReproFile(r.Seed))); err != nil {
+					t.Fatalf("workers %s: seed %d failed, and its reproducer: %v", workers, r.Seed, err)
+				}
+			}
+		}
 	}
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/raftsim/raftsim/console"
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/swarm"
 	"github.com/raftsim/raftsim/swarm/campaign"
@@ -95,6 +97,9 @@ minimal scenario that 'raftsim run' replays. See docs/swarm.md.
 	// lazier collector buys time at the cost of memory, which is plenty.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	if *worker {
+		// A worker leaves SIGINT and SIGTERM to the campaign, which a
+		// Ctrl-C reaches too: the campaign stops it when it stops.
+		signal.Ignore(interrupt.Signals...)
 		return campaign.Serve(o, stdin, stdout)
 	}
 	seeds, err := swarm.ParseSeeds(*seedsFlag)
@@ -105,10 +110,16 @@ minimal scenario that 'raftsim run' replays. See docs/swarm.md.
 	if err != nil {
 		return badInput("swarm: %v", err)
 	}
-	if *workers < 1 {
-		return badInput("swarm: --workers must be at least 1")
+	if *workers < 1 || *workers > 64 {
+		return badInput("swarm: --workers must be between 1 and 64, not %d", *workers)
 	}
-	cfg := campaign.Config{Options: o, Seeds: shard.Seeds(seeds), Workers: *workers, Progress: stderr}
+	h := swarm.Header{Format: swarm.ResultsFormat, Options: o.String(), Args: o.Args(), Seeds: seeds, Shard: shard}
+	out, err := openSwarmOutputs("swarm", h, *outPath, *reproDir)
+	if err != nil {
+		return err
+	}
+	defer out.close()
+	cfg := campaign.Config{Options: o, Seeds: seeds, Shard: shard, Workers: *workers, Progress: stderr}
 	if f, ok := stderr.(*os.File); ok && console.IsTerminal(f) {
 		cfg.Terminal = true
 	}
@@ -119,43 +130,124 @@ minimal scenario that 'raftsim run' replays. See docs/swarm.md.
 		}
 		cfg.Worker = append([]string{self, "swarm", "--worker"}, o.Args()...)
 	}
-	fmt.Fprintf(stderr, "raftsim swarm: %d seeds over %d workers\n", len(cfg.Seeds), min(*workers, len(cfg.Seeds)))
-	results, err := campaign.Run(cfg)
-	if err != nil {
-		return err
-	}
-	h := swarm.Header{Format: swarm.ResultsFormat, Options: o.String(), Args: o.Args(), Seeds: seeds, Shard: shard}
-	return finishSwarm(h, results, *outPath, *reproDir, stdout)
+	total := shard.Count(seeds)
+	fmt.Fprintf(stderr, "raftsim swarm: %d seeds over %d workers\n", total, min(uint64(*workers), total))
+	// Ctrl-C (or SIGTERM) stops the campaign between seeds: the report,
+	// the results file and the reproducers hold every seed that finished.
+	stop := interrupt.Catch()
+	defer stop.Stop()
+	cfg.Stop = stop.Done()
+	rep := swarm.NewReporter(stdout, h, *reproDir)
+	cfg.Result = func(r swarm.Result) error { return out.add(rep, r) }
+	outcome, runErr := campaign.Run(cfg)
+	return out.finish(rep, runErr, outcome.Stopped, fmt.Sprintf("%d of %d seeds", outcome.Done, outcome.Total), stop)
 }
 
-// finishSwarm writes the results file and the reproducers, prints the
-// report, and gives the exit code.
-func finishSwarm(h swarm.Header, results []swarm.Result, outPath, reproDir string, stdout io.Writer) error {
+// swarmOutputs are where a campaign (or a merge) writes what it finds, as
+// it finds it: the results file, the reproducers and the report.
+type swarmOutputs struct {
+	cmd           string
+	results       *swarm.ResultsWriter
+	file          *os.File
+	outPath       string
+	reproDir      string
+	madeReproDir  bool
+	reproducers   int
+	failedToWrite error
+}
+
+// openSwarmOutputs creates the results file and the reproducer directory
+// before any seed runs, so that a path that cannot be written is exit 2
+// at once (the reproducer directory was found bad only after every seed
+// had run).
+func openSwarmOutputs(cmd string, h swarm.Header, outPath, reproDir string) (*swarmOutputs, error) {
+	o := &swarmOutputs{cmd: cmd, outPath: outPath, reproDir: reproDir}
+	if _, err := os.Stat(reproDir); errors.Is(err, os.ErrNotExist) {
+		o.madeReproDir = true
+	}
+	if err := prepareDir(cmd, "--repro-dir", reproDir); err != nil {
+		return nil, err
+	}
 	if outPath != "" {
-		var b bytes.Buffer
-		if err := swarm.WriteResults(&b, h, results); err != nil {
-			return err
+		f, err := createOutput(cmd, "--out", outPath)
+		if err != nil {
+			o.close()
+			return nil, err
 		}
-		if err := os.WriteFile(outPath, b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	for _, r := range results {
-		if r.Repro == "" {
-			continue
-		}
-		if err := os.MkdirAll(reproDir, 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(reproDir, swarm.ReproFile(r.Seed)), []byte(r.Repro), 0o644); err != nil {
-			return err
+		o.file = f
+		if o.results, err = swarm.NewResultsWriter(f, h); err != nil {
+			o.close()
+			return nil, badInput("%s: --out: writing %s: %v", cmd, outPath, err)
 		}
 	}
-	swarm.Report(stdout, h, results, reproDir)
-	if code := swarm.ExitCode(results); code != exitOK {
+	return o, nil
+}
+
+// add writes one seed's result out: its line in the results file, its
+// reproducer, its lines of the report. An error stops the campaign; what
+// was written before it stays.
+func (o *swarmOutputs) add(rep *swarm.Reporter, r swarm.Result) error {
+	if o.results != nil {
+		if err := o.results.Write(r); err != nil {
+			o.failedToWrite = fmt.Errorf("%s: writing the results to %s: %v; the results of the %d seeds before seed %d are in it",
+				o.cmd, o.outPath, err, o.results.Written(), r.Seed)
+			return o.failedToWrite
+		}
+	}
+	if r.Repro != "" {
+		path := filepath.Join(o.reproDir, swarm.ReproFile(r.Seed))
+		if err := os.WriteFile(path, []byte(r.Repro), 0o644); err != nil {
+			o.failedToWrite = fmt.Errorf("%s: writing the reproducer of seed %d: %v; the %d written before it are in %s",
+				o.cmd, r.Seed, err, o.reproducers, o.reproDir)
+			return o.failedToWrite
+		}
+		o.reproducers++
+	}
+	rep.Add(r)
+	return nil
+}
+
+// finish ends the report and gives the exit code: 130 when stopped by a
+// signal (done says how far it got), 2 when an output could not be
+// written, else the campaign's.
+func (o *swarmOutputs) finish(rep *swarm.Reporter, runErr error, stopped bool, done string, stop *interrupt.Catcher) error {
+	rep.End()
+	closeErr := o.close()
+	switch {
+	case o.failedToWrite != nil:
+		return &exitError{code: exitBadInput, err: o.failedToWrite}
+	case runErr != nil:
+		return runErr
+	case closeErr != nil:
+		return &exitError{code: exitBadInput, err: fmt.Errorf("%s: writing the results to %s: %v", o.cmd, o.outPath, closeErr)}
+	case stopped:
+		sig := interrupt.Name(stop.Signal())
+		fmt.Fprintf(rep.Writer(), "interrupted by %s after %s: the totals above are of the seeds that finished", sig, done)
+		if o.outPath != "" {
+			fmt.Fprintf(rep.Writer(), ", and %s holds their results", o.outPath)
+		}
+		fmt.Fprintln(rep.Writer())
+		return interrupted("%s: interrupted by %s after %s", o.cmd, sig, done)
+	}
+	if code := rep.ExitCode(); code != exitOK {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// close closes the results file, and removes the reproducer directory if
+// it was made for this campaign and nothing was written into it.
+func (o *swarmOutputs) close() error {
+	var err error
+	if o.file != nil {
+		err = o.file.Close()
+		o.file = nil
+	}
+	if o.madeReproDir && o.reproducers == 0 {
+		os.Remove(o.reproDir) // only if empty
+		o.madeReproDir = false
+	}
+	return err
 }
 
 func swarmMergeCmd(args []string, stdout, stderr io.Writer) error {
@@ -164,7 +256,10 @@ func swarmMergeCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, `Usage: raftsim swarm merge [flags] RESULTS...
 
 Merges the --out files of every shard of a campaign and prints exactly what
-the campaign prints when run unsharded; writes the reproducers too.
+the campaign prints when run unsharded; writes the reproducers too. Every
+header and line is checked first (the shards, the seeds, the verdicts, the
+reproducers), so that nothing is printed or written from files that do not
+hold a whole campaign.
 
 %s`, fs.FlagUsages())
 	}
@@ -177,23 +272,47 @@ the campaign prints when run unsharded; writes the reproducers too.
 		fs.Usage()
 		return badInput("swarm merge: want the results files of the shards")
 	}
-	var headers []swarm.Header
-	var results [][]swarm.Result
-	for _, path := range fs.Args() {
-		f, err := os.Open(path)
-		if err != nil {
-			return badInput("swarm merge: %v", err)
-		}
-		h, rs, err := swarm.ReadResults(f, path)
-		f.Close()
-		if err != nil {
-			return badInput("swarm merge: %v", err)
-		}
-		headers, results = append(headers, h), append(results, rs)
+	if fs.NArg() > swarm.MaxShards {
+		return badInput("swarm merge: %d files: a campaign has at most %d shards", fs.NArg(), swarm.MaxShards)
 	}
-	h, all, err := swarm.Merge(headers, results)
+	// The files are read twice: once to check them whole, once to merge.
+	var h swarm.Header
+	merge := func(emit func(swarm.Result) error) error {
+		var readers []*swarm.ResultsReader
+		for _, path := range fs.Args() {
+			f, err := os.Open(path)
+			if err != nil {
+				return badInput("swarm merge: %v", err)
+			}
+			defer f.Close()
+			rr, err := swarm.NewResultsReader(f, path)
+			if err != nil {
+				return badInput("swarm merge: %v", err)
+			}
+			readers = append(readers, rr)
+		}
+		var err error
+		if h, err = swarm.Merge(readers, emit); err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				return err
+			}
+			return badInput("swarm %v", err)
+		}
+		return nil
+	}
+	if err := merge(func(swarm.Result) error { return nil }); err != nil {
+		return err
+	}
+	out, err := openSwarmOutputs("swarm merge", h, *outPath, *reproDir)
 	if err != nil {
-		return badInput("swarm %v", err)
+		return err
 	}
-	return finishSwarm(h, all, *outPath, *reproDir, stdout)
+	defer out.close()
+	rep := swarm.NewReporter(stdout, h, *reproDir)
+	err = merge(func(r swarm.Result) error { return out.add(rep, r) })
+	if out.failedToWrite != nil {
+		err = nil // finish reports it
+	}
+	return out.finish(rep, err, false, "", nil)
 }

@@ -83,7 +83,7 @@ func TestSwarmMergeOfFourShards(t *testing.T) {
 	if merged != whole {
 		t.Errorf("merged:\n%s\nwhole:\n%s", merged, whole)
 	}
-	if code, _, stderr := raftsimIn(t, dir, "swarm", "merge", files[0], files[1], files[3]); code != 2 || !strings.Contains(stderr, "shard 3/4 is missing") {
+	if code, _, stderr := raftsimIn(t, dir, "swarm", "merge", files[0], files[1], files[3]); code != 2 || !strings.Contains(stderr, "and 3 results files were given: give one for each shard") {
 		t.Errorf("merging 3 of 4 shards: exit %d, %s", code, stderr)
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,7 +26,10 @@ import (
 // Config is a campaign.
 type Config struct {
 	Options swarm.Options
-	Seeds   []uint64 // the seeds to run, in order
+	// Seeds and Shard say which seeds to run: the shard's seeds of the
+	// range, in order. They are drawn one at a time.
+	Seeds swarm.Seeds
+	Shard swarm.Shard
 	// Workers is how many seeds run at once. With 1, or with no Worker
 	// command, they run one after the other in this process.
 	Workers int
@@ -34,6 +37,14 @@ type Config struct {
 	// seeds with Serve (for raftsim: raftsim swarm --worker and the
 	// options' flags).
 	Worker []string
+	// Result is handed each seed's result as it comes, in seed order
+	// (results that come early wait for the seeds before them, at most a
+	// few per worker). An error from it stops the campaign.
+	Result func(swarm.Result) error
+	// Stop, when closed, stops the campaign: no seed is started after it,
+	// the seeds running in workers are abandoned, and Run returns what had
+	// finished (Stopped). nil: never.
+	Stop <-chan struct{}
 	// Progress, if set, gets a progress line now and then: seeds done,
 	// the rate, failures and the time left. Terminal says it is a
 	// terminal, where the line is rewritten in place.
@@ -41,31 +52,59 @@ type Config struct {
 	Terminal bool
 }
 
-// Run runs every seed and returns the results in seed order.
-func Run(cfg Config) ([]swarm.Result, error) {
+// Outcome is how a campaign ended.
+type Outcome struct {
+	Done    uint64 // seeds whose results were handed to Result
+	Total   uint64 // seeds the campaign had
+	Stopped bool   // Stop was closed before every seed ran
+}
+
+// Run runs the seeds and hands each result to cfg.Result, in seed order.
+// Only the results waiting for an earlier seed are kept: a campaign's
+// memory does not grow with its length. When it is stopped, the results
+// that finished out of order are handed on too (still in seed order, with
+// the gaps of the seeds that did not finish).
+func Run(cfg Config) (Outcome, error) {
 	p := newProgress(cfg)
-	var results []swarm.Result
+	o := Outcome{Total: cfg.Shard.Count(cfg.Seeds)}
+	emit := func(r swarm.Result) error {
+		o.Done++
+		p.done(r)
+		return cfg.Result(r)
+	}
 	var err error
 	if cfg.Workers <= 1 || len(cfg.Worker) == 0 {
-		for _, seed := range cfg.Seeds {
-			r := swarm.RunSeed(seed, cfg.Options)
-			results = append(results, r)
-			p.done(r)
-		}
+		err = runHere(cfg, emit, &o)
 	} else {
-		results, err = runWorkers(cfg, p)
+		err = runWorkers(cfg, emit, &o)
 	}
 	p.finish()
-	slices.SortFunc(results, func(a, b swarm.Result) int {
-		switch {
-		case a.Seed < b.Seed:
-			return -1
-		case a.Seed > b.Seed:
-			return 1
+	return o, err
+}
+
+// stopped reports whether stop is closed.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// runHere runs the seeds one after the other in this process, asking
+// Stop between them.
+func runHere(cfg Config, emit func(swarm.Result) error, o *Outcome) error {
+	for seed := range cfg.Shard.All(cfg.Seeds) {
+		if stopped(cfg.Stop) {
+			o.Stopped = true
+			return nil
 		}
-		return 0
-	})
-	return results, err
+		if err := emit(swarm.RunSeed(seed, cfg.Options)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Serve is a worker's loop: it reads seeds, one a line, and writes each
@@ -121,28 +160,52 @@ type answer struct {
 
 // runWorkers hands the seeds out to worker processes, a few at a time
 // each, as they answer, so that a slow seed (one being shrunk) holds up
-// no other.
-func runWorkers(cfg Config, p *progress) ([]swarm.Result, error) {
+// no other, and hands the results on in seed order.
+func runWorkers(cfg Config, emit func(swarm.Result) error, o *Outcome) error {
 	answers := make(chan answer)
 	var workers []*worker
 	var readers sync.WaitGroup
 	var err error
-	for i := range min(cfg.Workers, len(cfg.Seeds)) {
+	for i := range min(uint64(cfg.Workers), o.Total) {
 		var w *worker
-		if w, err = startWorker(cfg.Worker, i, answers, &readers); err != nil {
+		if w, err = startWorker(cfg.Worker, int(i), answers, &readers); err != nil {
 			break
 		}
 		workers = append(workers, w)
 	}
-	next := 0
+	next, stop := iter.Pull(cfg.Shard.All(cfg.Seeds))
+	defer stop()
+	more := true
+	// order hands results on in seed order: each seed handed out is
+	// queued, and a result waits in early until those before it came.
+	var order []uint64
+	early := map[uint64]swarm.Result{}
+	flush := func() error {
+		for len(order) > 0 {
+			r, ok := early[order[0]]
+			if !ok {
+				return nil
+			}
+			delete(early, order[0])
+			order = order[1:]
+			if err := emit(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	send := func(w *worker) error {
-		for w.sent < inFlight && next < len(cfg.Seeds) {
-			fmt.Fprintln(w.stdin, cfg.Seeds[next])
-			next++
+		for w.sent < inFlight && more {
+			var seed uint64
+			if seed, more = next(); !more {
+				break
+			}
+			fmt.Fprintln(w.stdin, seed)
+			order = append(order, seed)
 			w.sent++
 		}
 		err := w.stdin.Flush()
-		if next == len(cfg.Seeds) {
+		if !more {
 			w.close()
 		}
 		return err
@@ -152,9 +215,17 @@ func runWorkers(cfg Config, p *progress) ([]swarm.Result, error) {
 			err = send(w)
 		}
 	}
-	var results []swarm.Result
-	for err == nil && len(results) < len(cfg.Seeds) {
-		a := <-answers
+	got := uint64(0)
+	for err == nil && got < o.Total {
+		var a answer
+		select {
+		case a = <-answers:
+		case <-cfg.Stop:
+			o.Stopped = true
+		}
+		if o.Stopped {
+			break
+		}
 		switch {
 		case a.err != nil:
 			err = fmt.Errorf("worker %d: %w", a.w+1, a.err)
@@ -167,16 +238,32 @@ func runWorkers(cfg Config, p *progress) ([]swarm.Result, error) {
 		if a.eof {
 			continue
 		}
-		results = append(results, a.r)
-		p.done(a.r)
+		got++
+		early[a.r.Seed] = a.r
+		if err = flush(); err != nil {
+			break
+		}
 		workers[a.w].sent--
 		err = send(workers[a.w])
 	}
-	// Every worker's input ends, so each exits; what they still say is
-	// read and dropped, and only then are they waited for (exec: no Wait
-	// before the reads from its pipe are done).
+	if o.Stopped {
+		// The seeds that finished out of turn are finished: they are
+		// handed on, in order, past the gaps of those that did not.
+		for _, seed := range order {
+			if r, ok := early[seed]; ok && err == nil {
+				err = emit(r)
+			}
+		}
+	}
+	// Every worker's input ends, so each exits (a stopped campaign kills
+	// them: their seeds are abandoned); what they still say is read and
+	// dropped, and only then are they waited for (exec: no Wait before the
+	// reads from its pipe are done).
 	for _, w := range workers {
 		w.close()
+		if o.Stopped || err != nil {
+			_ = w.cmd.Process.Kill()
+		}
 	}
 	go func() {
 		for range answers {
@@ -185,14 +272,14 @@ func runWorkers(cfg Config, p *progress) ([]swarm.Result, error) {
 	readers.Wait()
 	close(answers)
 	for _, w := range workers {
-		if werr := w.cmd.Wait(); werr != nil && err == nil {
+		if werr := w.cmd.Wait(); werr != nil && err == nil && !o.Stopped {
 			err = fmt.Errorf("a worker failed: %w", werr)
 		}
 	}
-	if err == nil && len(results) != len(cfg.Seeds) {
+	if err == nil && !o.Stopped && o.Done != o.Total {
 		err = errors.New("the workers ended before every seed was run")
 	}
-	return results, err
+	return err
 }
 
 // startWorker starts worker i, and a goroutine that passes on its answers.
@@ -229,8 +316,8 @@ func startWorker(argv []string, i int, answers chan<- answer, readers *sync.Wait
 type progress struct {
 	out      io.Writer
 	terminal bool
-	total    int
-	n        int
+	total    uint64
+	n        uint64
 	failed   int
 	unknown  int
 	start    time.Time
@@ -239,7 +326,7 @@ type progress struct {
 
 func newProgress(cfg Config) *progress {
 	now := time.Now()
-	return &progress{out: cfg.Progress, terminal: cfg.Terminal, total: len(cfg.Seeds), start: now, last: now}
+	return &progress{out: cfg.Progress, terminal: cfg.Terminal, total: cfg.Shard.Count(cfg.Seeds), start: now, last: now}
 }
 
 // done counts a result, and redraws the line at most a few times a second
