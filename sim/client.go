@@ -231,6 +231,10 @@ func (op *Op) Latency(now Time) time.Duration {
 	return time.Duration(op.End - op.Start)
 }
 
+// External reports whether the operation came from a client outside the
+// simulation (Command.External): raftsim serve's.
+func (op *Op) External() bool { return op.external }
+
 // isStream reports whether the operation stays open once it is ok: a
 // watch, or a keep-alive stream.
 func (op *Op) isStream() bool { return op.Kind == OpWatch || op.Kind == OpLeaseKeepAlive && op.Repeat }

@@ -22,10 +22,23 @@ type Front struct {
 	world  *sim.World // the world the open operations belong to
 	labels int        // labels handed out: x1, x2, ...
 
+	// Apply applies a command to the world, and logs it: nil is the
+	// world's own Do. The window sets its session's Do, which keeps the
+	// session's command log.
+	Apply func(sim.Command) (*sim.Op, error)
+
 	// Clients are the external clients seen so far, by address, in the
-	// order they first sent a request (the window draws a box for each).
+	// order they first sent a request.
 	Clients []string
 	seen    map[string]bool
+}
+
+// apply applies c through Apply, or w.Do.
+func (f *Front) apply(w *sim.World, c sim.Command) (*sim.Op, error) {
+	if f.Apply != nil {
+		return f.Apply(c)
+	}
+	return w.Do(c)
 }
 
 // NewFront returns a front whose inbox holds up to queue requests.
@@ -176,7 +189,7 @@ func (f *Front) do(w *sim.World, t *tracked, cmd sim.Command) error {
 	f.labels++
 	t.label = fmt.Sprintf("x%d", f.labels)
 	cmd.Via, cmd.By, cmd.External, cmd.Label = t.r.member, t.r.peer, true, t.label
-	op, err := w.Do(cmd)
+	op, err := f.apply(w, cmd)
 	if v := w.Violation(); v != nil {
 		t.r.answer(nil, status.Error(codes.Internal, "raftsim: "+v.Error()))
 		return v
@@ -214,7 +227,7 @@ func (f *Front) cancel(w *sim.World, r *request) error {
 		if open := t.op.Status == sim.OpPending || t.op.Kind == sim.OpWatch && t.op.Status == sim.OpOK; !open {
 			return nil
 		}
-		if _, err := w.Do(sim.Command{Kind: sim.CmdCancel, Label: t.label}); err != nil {
+		if _, err := f.apply(w, sim.Command{Kind: sim.CmdCancel, Label: t.label}); err != nil {
 			if v := w.Violation(); v != nil {
 				return v
 			}
@@ -241,7 +254,7 @@ func (f *Front) moveLeader(w *sim.World, r *request, msg *pb.MoveLeaderRequest) 
 	}
 	t := &tracked{r: r, target: target, deadline: w.Now().Add(sim.DefaultClientTimeout)}
 	if target != r.member {
-		if _, err := w.Do(sim.Command{Kind: sim.CmdTransferLeader, Node: target}); err != nil {
+		if _, err := f.apply(w, sim.Command{Kind: sim.CmdTransferLeader, Node: target}); err != nil {
 			r.answer(nil, status.Error(codes.FailedPrecondition, "raftsim: "+err.Error()))
 			return nil
 		}

@@ -53,20 +53,7 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 		}
 		return t
 	}
-	states := map[string][2]bool{}
-	follow := func() error {
-		for _, in := range w.Infos() {
-			st := [2]bool{in.Up, in.Stalled}
-			if old, ok := states[in.Name]; ok && old == st {
-				continue
-			}
-			states[in.Name] = st
-			if err := s.SetState(in.Name, in.Up, in.Stalled); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	follow := func() error { return s.Follow(w) }
 	// advance runs the world to the wall clock's instant, answering as it
 	// goes.
 	advance := func() error {

@@ -15,6 +15,8 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
+
+	"github.com/raftsim/raftsim/sim"
 )
 
 // Endpoint is where a member serves: its name and a host:port to listen on.
@@ -34,6 +36,7 @@ type Server struct {
 	mu      sync.Mutex
 	members map[string]*endpoint
 	order   []string
+	states  map[string][2]bool // what Follow last saw: up, stalled
 }
 
 // endpoint is one member's listener and gRPC server, which come and go
@@ -131,6 +134,26 @@ func (s *Server) SetState(member string, up, stalled bool) error {
 		e.srv, e.ln = nil, nil
 	case up && e.srv == nil:
 		return s.start(e)
+	}
+	return nil
+}
+
+// Follow makes every endpoint do what its member does now (SetState), for
+// the members whose state changed since the last call. The owner calls it
+// after each advance of w.
+func (s *Server) Follow(w *sim.World) error {
+	if s.states == nil {
+		s.states = map[string][2]bool{}
+	}
+	for _, in := range w.Infos() {
+		st := [2]bool{in.Up, in.Stalled}
+		if old, ok := s.states[in.Name]; ok && old == st {
+			continue
+		}
+		s.states[in.Name] = st
+		if err := s.SetState(in.Name, in.Up, in.Stalled); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -68,6 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var sess *ui.Session
 	var lesson *present.Lesson
+	var wired *served // raftsim serve --window (serve.go)
 	title := lang.T("sandbox")
 	rest := fs.Args()
 	picker := len(rest) == 1 && rest[0] == "play"
@@ -98,6 +99,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err == nil {
 			err = sess.Schedule(cmds)
 		}
+	case rest[0] == "serve" && len(rest) <= 2:
+		sess, wired, title, err = serveSession(rest[1:], fl.Seed, fl.Serve, stdout)
 	case rest[0] == "play" && len(rest) == 2:
 		lesson, err = present.Open(rest[1], lang.String(), fl.Seed)
 		if err == nil {
@@ -144,6 +147,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		app.SetSpeed(fl.Speed)
 	}
 	app.Playing = !fl.Paused && fl.Bench == 0
+	if wired != nil {
+		app.External = func(*ui.Session) { wired.hook(app) }
+		app.SetSpeed(fl.Serve.Rate) // virtual time follows the wall at the rate
+		defer func() {
+			if err := wired.close(app.S, stdout); err != nil {
+				fmt.Fprintln(stderr, "raftsim-gui:", err)
+			}
+		}()
+	}
 	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, fl.SaveDir) }
 	app.NewConsole = guiconsole.Factory(fl.SaveDir)
 	opt := render.Options{

@@ -62,6 +62,9 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return badInput("raftsim serve: --port: want a port between 1 and 65535, not %d", *port)
 	}
 	if *window {
+		if *tracePath != "" {
+			return badInput("raftsim serve: --trace is for the headless serve; with --window, s saves the session, which raftsim run --trace replays")
+		}
 		return startGUI(append([]string{"serve"}, args...), stdin, stdout, stderr)
 	}
 	cfg := sim.SandboxConfig()

@@ -59,6 +59,13 @@ type App struct {
 	Save       func(*Session) (string, error)
 	Screenshot func() (string, error)
 
+	// External, when set by the host, brings in commands from outside the
+	// window (raftsim serve's wire): Update hands it the session once a
+	// frame, after time has moved, to apply what arrived and answer what
+	// ended. wireKey names the outside clients the layout was made for.
+	External func(*Session)
+	wireKey  string
+
 	// Box is the command box; NewConsole, set by the host, makes the
 	// console behind it (nil: the box says there is none).
 	Box        CommandBox
@@ -181,6 +188,9 @@ func (a *App) Update() {
 		a.scrub = nil
 	}
 	defer a.pollConsole()
+	if a.External != nil {
+		defer a.External(a.S)
+	}
 	if a.Lesson != nil {
 		a.Lesson.Frame()
 	}

@@ -49,6 +49,13 @@ func (a *App) syncLayout() {
 	if len(a.L.Members.Pos) != len(a.S.World().MemberNames()) {
 		a.relayout()
 	}
+	if a.External != nil {
+		// Clients outside the simulation come and go (wireclients.go).
+		if k := wireKey(a.S.World()); k != a.wireKey {
+			a.wireKey = k
+			a.relayout()
+		}
+	}
 }
 
 // SetLang sets the language of the window's words, and lays it out again.

@@ -185,7 +185,8 @@ func (f *Frame) placeClients(a *App) {
 	}
 }
 
-// externalClients returns the clients with several endpoints.
+// externalClients returns the clients with several endpoints, and those
+// outside the simulation.
 func externalClients(v sim.View) []sim.ClientConfig {
 	var out []sim.ClientConfig
 	for _, c := range v.Clients {
@@ -193,7 +194,7 @@ func externalClients(v sim.View) []sim.ClientConfig {
 			out = append(out, c)
 		}
 	}
-	return out
+	return append(out, viewWireClients(v)...) // clients outside the simulation (wireclients.go)
 }
 
 // placeExternal places the clients with several endpoints side by side in

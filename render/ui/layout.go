@@ -64,7 +64,7 @@ func ShapeOf(cfg sim.Config) ClusterShape {
 // ViewShape returns the shape of the cluster in a View (members added
 // since the start included).
 func ViewShape(v sim.View, hosts bool) ClusterShape {
-	cs := ClusterShape{Clients: v.Clients, Hosts: hosts}
+	cs := ClusterShape{Clients: append(v.Clients[:len(v.Clients):len(v.Clients)], viewWireClients(v)...), Hosts: hosts}
 	for _, m := range v.Members {
 		cs.Members = append(cs.Members, m.Name)
 	}

@@ -40,6 +40,17 @@ type Flags struct {
 	FramesDir                         string
 	FramesEvery, FramesFrom, FramesTo time.Duration
 	Walk                              string
+	// raftsim serve --window: the wire's flags (cmd/raftsim's serve).
+	Serve Serve
+}
+
+// Serve are the flags of `raftsim serve --window` (raftsim-gui serve).
+type Serve struct {
+	Rate   float64
+	TLS    string
+	Port   int
+	Save   string
+	Window bool
 }
 
 // Usage is the text above the flags in --help.
@@ -49,6 +60,7 @@ Usage:
   raftsim-gui [flags]                 the default sandbox: etcd-1..5 and a stacked control plane
   raftsim-gui play [flags]            the lesson picker: every built-in lesson, its title and summary
   raftsim-gui play FILE|NAME [flags]  a scenario file or a built-in lesson, in presenter mode
+  raftsim-gui serve [FILE|NAME]       raftsim serve --window: etcd's API on loopback, the cluster drawn live
 
 raftsim starts it for 'raftsim' and 'raftsim play', passing these flags on.
 
@@ -95,6 +107,11 @@ func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
 	fs.DurationVar(&f.FramesFrom, "frames-from", 0, "with --frames-dir: the first frame's virtual time")
 	fs.DurationVar(&f.FramesTo, "frames-to", 10*time.Second, "with --frames-dir: the last frame's virtual time")
 	fs.StringVar(&f.Walk, "walk", "", "with play NAME: step through the lesson as a presenter does (the next-step key), save a PNG of the window at every narrative step and at the end into this directory, and exit (a test)")
+	fs.Float64Var(&f.Serve.Rate, "rate", 1, "serve: virtual time per wall time (1: real time)")
+	fs.StringVar(&f.Serve.TLS, "tls", "", "serve: kubeadm's etcd certificates in this directory, client certificates required")
+	fs.IntVar(&f.Serve.Port, "port", 2379, "serve: the first member's port")
+	fs.StringVar(&f.Serve.Save, "save", "raftsim-serve.yaml", "serve: where the session is saved when the window closes")
+	fs.BoolVar(&f.Serve.Window, "window", true, "serve: (the window is open)")
 	fs.Usage = func() { PrintUsage(stderr, fs) }
 	return fs, f
 }
