@@ -1,9 +1,12 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 
 	"github.com/raftsim/raftsim/lease"
 	"github.com/raftsim/raftsim/mvcc"
@@ -159,6 +162,16 @@ func (r request) encode() []byte {
 	b = appendString(b, r.key)
 	b = appendString(b, r.value)
 	if r.ext != nil {
+		if !r.ext.textOnly() {
+			// JSON would replace bytes that are not UTF-8 (a
+			// kube-apiserver's protobuf values in a transaction): gob
+			// carries them as they are.
+			var buf bytes.Buffer
+			if err := gob.NewEncoder(&buf).Encode(r.ext); err != nil {
+				panic("sim: encode request: " + err.Error())
+			}
+			return append(append(b, extGob), buf.Bytes()...)
+		}
 		ext, err := json.Marshal(r.ext)
 		if err != nil {
 			panic("sim: encode request: " + err.Error())
@@ -166,6 +179,40 @@ func (r request) encode() []byte {
 		b = append(b, ext...)
 	}
 	return b
+}
+
+// extGob marks extra fields written with gob rather than JSON (which
+// never starts with this byte).
+const extGob = 0x01
+
+// textOnly reports whether every string of the extra fields is UTF-8, as
+// JSON carries strings.
+func (e *requestExt) textOnly() bool {
+	return utf8.ValidString(e.RangeEnd) && txnTextOnly(e.Txn)
+}
+
+func txnTextOnly(t *mvcc.TxnRequest) bool {
+	if t == nil {
+		return true
+	}
+	ok := utf8.ValidString
+	for _, c := range t.Compare {
+		if !ok(c.Key) || !ok(c.RangeEnd) || !ok(c.Value) {
+			return false
+		}
+	}
+	for _, ops := range [][]*mvcc.RequestOp{t.Success, t.Failure} {
+		for _, o := range ops {
+			switch {
+			case o.RequestRange != nil && (!ok(o.RequestRange.Key) || !ok(o.RequestRange.RangeEnd)),
+				o.RequestPut != nil && (!ok(o.RequestPut.Key) || !ok(o.RequestPut.Value)),
+				o.RequestDeleteRange != nil && (!ok(o.RequestDeleteRange.Key) || !ok(o.RequestDeleteRange.RangeEnd)),
+				o.RequestTxn != nil && !txnTextOnly(o.RequestTxn):
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func decodeRequest(b []byte) (request, error) {
@@ -179,7 +226,11 @@ func decodeRequest(b []byte) (request, error) {
 	r.value = d.string()
 	if d.err == nil && b[0]&reqExtended != 0 {
 		r.ext = &requestExt{}
-		if err := json.Unmarshal(d.b, r.ext); err != nil {
+		if len(d.b) > 0 && d.b[0] == extGob {
+			if err := gob.NewDecoder(bytes.NewReader(d.b[1:])).Decode(r.ext); err != nil {
+				return r, errCorrupt
+			}
+		} else if err := json.Unmarshal(d.b, r.ext); err != nil {
 			return r, errCorrupt
 		}
 	}
