@@ -73,6 +73,18 @@ type Config struct {
 	// 8 of the Raft paper refutes; raft itself is unchanged (countcommit.go).
 	CountReplicasCommit bool
 
+	// TimerRule and MaxElectionTicks are for experiments only, and no
+	// scenario key sets them. TimerRule says whether a vote request of a
+	// higher term that a member rejects restarts its election timer, as in
+	// etcd's raft (the default), or not, as in LogCabin (timerrule.go).
+	TimerRule TimerRule
+	// MaxElectionTicks shapes raft's randomized election timeout (the
+	// entropy router, entropy.go): each is drawn uniformly from
+	// [ElectionTicks, MaxElectionTicks) ticks, or is ElectionTicks exactly
+	// when the two are equal. 0 is raft's own range, [ElectionTicks,
+	// 2·ElectionTicks).
+	MaxElectionTicks int
+
 	// Bugs are faults injected on purpose into the members and their disks
 	// (bugs.go), for showing that the checkers catch what they break.
 	Bugs []Bug

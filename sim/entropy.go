@@ -16,7 +16,11 @@ import (
 // crypto/rand.Reader with a router that writes a value drawn from the
 // election stream of the member being driven right now, below the member's
 // election timeout: Int returns exactly that value, and the simulator knows
-// every member's timeout.
+// every member's timeout. The same router can shape the timeout's range
+// without changing raft: any value below the bound is one raft could have
+// drawn, so drawing from a narrower range (Config.MaxElectionTicks) gives
+// timeouts from [ET, MaxElectionTicks) instead of raft's [ET, 2·ET), as
+// the top graph of the Raft paper's Figure 16 needs.
 //
 // NB: the router is process-wide. Worlds in one process must not run at the
 // same time (none of this package's tests call t.Parallel); parallel trials
@@ -48,7 +52,7 @@ func (r *entropyRouter) Read(p []byte) (int, error) {
 		r.unrouted++
 		return r.real.Read(p)
 	}
-	v := m.electionRand.Uint64N(uint64(m.w.cfg.ElectionTicks))
+	v := m.timeoutDraw()
 	m.timeoutTicks = m.w.cfg.ElectionTicks + int(v)
 	clear(p)
 	var buf [8]byte
@@ -59,6 +63,23 @@ func (r *entropyRouter) Read(p []byte) (int, error) {
 		copy(p, buf[8-len(p):])
 	}
 	return len(p), nil
+}
+
+// timeoutDraw draws what raft adds to its election timeout, from m's
+// election stream: uniform below ElectionTicks, as raft itself draws, or
+// below MaxElectionTicks - ElectionTicks when Config shapes the range
+// (nothing when that is 0). Either way the value is below ElectionTicks,
+// the bound raft hands crypto/rand.Int, so Int returns it unchanged.
+func (m *member) timeoutDraw() uint64 {
+	c := &m.w.cfg
+	span := c.ElectionTicks
+	if c.MaxElectionTicks != 0 {
+		span = c.MaxElectionTicks - c.ElectionTicks
+	}
+	if span <= 0 {
+		return 0
+	}
+	return m.electionRand.Uint64N(uint64(span))
 }
 
 // UnroutedEntropyReads counts reads of crypto/rand.Reader made while no

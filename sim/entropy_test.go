@@ -67,3 +67,63 @@ func TestEntropyRouterKeepsRealCryptography(t *testing.T) {
 		t.Fatalf("reads outside raft were counted as raft's: %d, then %d", before, UnroutedEntropyReads())
 	}
 }
+
+// TestShapedElectionTimeouts: with Config.MaxElectionTicks the router
+// draws raft's timeouts from [ElectionTicks, MaxElectionTicks), and raft
+// uses exactly what it drew; when the two are equal every timeout is
+// ElectionTicks. Over many elections every allowed value comes up.
+func TestShapedElectionTimeouts(t *testing.T) {
+	for _, max := range []int{10, 11, 13, 20} {
+		cfg := DefaultConfig()
+		cfg.MaxElectionTicks = max
+		cfg.PreVote, cfg.CheckQuorum = false, false
+		w, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]bool{}
+		for _, m := range w.members {
+			seen[m.timeoutTicks] = true
+		}
+		// Cut everyone off from everyone: each member times out, again
+		// and again, drawing a timeout each time.
+		for _, m := range w.members {
+			if _, err := w.Do(Command{Kind: CmdIsolate, Node: m.name}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 400 {
+			if err := w.Advance(cfg.Tick); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range w.members {
+				if got := raftField(t, m.rn, "randomizedElectionTimeout"); got != m.timeoutTicks {
+					t.Fatalf("max %d: %s drew %d, raft has %d", max, m.name, m.timeoutTicks, got)
+				}
+				seen[m.timeoutTicks] = true
+			}
+		}
+		want := max - cfg.ElectionTicks
+		if want == 0 {
+			want = 1
+		}
+		for v := range seen {
+			if v < cfg.ElectionTicks || v >= cfg.ElectionTicks+want {
+				t.Errorf("max %d: a timeout of %d ticks", max, v)
+			}
+		}
+		if len(seen) != want {
+			t.Errorf("max %d: %d distinct timeouts, want %d", max, len(seen), want)
+		}
+	}
+	if UnroutedEntropyReads() != 0 {
+		t.Fatalf("%d unrouted entropy reads", UnroutedEntropyReads())
+	}
+	cfg := DefaultConfig()
+	for _, bad := range []int{9, 21} {
+		cfg.MaxElectionTicks = bad
+		if _, err := New(cfg); err == nil {
+			t.Errorf("MaxElectionTicks %d with ElectionTicks %d: accepted", bad, cfg.ElectionTicks)
+		}
+	}
+}

@@ -270,7 +270,9 @@ func (m *member) tick() {
 
 func (m *member) step(msg *pb.Message) {
 	m.enter()
-	_ = m.rn.Step(msg) // errors are stale or foreign messages, which raft ignores
+	kept := m.keepTimer(msg) // only with TimerRuleLogCabin (timerrule.go)
+	_ = m.rn.Step(msg)       // errors are stale or foreign messages, which raft ignores
+	kept.restore(m)
 	m.leave()
 	m.flush()
 }

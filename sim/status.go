@@ -2,6 +2,7 @@ package sim
 
 import (
 	"reflect"
+	"unsafe"
 
 	"go.etcd.io/raft/v3"
 )
@@ -42,7 +43,7 @@ func (m *member) status() *raftStatus {
 // reading them is a walk by index rather than a search by name. A nil
 // index means the field is gone (a raft upgrade; TestRaftVersionPinned and
 // the reflection tests in timer_test.go fail loudly then).
-var raftFieldIndex = func() (idx struct{ raft, electionElapsed []int }) {
+var raftFieldIndex = func() (idx struct{ raft, electionElapsed, randomizedElectionTimeout []int }) {
 	rn, ok := reflect.TypeFor[raft.RawNode]().FieldByName("raft")
 	if !ok || rn.Type.Kind() != reflect.Pointer {
 		return idx
@@ -51,6 +52,9 @@ var raftFieldIndex = func() (idx struct{ raft, electionElapsed []int }) {
 	r := rn.Type.Elem()
 	if f, ok := r.FieldByName("electionElapsed"); ok && f.Type.Kind() == reflect.Int {
 		idx.electionElapsed = f.Index
+	}
+	if f, ok := r.FieldByName("randomizedElectionTimeout"); ok && f.Type.Kind() == reflect.Int {
+		idx.randomizedElectionTimeout = f.Index
 	}
 	return idx
 }()
@@ -76,4 +80,41 @@ func electionElapsed(rn *raft.RawNode) int {
 		return -1
 	}
 	return int(r.FieldByIndex(raftFieldIndex.electionElapsed).Int())
+}
+
+// raftTimer reads raft's election timer: electionElapsed and
+// randomizedElectionTimeout, or -1s. Pinned as electionElapsed is.
+func raftTimer(rn *raft.RawNode) (elapsed, timeout int) {
+	r := raftInternals(rn)
+	if !r.IsValid() || !raftTimerWritable() {
+		return -1, -1
+	}
+	return int(r.FieldByIndex(raftFieldIndex.electionElapsed).Int()),
+		int(r.FieldByIndex(raftFieldIndex.randomizedElectionTimeout).Int())
+}
+
+// raftTimerWritable reports whether this raft has the fields setRaftTimer
+// writes.
+func raftTimerWritable() bool {
+	return raftFieldIndex.raft != nil && raftFieldIndex.electionElapsed != nil && raftFieldIndex.randomizedElectionTimeout != nil
+}
+
+// setRaftTimer writes raft's election timer, as raftTimer reads it. Only
+// TimerRuleLogCabin uses it, to put back a timer that raft reset (both
+// fields are plain ints that only raft's own goroutine, ours, touches; raft
+// reads them on its next tick). Pinned to raft v3.7.0 by
+// TestRaftVersionPinned and TestSetRaftTimer.
+func setRaftTimer(rn *raft.RawNode, elapsed, timeout int) {
+	r := raftInternals(rn)
+	if !r.IsValid() || !raftTimerWritable() {
+		panic("sim: raft's election timer is not where v3.7.0 keeps it")
+	}
+	for _, f := range []struct {
+		idx []int
+		v   int
+	}{{raftFieldIndex.electionElapsed, elapsed}, {raftFieldIndex.randomizedElectionTimeout, timeout}} {
+		field := r.FieldByIndex(f.idx)
+		// An unexported field is read-only through reflect; its address is not.
+		reflect.NewAt(field.Type(), unsafe.Pointer(field.UnsafeAddr())).Elem().SetInt(int64(f.v))
+	}
 }

@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
 )
 
 // pinnedRaft is the raft version whose unexported fields electionElapsed
-// reads, and whose crypto/rand draw entropy.go routes.
+// reads and setRaftTimer writes (status.go), and whose crypto/rand draw
+// entropy.go routes.
 const pinnedRaft = "v3.7.0"
 
 // raftField reads an int field of raft's unexported *raft inside rn.
@@ -39,7 +41,7 @@ func TestRaftVersionPinned(t *testing.T) {
 	// are named, even under -trimpath) at module@version.
 	file, _ := runtime.FuncForPC(reflect.ValueOf(raft.NewRawNode).Pointer()).FileLine(0)
 	if !strings.Contains(file, "go.etcd.io/raft/v3@"+pinnedRaft+"/") {
-		t.Fatalf("raft is built from %s, but electionElapsed (status.go) and the entropy router (entropy.go) "+
+		t.Fatalf("raft is built from %s, but electionElapsed and setRaftTimer (status.go) and the entropy router (entropy.go) "+
 			"were verified against go.etcd.io/raft/v3@%s only: re-verify them, then update pinnedRaft", file, pinnedRaft)
 	}
 }
@@ -161,5 +163,121 @@ func TestVotesReflection(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatal("no candidate seen")
+	}
+}
+
+// isolatedFollower returns a world with a leader and one follower cut off
+// from everyone, so that only what a test hands it reaches it.
+func isolatedFollower(t *testing.T, rule TimerRule) (*World, *member) {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.PreVote, cfg.CheckQuorum = false, false // no lease to ignore a vote request
+	cfg.TimerRule = rule
+	w, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Advance(3 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	lead, ok := w.Leader()
+	if !ok {
+		t.Fatal("no leader after 3s")
+	}
+	for _, m := range w.members {
+		if m.name != lead {
+			if _, err := w.Do(Command{Kind: CmdIsolate, Node: m.name}); err != nil {
+				t.Fatal(err)
+			}
+			return w, m
+		}
+	}
+	panic("unreachable")
+}
+
+// TestSetRaftTimer pins the reflective write of raft's election timer
+// (status.go, used by TimerRuleLogCabin): what it writes is what raft's
+// fields hold, and raft acts on it, campaigning on exactly the tick at
+// which the written elapsed reaches the written timeout.
+func TestSetRaftTimer(t *testing.T) {
+	w, f := isolatedFollower(t, TimerRuleRaft)
+	et := w.cfg.ElectionTicks
+	f.enter()
+	setRaftTimer(f.rn, 2*et-4, 2*et-1)
+	f.leave()
+	if e, to := raftField(t, f.rn, "electionElapsed"), raftField(t, f.rn, "randomizedElectionTimeout"); e != 2*et-4 || to != 2*et-1 {
+		t.Fatalf("wrote elapsed %d, timeout %d; raft has %d, %d", 2*et-4, 2*et-1, e, to)
+	}
+	if e, to := raftTimer(f.rn); e != 2*et-4 || to != 2*et-1 {
+		t.Fatalf("raftTimer reads %d, %d", e, to)
+	}
+	for i := 1; i <= 3; i++ {
+		if err := w.Advance(w.cfg.Tick); err != nil {
+			t.Fatal(err)
+		}
+		st := f.rn.BasicStatus().RaftState
+		if (i == 3) != (st == raft.StateCandidate) {
+			t.Fatalf("tick %d after the write: %s (want a candidate on the third tick only)", i, st)
+		}
+	}
+}
+
+// TestTimerRule: under etcd's raft, a vote request of a higher term that a
+// follower rejects restarts its election timer; under TimerRuleLogCabin
+// the timer runs on (same elapsed, same timeout) and the follower
+// campaigns when it would have; a vote it grants restarts the timer under
+// both.
+func TestTimerRule(t *testing.T) {
+	for _, rule := range []TimerRule{TimerRuleRaft, TimerRuleLogCabin} {
+		t.Run(rule.String(), func(t *testing.T) {
+			w, f := isolatedFollower(t, rule)
+			if err := w.Advance(3 * w.cfg.Tick); err != nil {
+				t.Fatal(err)
+			}
+			elapsed, timeout := raftField(t, f.rn, "electionElapsed"), raftField(t, f.rn, "randomizedElectionTimeout")
+			if elapsed < 3 || timeout != f.timeoutTicks {
+				t.Fatalf("before: elapsed %d, timeout %d (the sim has %d)", elapsed, timeout, f.timeoutTicks)
+			}
+			term := f.rn.BasicStatus().GetTerm()
+			other := uint64(1 + f.id%uint64(len(w.members))) // any other member
+			// A candidate whose log is empty: the follower rejects it.
+			f.step(&pb.Message{Type: pb.MsgVote.Enum(), From: new(other), To: new(f.id), Term: new(term + 1),
+				LogTerm: new(uint64(0)), Index: new(uint64(0))})
+			st := f.rn.BasicStatus()
+			if st.GetTerm() != term+1 || st.GetVote() != 0 || st.RaftState != raft.StateFollower {
+				t.Fatalf("after the rejected request: term %d vote %d %s; want term %d, no vote, a follower", st.GetTerm(), st.GetVote(), st.RaftState, term+1)
+			}
+			e, to := raftField(t, f.rn, "electionElapsed"), raftField(t, f.rn, "randomizedElectionTimeout")
+			switch rule {
+			case TimerRuleRaft:
+				if e != 0 {
+					t.Fatalf("raft's rule: elapsed %d after the term rose, want 0", e)
+				}
+			case TimerRuleLogCabin:
+				if e != elapsed || to != timeout || f.timeoutTicks != timeout {
+					t.Fatalf("logcabin's rule: elapsed %d, timeout %d (sim: %d); want %d, %d as before", e, to, f.timeoutTicks, elapsed, timeout)
+				}
+				// It campaigns when its timer would have fired anyway.
+				for i := elapsed + 1; i <= timeout; i++ {
+					if err := w.Advance(w.cfg.Tick); err != nil {
+						t.Fatal(err)
+					}
+					if c := f.rn.BasicStatus().RaftState == raft.StateCandidate; c != (i == timeout) {
+						t.Fatalf("elapsed %d of %d: candidate %v", i, timeout, c)
+					}
+				}
+				term = f.rn.BasicStatus().GetTerm()
+			}
+			// A candidate as up to date as can be: the member grants its vote
+			// and its timer restarts, under either rule.
+			if err := w.Advance(w.cfg.Tick); err != nil {
+				t.Fatal(err)
+			}
+			f.step(&pb.Message{Type: pb.MsgVote.Enum(), From: new(other), To: new(f.id), Term: new(term + 1),
+				LogTerm: new(term + 1), Index: new(uint64(1 << 40))})
+			if st := f.rn.BasicStatus(); st.GetVote() != other || raftField(t, f.rn, "electionElapsed") != 0 {
+				t.Fatalf("granted: vote %d, elapsed %d; want %d, 0", st.GetVote(), raftField(t, f.rn, "electionElapsed"), other)
+			}
+		})
 	}
 }

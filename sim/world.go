@@ -161,6 +161,9 @@ func (c *Config) check() error {
 			}
 		}
 	}
+	if err := c.checkTimers(); err != nil {
+		return err
+	}
 	switch c.Bootstrap {
 	case "", BootstrapEtcd, BootstrapRaft:
 	default:
