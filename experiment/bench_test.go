@@ -13,7 +13,7 @@ func BenchmarkTrial(b *testing.B) {
 		b.Run(r.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := s.Trial(r, TrialSeed(1, r.String(), i)); err != nil {
+				if _, err := s.Trial(r, TrialSeed(1, r.String(), i), TrialPatience); err != nil {
 					b.Fatal(err)
 				}
 			}

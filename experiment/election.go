@@ -14,10 +14,16 @@ import (
 	"github.com/raftsim/raftsim/sim"
 )
 
-// Tick is the tick of every experiment. With 1ms ticks an election timeout
-// of ET ticks is ET milliseconds, and raft draws each randomized timeout
-// uniformly from [ET, 2·ET) ticks: the ranges of the paper's Figure 16.
+// Tick is the tick of every experiment, but for timeout ranges with less
+// than 10ms of randomness (see Range.Tick). With 1ms ticks an election
+// timeout of ET ticks is ET milliseconds, and raft draws each randomized
+// timeout uniformly from [ET, 2·ET) ticks: the ranges of the bottom graph
+// of the paper's Figure 16.
 const Tick = time.Millisecond
+
+// FineTick is the tick of ranges with less than 10ms of randomness: the
+// top graph of Figure 16 (150-150 to 150-155).
+const FineTick = 100 * time.Microsecond
 
 // Cluster is the cluster an election experiment runs on: what the Raft
 // paper held fixed, and a user may vary.
@@ -31,14 +37,19 @@ type Cluster struct {
 	// others, so that they cannot win an election (-1: as many as can be
 	// while the others still hold a majority with the leader).
 	Behind int
+	// TimerRule is etcd's raft's (sim.TimerRuleRaft, the default) or
+	// LogCabin's, in which a vote request of a higher term that a member
+	// rejects does not restart its election timer.
+	TimerRule sim.TimerRule
 }
 
-// PaperCluster is the setup of the paper's Figure 16: five servers, a
-// broadcast time (round trip plus disk write) of 15ms, here a 7ms one-way
-// latency and a 1ms disk write, and two of the four survivors not eligible
-// to win. LogCabin had neither pre-vote nor check quorum.
+// PaperCluster is the setup of the paper's Figure 16: five servers on a
+// gigabit LAN with SSDs, here a 0.1ms one-way latency and a 3.5ms disk
+// write (docs/experiments.md says where each figure comes from), two of
+// the four survivors not eligible to win, and etcd's raft's timer rule.
+// LogCabin had neither pre-vote nor check quorum.
 func PaperCluster() Cluster {
-	return Cluster{Members: 5, Latency: netmodel.Fixed(7 * time.Millisecond), DiskLatency: time.Millisecond, Behind: -1}
+	return Cluster{Members: 5, Latency: netmodel.Fixed(100 * time.Microsecond), DiskLatency: 3500 * time.Microsecond, Behind: -1}
 }
 
 // behind returns how many survivors are behind: c.Behind, or the most that
@@ -67,35 +78,63 @@ func (c Cluster) check() error {
 	return nil
 }
 
-// Range is an election-timeout range: raft draws each timeout uniformly
-// from [Min, 2·Min) ticks of 1ms. The leader's heartbeat interval is half
-// the minimum, as in the paper.
-type Range struct{ Min int }
+// Range is an election-timeout range in milliseconds: each timeout is
+// drawn uniformly from [Min, Max), or is Min exactly when Max equals Min.
+// Max is at most 2·Min, since raft's timeout is ET ticks plus a draw below
+// ET; at 2·Min it is raft's own draw, otherwise the simulator's entropy
+// router shapes it (sim.Config.MaxElectionTicks). The leader's heartbeat
+// interval is half the minimum, as in the paper.
+type Range struct{ Min, Max int }
 
-// PaperRanges are the ranges of the bottom graph of Figure 16.
-var PaperRanges = []Range{{12}, {25}, {50}, {100}, {150}}
+// PaperRanges are the ranges of the bottom graph of Figure 16, which
+// scales the minimum; PaperTopRanges those of the top graph, which varies
+// the randomness.
+var (
+	PaperRanges    = []Range{{12, 24}, {25, 50}, {50, 100}, {100, 200}, {150, 300}}
+	PaperTopRanges = []Range{{150, 150}, {150, 151}, {150, 155}, {150, 175}, {150, 200}, {150, 300}}
+)
 
 // String returns the range as the paper writes it, e.g. "150-300".
-func (r Range) String() string { return strconv.Itoa(r.Min) + "-" + strconv.Itoa(2*r.Min) }
+func (r Range) String() string { return strconv.Itoa(r.Min) + "-" + strconv.Itoa(r.Max) }
+
+// Tick is the tick the range's trials run on: 1ms, or 0.1ms when the
+// range has less than 10ms of randomness, so that its randomness spans at
+// least ten ticks. (A member's ticks run at a phase of their own, drawn for
+// each trial, which blurs each timeout by up to a tick: at 1ms, 150-150
+// and 150-151 would be the same range.)
+func (r Range) Tick() time.Duration {
+	if r.Max-r.Min < 10 {
+		return FineTick
+	}
+	return Tick
+}
+
+// ticks converts milliseconds into the range's ticks.
+func (r Range) ticks(ms int) int { return int(time.Duration(ms) * time.Millisecond / r.Tick()) }
 
 // HeartbeatTicks is the leader's heartbeat interval in ticks.
-func (r Range) HeartbeatTicks() int { return max(r.Min/2, 1) }
+func (r Range) HeartbeatTicks() int { return max(r.ticks(r.Min)/2, 1) }
 
-// ParseRange reads "12-24" (the maximum must be twice the minimum, as raft
-// draws it) or "12".
+// Heartbeat is the leader's heartbeat interval.
+func (r Range) Heartbeat() time.Duration { return time.Duration(r.HeartbeatTicks()) * r.Tick() }
+
+// ParseRange reads "12-24", "150-155" (the maximum between the minimum and
+// twice the minimum) or "12" (12-24, raft's own range).
 func ParseRange(s string) (Range, error) {
 	lo, hi, two := strings.Cut(s, "-")
 	min, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(lo), "ms"))
 	if err != nil || min < 2 || min > 100000 {
 		return Range{}, fmt.Errorf("bad election-timeout range %q: want MIN-MAX in milliseconds, e.g. 150-300", s)
 	}
+	r := Range{Min: min, Max: 2 * min}
 	if two {
 		max, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(hi), "ms"))
-		if err != nil || max != 2*min {
-			return Range{}, fmt.Errorf("bad election-timeout range %q: raft draws from [ET, 2·ET), so the maximum must be twice the minimum (%d-%d)", s, min, 2*min)
+		if err != nil || max < min || max > 2*min {
+			return Range{}, fmt.Errorf("bad election-timeout range %q: raft's timeout is ET plus a draw below ET, so the maximum must be between the minimum and twice the minimum (%d-%d to %d-%d)", s, min, min, min, 2*min)
 		}
+		r.Max = max
 	}
-	return Range{Min: min}, nil
+	return r, nil
 }
 
 // Settled is a cluster with a leader whose synchronized heartbeat round has
@@ -299,12 +338,13 @@ type Trial struct {
 	// (a split vote, or a candidate that could not win).
 	Elections int
 	// NoLeader says the trial gave up: no leader was known to all within
-	// TrialPatience of the crash. Its Downtime is the time it waited.
+	// the trial's patience. Its Downtime is the time it waited.
 	NoLeader bool `json:",omitempty"`
 }
 
 // TrialPatience is how long a trial waits for a leader before it gives
-// up (the paper's Figure 16 runs to 10s).
+// up, unless its job says otherwise. (The paper's bottom graph ends at
+// 0.6s; its top graph at 528s, for 150-150, which raftsim never elects.)
 const TrialPatience = 60 * time.Second
 
 // Trial runs one trial with election-timeout range r and the given seed:
@@ -318,22 +358,28 @@ const TrialPatience = 60 * time.Second
 // that are up to date, to which raft sends nothing, and the answers of the
 // members behind are cut: nothing it would do could reach a survivor, so
 // the survivors' run is the same for every crash time in the interval.
-func (s *Settled) Trial(r Range, seed uint64) (Trial, error) {
+func (s *Settled) Trial(r Range, seed uint64, patience time.Duration) (Trial, error) {
 	t := Trial{Seed: seed}
 	cfg := s.world.Config()
 	cfg.Seed = t.Seed
-	cfg.ElectionTicks, cfg.HeartbeatTicks = r.Min, r.HeartbeatTicks()
+	cfg.Tick = r.Tick()
+	cfg.ElectionTicks, cfg.HeartbeatTicks = r.ticks(r.Min), r.HeartbeatTicks()
+	cfg.MaxElectionTicks = 0 // raft's own draw
+	if r.Max != 2*r.Min {
+		cfg.MaxElectionTicks = r.ticks(r.Max)
+	}
 	cfg.PreVote, cfg.CheckQuorum = s.cluster.PreVote, s.cluster.CheckQuorum
+	cfg.TimerRule = s.cluster.TimerRule
 	w, err := s.world.Fork(cfg, s.leader)
 	if err != nil {
 		return t, err
 	}
-	hb := time.Duration(r.HeartbeatTicks()) * Tick
+	hb := r.Heartbeat()
 	crash := rand.New(rand.NewPCG(t.Seed, 0x63726173682d6174)) // "crash-at"
 	t.CrashAfter = time.Duration(crash.Int64N(int64(hb)))
 	crashAt := s.round.Add(t.CrashAfter)
 
-	deadline := s.round + sim.Time(TrialPatience)
+	deadline := s.round + sim.Time(patience)
 	seen := w.HistoryLen()
 	for {
 		if err := w.StepInstant(); err != nil {

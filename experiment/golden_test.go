@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/sim"
 )
 
 // TestGolden runs the golden files in testdata/: short experiments whose
@@ -18,7 +20,7 @@ import (
 //
 // Commands:
 //
-//	election-time trials=N ranges=12-24,150-300 [seed=N] [pre-vote] [behind=N] [members=N]
+//	election-time trials=N ranges=12-24,150-300 [seed=N] [pre-vote] [behind=N] [members=N] [timer-rule=logcabin] [patience=60s]
 //	split-votes trials=N sizes=3,5 latencies=1ms,20ms [range=150-300]
 func TestGolden(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
@@ -26,7 +28,7 @@ func TestGolden(t *testing.T) {
 			switch d.Cmd {
 			case "election-time":
 				c := PaperCluster()
-				trials, seed, ranges := 20, uint64(1), "12-24,150-300"
+				trials, seed, ranges, patience := 20, uint64(1), "12-24,150-300", "60s"
 				for _, a := range d.CmdArgs {
 					switch a.Key {
 					case "trials":
@@ -41,6 +43,15 @@ func TestGolden(t *testing.T) {
 						d.ScanArgs(t, "behind", &c.Behind)
 					case "members":
 						d.ScanArgs(t, "members", &c.Members)
+					case "timer-rule":
+						var rule string
+						d.ScanArgs(t, "timer-rule", &rule)
+						var err error
+						if c.TimerRule, err = sim.ParseTimerRule(rule); err != nil {
+							t.Fatal(err)
+						}
+					case "patience":
+						d.ScanArgs(t, "patience", &patience)
 					default:
 						t.Fatalf("unknown argument %q", a.Key)
 					}
@@ -54,6 +65,12 @@ func TestGolden(t *testing.T) {
 					rs = append(rs, r)
 				}
 				p := ElectionTime(c, rs, trials, seed)
+				for i := range p.Jobs {
+					var err error
+					if p.Jobs[i].Patience, err = time.ParseDuration(patience); err != nil {
+						t.Fatal(err)
+					}
+				}
 				var trialsRun []Trial
 				if err := RunShare(p, 0, 1, func(tr Trial) error { trialsRun = append(trialsRun, tr); return nil }); err != nil {
 					return fmt.Sprintf("error: %v\n", err)

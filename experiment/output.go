@@ -39,18 +39,45 @@ type jsonSummary struct {
 	Max       float64 `json:"max_ms"`
 	Elections float64 `json:"elections_mean"`
 	Failed    int     `json:"trials_with_failed_elections"`
-	NoLeader  int     `json:"trials_without_leader,omitempty"`
+	// MoreThanOne is the share of trials that took more than one election.
+	MoreThanOne float64    `json:"more_than_one_election"`
+	NoLeader    int        `json:"trials_without_leader,omitempty"`
+	Paper       *jsonPaper `json:"paper,omitempty"`
+	// MedianVsPaper and P99VsPaper are ours divided by the paper's.
+	MedianVsPaper float64 `json:"median_vs_paper,omitempty"`
+	P99VsPaper    float64 `json:"p99_vs_paper,omitempty"`
+}
+
+// jsonPaper is the paper's summary of a range (see PaperTrials).
+type jsonPaper struct {
+	Trials int     `json:"trials"`
+	Min    float64 `json:"min_ms"`
+	Median float64 `json:"median_ms"`
+	Mean   float64 `json:"mean_ms"`
+	P99    float64 `json:"p99_ms"`
+	Max    float64 `json:"max_ms"`
 }
 
 func msJSON(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
 
-// WriteJSON writes the summaries as a JSON array, one object per job.
-func WriteJSON(out io.Writer, sums []Summary) error {
+// ratio is a/b, rounded to three decimals.
+func ratio(a, b time.Duration) float64 { return math.Round(float64(a)/float64(b)*1000) / 1000 }
+
+// WriteJSON writes the summaries as a JSON array, one object per job, with
+// the paper's summary of the same range where paper has one.
+func WriteJSON(out io.Writer, sums []Summary, paper map[string]Summary) error {
 	arr := make([]jsonSummary, 0, len(sums))
 	for _, s := range sums {
-		arr = append(arr, jsonSummary{Range: s.Name, Trials: s.Trials, Min: msJSON(s.Min), Median: msJSON(s.Median),
+		j := jsonSummary{Range: s.Name, Trials: s.Trials, Min: msJSON(s.Min), Median: msJSON(s.Median),
 			Mean: msJSON(s.Mean), P99: msJSON(s.P99), Max: msJSON(s.Max),
-			Elections: math.Round(s.Elections*1000) / 1000, Failed: s.Failed, NoLeader: s.NoLeader})
+			Elections: math.Round(s.Elections*1000) / 1000, Failed: s.Failed,
+			MoreThanOne: math.Round(float64(s.Failed)/float64(max(s.Trials, 1))*1e4) / 1e4, NoLeader: s.NoLeader}
+		if p, ok := paper[s.Name]; ok {
+			j.Paper = &jsonPaper{Trials: p.Trials, Min: msJSON(p.Min), Median: msJSON(p.Median), Mean: msJSON(p.Mean),
+				P99: msJSON(p.P99), Max: msJSON(p.Max)}
+			j.MedianVsPaper, j.P99VsPaper = ratio(s.Median, p.Median), ratio(s.P99, p.P99)
+		}
+		arr = append(arr, j)
 	}
 	b, err := json.MarshalIndent(arr, "", "  ")
 	if err != nil {
@@ -60,22 +87,25 @@ func WriteJSON(out io.Writer, sums []Summary) error {
 	return err
 }
 
-// WriteTable writes the summaries as a table, with the paper's numbers for
-// the ranges it measured beside them when paper is set.
+// WriteTable writes the summaries as a table: for each range our min,
+// median, mean, p99 and max, and the share of trials that took more than
+// one election; and when paper is set, the paper's figures for the same
+// range beside them and the ratios of our median and p99 to the paper's.
 func WriteTable(out io.Writer, sums []Summary, paper map[string]Summary) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "range (ms)\ttrials\tmin\tmedian\tmean\tp99\tmax\telections\t"
+	head := "range (ms)\ttrials\tmin\tmedian\tmean\tp99\tmax\t>1 election\t"
 	if paper != nil {
-		head += "\tpaper: min\tmedian\tmean\tp99\tmax\t"
+		head += "\tpaper: min\tmedian\tmean\tp99\tmax\t\tmedian/paper\tp99/paper\t"
 	}
 	fmt.Fprintln(tw, head)
 	for _, s := range sums {
-		line := fmt.Sprintf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t", s.Name, s.Trials, ms1(s.Min), ms1(s.Median), ms1(s.Mean),
-			ms1(s.P99), ms1(s.Max), s.Elections)
+		line := fmt.Sprintf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%.0f%%\t", s.Name, s.Trials, ms1(s.Min), ms1(s.Median), ms1(s.Mean),
+			ms1(s.P99), ms1(s.Max), 100*float64(s.Failed)/float64(max(s.Trials, 1)))
 		if p, ok := paper[s.Name]; ok {
-			line += fmt.Sprintf("\t%s\t%s\t%s\t%s\t%s\t", ms1(p.Min), ms1(p.Median), ms1(p.Mean), ms1(p.P99), ms1(p.Max))
+			line += fmt.Sprintf("\t%s\t%s\t%s\t%s\t%s\t\t%.2f\t%.2f\t", ms1(p.Min), ms1(p.Median), ms1(p.Mean), ms1(p.P99), ms1(p.Max),
+				float64(s.Median)/float64(p.Median), float64(s.P99)/float64(p.P99))
 		} else if paper != nil {
-			line += "\t" + strings.Repeat("-\t", 5)
+			line += "\t" + strings.Repeat("-\t", 5) + "\t-\t-\t"
 		}
 		fmt.Fprintln(tw, line)
 	}
@@ -84,7 +114,7 @@ func WriteTable(out io.Writer, sums []Summary, paper map[string]Summary) error {
 	}
 	for _, s := range sums {
 		if s.NoLeader > 0 {
-			fmt.Fprintf(out, "%s: %d of %d trials had no leader after %s; they count as %s\n", s.Name, s.NoLeader, s.Trials, TrialPatience, TrialPatience)
+			fmt.Fprintf(out, "%s: %d of %d trials had no leader after %s; they count as %s\n", s.Name, s.NoLeader, s.Trials, s.Patience, s.Patience)
 		}
 	}
 	return nil
@@ -93,10 +123,12 @@ func WriteTable(out io.Writer, sums []Summary, paper map[string]Summary) error {
 // ms1 formats a duration in milliseconds with one decimal.
 func ms1(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 1, 64) }
 
-// PaperByName returns the paper's summaries by range name, for WriteTable.
+// PaperByName returns the paper's summaries by range name, for WriteTable
+// and WriteJSON.
 func PaperByName() map[string]Summary {
 	out := map[string]Summary{}
-	for r, s := range PaperSummary {
+	for r := range PaperTrials {
+		s, _ := PaperSummary(r)
 		out[r.String()] = s
 	}
 	return out

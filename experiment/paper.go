@@ -1,27 +1,83 @@
 package experiment
 
-import "time"
+import (
+	_ "embed"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
 
-// PaperSummary is what the Raft paper's Figure 16 (bottom) shows for one
-// election-timeout range, over 1,000 trials.
-//
-// The paper's text gives only the 12-24ms range (an average of 35ms, the
-// longest trial 152ms). The rest was read off the figure itself: in the
-// thesis's repository (github.com/ongardie/dissertation, file
-// leaderelection/benchmarks-scale.svg, the graph that is also the bottom of
-// the paper's Figure 16) each CDF is a path of 1,000 steps, one per trial,
-// and a step's place on the axes gives that trial's time to about 0.3ms.
-// Read that way, 12-24 gives a mean of 35ms and a longest trial of 152ms,
-// as the text says.
-var PaperSummary = map[Range]Summary{
-	{12}:  paperMS("12-24", 15, 30, 35, 87, 152),
-	{25}:  paperMS("25-50", 24, 43, 48, 118, 276),
-	{50}:  paperMS("50-100", 37, 67, 71, 168, 253),
-	{100}: paperMS("100-200", 67, 120, 125, 273, 335),
-	{150}: paperMS("150-300", 93, 171, 181, 405, 603),
+// The trials of the Raft paper's Figure 16, read off the figure itself.
+// The paper's text gives only a few of its numbers (12-24: a mean of 35ms,
+// the longest trial 152ms; 150-155: a median of 287ms; 150-200: the
+// longest trial 513ms; 150-150: "consistently took longer than 10
+// seconds"). The rest come from the figure's SVGs in the thesis's
+// repository (github.com/ongardie/dissertation,
+// leaderelection/benchmarks-scale.svg for the bottom graph and
+// benchmarks-randomness.svg for the top one), in which each CDF is a path
+// of one step per trial, so that a step's place on the axes gives that
+// trial's time: to about 0.3ms on the bottom graph's linear axis, to about
+// 1% on the top graph's logarithmic one. experiment/paper/digitize reads
+// them; TestPaperTrials checks them against the text.
+var (
+	//go:embed paper/bottom.txt
+	paperBottom string
+	//go:embed paper/top.txt
+	paperTop string
+)
+
+// PaperTrials are the paper's trials by range, fastest first: 1,000 for
+// each range but 150-150, which had 100. 150-300 is in both graphs, from
+// the same trials; this is the bottom graph's reading.
+var PaperTrials = func() map[Range][]time.Duration {
+	out := parsePaperTrials(paperTop)
+	for r, ds := range parsePaperTrials(paperBottom) {
+		out[r] = ds
+	}
+	return out
+}()
+
+// parsePaperTrials reads the lines "RANGE: ms ms ..." of a file of
+// experiment/paper.
+func parsePaperTrials(text string) map[Range][]time.Duration {
+	out := map[Range][]time.Duration{}
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, values, ok := strings.Cut(line, ":")
+		r, err := ParseRange(name)
+		if !ok || err != nil {
+			panic(fmt.Sprintf("experiment: paper data: bad line %.40q", line))
+		}
+		var ds []time.Duration
+		for _, f := range strings.Fields(values) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				panic("experiment: paper data: " + err.Error())
+			}
+			ds = append(ds, time.Duration(v*float64(time.Millisecond)))
+		}
+		slices.Sort(ds)
+		out[r] = ds
+	}
+	return out
 }
 
-func paperMS(name string, min, median, mean, p99, max int) Summary {
-	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
-	return Summary{Name: name, Trials: 1000, Min: ms(min), Median: ms(median), Mean: ms(mean), P99: ms(p99), Max: ms(max)}
+// PaperSummary summarizes the paper's trials of range r, if the paper ran
+// it. Its Elections and Failed are unknown, and zero.
+func PaperSummary(r Range) (Summary, bool) {
+	ds, ok := PaperTrials[r]
+	if !ok {
+		return Summary{}, false
+	}
+	trials := make([]Trial, len(ds))
+	for i, d := range ds {
+		trials[i].Downtime = d
+	}
+	s := Summarize(r.String(), trials)
+	s.Failed = -1
+	return s, true
 }

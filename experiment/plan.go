@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"time"
 )
 
 // Job is a batch of trials of one kind: one election-timeout range on one
@@ -14,6 +15,17 @@ type Job struct {
 	Cluster Cluster
 	Range   Range
 	Trials  int
+	// Patience is how long a trial waits for a leader before it gives up
+	// (0: TrialPatience).
+	Patience time.Duration `json:",omitempty"`
+}
+
+// patience returns how long the job's trials wait for a leader.
+func (j Job) patience() time.Duration {
+	if j.Patience > 0 {
+		return j.Patience
+	}
+	return TrialPatience
 }
 
 // Plan is what an experiment runs: its jobs, and the seed every trial's
@@ -46,8 +58,11 @@ func (p Plan) Check() error {
 		if j.Trials < 1 || j.Trials > 10_000_000 {
 			return fmt.Errorf("trials must be between 1 and 10000000, not %d", j.Trials)
 		}
-		if j.Range.Min < 2 {
-			return fmt.Errorf("an election timeout of at least 2 ticks, not %d", j.Range.Min)
+		if r := j.Range; r.Min < 2 || r.Max < r.Min || r.Max > 2*r.Min {
+			return fmt.Errorf("bad election-timeout range %s: want MIN-MAX in ms with 2 <= MIN <= MAX <= 2·MIN", r)
+		}
+		if j.Patience < 0 || j.Patience > time.Hour {
+			return fmt.Errorf("a trial's patience must be between 0 and 1h, not %s", j.Patience)
 		}
 		if names[j.Name] {
 			return fmt.Errorf("two jobs are called %q", j.Name)
@@ -102,7 +117,7 @@ func RunShare(p Plan, worker, workers int, emit func(Trial) error) error {
 			settled[job.Cluster] = s
 		}
 		for i := worker; i < job.Trials; i += workers {
-			t, err := s.Trial(job.Range, TrialSeed(p.Seed, job.Name, i))
+			t, err := s.Trial(job.Range, TrialSeed(p.Seed, job.Name, i), job.patience())
 			if err != nil {
 				return fmt.Errorf("%s, trial %d: %w", job.Name, i, err)
 			}
@@ -154,7 +169,9 @@ func Collect(p Plan, trials []Trial) (*Results, error) {
 func (r *Results) Summaries() []Summary {
 	var out []Summary
 	for j, job := range r.Plan.Jobs {
-		out = append(out, Summarize(job.Name, r.Trials[j]))
+		s := Summarize(job.Name, r.Trials[j])
+		s.Patience = job.patience()
+		out = append(out, s)
 	}
 	return out
 }

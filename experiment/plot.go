@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -26,10 +27,14 @@ var lineColors = []color.RGBA{
 }
 
 // CDFPlot draws each job's trials as a cumulative distribution of the time
-// without a leader, as the paper's Figure 16 does. The x axis ends a little
-// past the largest 99th percentile; the title says how many trials took
-// longer.
-func (r *Results) CDFPlot(title, subtitle string) (*plot.Plot, error) {
+// without a leader, as the paper's Figure 16 does, and beside each (same
+// colour, dashed) the paper's own trials of the same range, where it ran
+// it (PaperTrials). On a linear x axis (the bottom graph) the axis ends a
+// little past the largest of our 99th percentiles and the paper's
+// longest trial, and the label says how many of our trials took longer;
+// on a logarithmic one (logX: the top graph, whose times span three
+// decades) it holds every trial.
+func (r *Results) CDFPlot(title, subtitle string, logX bool) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	if subtitle != "" {
@@ -43,45 +48,96 @@ func (r *Results) CDFPlot(title, subtitle string) (*plot.Plot, error) {
 	p.Legend.TextStyle.Font.Size = vg.Points(11)
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.Add(plotter.NewGrid())
+
+	ours := make([][]time.Duration, len(r.Plan.Jobs))
+	papers := make([][]time.Duration, len(r.Plan.Jobs))
+	lo, hi := time.Duration(math.MaxInt64), time.Duration(0)
 	var xmax time.Duration
-	for j := range r.Plan.Jobs {
-		s := Summarize("", r.Trials[j])
-		xmax = max(xmax, s.P99)
-	}
-	xmax = xmax * 11 / 10
-	beyond := 0
 	for j, job := range r.Plan.Jobs {
 		ds := make([]time.Duration, len(r.Trials[j]))
 		for i, t := range r.Trials[j] {
 			ds[i] = t.Downtime
 		}
 		slices.Sort(ds)
-		// A step per trial, drawn as the paper draws it.
-		pts := make(plotter.XYs, 0, 2*len(ds)+1)
-		pts = append(pts, plotter.XY{X: ds[0].Seconds() * 1000, Y: 0})
-		for i, d := range ds {
-			x := min(d, xmax).Seconds() * 1000
-			if d > xmax {
-				beyond++
+		ours[j], papers[j] = ds, PaperTrials[job.Range]
+		xmax = max(xmax, Percentile(ds, 99))
+		for _, all := range [][]time.Duration{ds, papers[j]} {
+			if len(all) > 0 {
+				lo, hi = min(lo, all[0]), max(hi, all[len(all)-1])
 			}
-			pts = append(pts, plotter.XY{X: x, Y: 100 * float64(i) / float64(len(ds))},
-				plotter.XY{X: x, Y: 100 * float64(i+1) / float64(len(ds))})
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return nil, err
+		if ps := papers[j]; len(ps) > 0 {
+			xmax = max(xmax, ps[len(ps)-1]*10/11)
 		}
-		l.Color = lineColors[j%len(lineColors)]
-		l.Width = vg.Points(1.5)
-		l.Dashes = dashes(j / len(lineColors))
-		p.Add(l)
-		p.Legend.Add(job.Name+" ms", l)
+	}
+	xmax = xmax * 11 / 10
+	if logX {
+		xmax = hi * 5 / 4
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	beyond := 0
+	for j, job := range r.Plan.Jobs {
+		colour := lineColors[j%len(lineColors)]
+		for k, ds := range [][]time.Duration{ours[j], papers[j]} {
+			if len(ds) == 0 {
+				continue
+			}
+			if k == 0 {
+				for _, d := range ds {
+					if d > xmax {
+						beyond++
+					}
+				}
+			}
+			l, err := stepLine(ds, xmax)
+			if err != nil {
+				return nil, err
+			}
+			l.Color, l.Width = colour, vg.Points(1.5)
+			if k == 1 {
+				l.Width, l.Dashes = vg.Points(1), []vg.Length{vg.Points(4), vg.Points(2)}
+			} else {
+				p.Legend.Add(job.Name+" ms", l)
+			}
+			p.Add(l)
+		}
+	}
+	if slices.ContainsFunc(papers, func(ds []time.Duration) bool { return len(ds) > 0 }) {
+		l, _ := plotter.NewLine(plotter.XYs{{X: 1, Y: 0}})
+		l.Color, l.Width, l.Dashes = color.Black, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(2)}
+		p.Legend.Add("dashed: the paper", l)
 	}
 	p.X.Min, p.X.Max = 0, xmax.Seconds()*1000
+	if logX {
+		p.X.Min = lo.Seconds() * 1000 * 4 / 5
+	}
+	var notes []string
 	if beyond > 0 {
-		p.X.Label.Text += fmt.Sprintf(" (%d trials took longer than %s and are drawn at its edge)", beyond, ms1(xmax)+"ms")
+		notes = append(notes, fmt.Sprintf("%d of our trials took longer than %s and are drawn at its edge", beyond, ms1(xmax)+"ms"))
+	}
+	for j, job := range r.Plan.Jobs {
+		if s := Summarize(job.Name, r.Trials[j]); s.NoLeader > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d of %d trials had no leader after %s", job.Name, s.NoLeader, s.Trials, job.patience()))
+		}
+	}
+	if len(notes) > 0 {
+		p.X.Label.Text += "\n" + wrap(strings.Join(notes, "; "), 110)
 	}
 	return p, nil
+}
+
+// stepLine draws sorted times as a CDF, a step per trial, as the paper
+// draws it; a time past xmax is drawn at xmax.
+func stepLine(ds []time.Duration, xmax time.Duration) (*plotter.Line, error) {
+	pts := make(plotter.XYs, 0, 2*len(ds)+1)
+	pts = append(pts, plotter.XY{X: min(ds[0], xmax).Seconds() * 1000, Y: 0})
+	for i, d := range ds {
+		x := min(d, xmax).Seconds() * 1000
+		pts = append(pts, plotter.XY{X: x, Y: 100 * float64(i) / float64(len(ds))},
+			plotter.XY{X: x, Y: 100 * float64(i+1) / float64(len(ds))})
+	}
+	return plotter.NewLine(pts)
 }
 
 // wrap breaks text into lines of at most width bytes, at ", ".
@@ -95,13 +151,6 @@ func wrap(text string, width int) string {
 		line += part
 	}
 	return out + line
-}
-
-func dashes(k int) []vg.Length {
-	if k == 0 {
-		return nil
-	}
-	return []vg.Length{vg.Points(float64(2 + 2*k)), vg.Points(2)}
 }
 
 // WritePlot writes a plot as "png" or "svg", 8 by 5 inches.

@@ -19,9 +19,10 @@ type Summary struct {
 	// a trial took; Failed is how many trials needed more than one.
 	Elections float64
 	Failed    int
-	// NoLeader is how many trials gave up waiting for a leader (counted at
-	// the time they waited).
+	// NoLeader is how many trials gave up waiting for a leader, after
+	// Patience (they count as the time they waited).
 	NoLeader int
+	Patience time.Duration
 }
 
 // Summarize summarizes the trials of one job.

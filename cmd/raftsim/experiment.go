@@ -15,6 +15,7 @@ import (
 
 	"github.com/raftsim/raftsim/experiment"
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/sim"
 )
 
 const experimentUsage = `Usage: raftsim experiment NAME [flags]
@@ -22,9 +23,9 @@ const experimentUsage = `Usage: raftsim experiment NAME [flags]
 Runs many trials of the simulator and summarizes them.
 
 Experiments:
-  election-time   the Raft paper's Figure 16 (bottom): how long a five-member
-                  cluster goes without a leader after its leader crashes, for
-                  several election-timeout ranges
+  election-time   the Raft paper's Figure 16: how long a five-member cluster
+                  goes without a leader after its leader crashes, for several
+                  election-timeout ranges (--graph bottom or top)
   split-votes     how often votes split, and how long elections take, as the
                   cluster grows and the network slows (Ongaro's thesis, ch. 9)
 
@@ -58,6 +59,7 @@ type clusterFlags struct {
 	disk        *time.Duration
 	preVote     *bool
 	checkQuorum *bool
+	timerRule   *string
 }
 
 func addClusterFlags(fs flagSet, def experiment.Cluster) clusterFlags {
@@ -67,6 +69,8 @@ func addClusterFlags(fs flagSet, def experiment.Cluster) clusterFlags {
 		disk:        fs.Duration("disk-latency", def.DiskLatency, "how long a disk write takes to become durable"),
 		preVote:     fs.Bool("pre-vote", def.PreVote, "raft's PreVote (etcd's default; the paper's LogCabin had none)"),
 		checkQuorum: fs.Bool("check-quorum", def.CheckQuorum, "raft's CheckQuorum (etcd's default; the paper's LogCabin had none)"),
+		timerRule: fs.String("timer-rule", def.TimerRule.String(), "raft: etcd's raft as it is, a vote request of a higher term restarts a follower's election timer; "+
+			"logcabin: an experiment, the timer runs on unless the vote is granted, as in the paper's LogCabin (the simulator puts raft's timer back after the request)"),
 	}
 }
 
@@ -78,6 +82,9 @@ func (f clusterFlags) cluster(def experiment.Cluster) (experiment.Cluster, error
 		return c, fmt.Errorf("--latency: %v", err)
 	}
 	c.Latency = l
+	if c.TimerRule, err = sim.ParseTimerRule(*f.timerRule); err != nil {
+		return c, fmt.Errorf("--timer-rule: %v", err)
+	}
 	return c, nil
 }
 
@@ -115,24 +122,30 @@ func electionTimeCmd(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage: raftsim experiment election-time [flags]
 
-Reproduces the bottom graph of the Raft paper's Figure 16 (section 9.3): the
-leader of a settled cluster crashes at a uniformly random moment of its
-heartbeat interval (half the minimum election timeout), right after a
-heartbeat round that starts every follower's timer at once; the logs are set
-up so that some survivors cannot win (two of four with five members); the
-time is measured from the crash until every survivor has heard from the new
-leader. Ticks are 1ms, so a range 150-300 is raft's election timeout of 150
-ticks, drawn from [150, 300).
+Reproduces Figure 16 of the Raft paper (section 9.3): the leader of a
+settled cluster crashes at a uniformly random moment of its heartbeat
+interval (half the minimum election timeout), right after a heartbeat round
+that starts every follower's timer at once; the logs are set up so that some
+survivors cannot win (two of four with five members); the time is measured
+from the crash until every survivor has heard from the new leader. The
+bottom graph (the default) scales the minimum timeout, raft's own range
+MIN-2·MIN; the top graph (--graph top) varies the randomness at a 150ms
+minimum, 150-150 to 150-300, which the simulator draws for raft.
 
-Writes DIR/election-time.csv (every trial), .png and .svg (the CDFs), and
-prints min, median, mean, p99 and max for each range beside the paper's.
+Writes DIR/election-time.csv (every trial), .png and .svg (the CDFs, the
+paper's dashed beside ours; election-time-top.* for the top graph), and
+prints for each range min, median, mean, p99, max and the share of trials
+that took more than one election, beside the paper's figures and the
+ratios of our median and p99 to the paper's.
 
 %s`, fs.FlagUsages())
 	}
 	def := experiment.PaperCluster()
 	cf := addClusterFlags(fs, def)
 	behind := fs.Int("behind", -1, "survivors whose logs lack the last entry, so that they cannot win (-1: as many as can be, 2 of 4 with 5 members)")
-	ranges := fs.String("ranges", "12-24,25-50,50-100,100-200,150-300", "election-timeout ranges in ms, MIN-MAX with MAX = 2·MIN (raft draws from [ET, 2·ET))")
+	graph := fs.String("graph", "bottom", "bottom: the paper's ranges 12-24 to 150-300; top: 150-150 to 150-300 (100 trials of 150-150, a tenth of --trials, as the paper)")
+	ranges := fs.String("ranges", "", "election-timeout ranges in ms instead of the graph's, MIN-MAX with MIN <= MAX <= 2·MIN (raft's own range is MIN-2·MIN)")
+	patience := fs.Duration("patience", experiment.TrialPatience, "how long a trial waits for a leader before it gives up (and counts as that long)")
 	rf := addRunFlags(fs, 1000, "range")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -149,14 +162,33 @@ prints min, median, mean, p99 and max for each range beside the paper's.
 	}
 	c.Behind = *behind
 	var rs []experiment.Range
-	for _, s := range strings.Split(*ranges, ",") {
-		r, err := experiment.ParseRange(s)
-		if err != nil {
-			return badInput("experiment election-time: --ranges: %v", err)
+	name := "election-time"
+	switch *graph {
+	case "bottom":
+		rs = experiment.PaperRanges
+	case "top":
+		rs, name = experiment.PaperTopRanges, "election-time-top"
+	default:
+		return badInput("experiment election-time: --graph must be bottom or top, not %q", *graph)
+	}
+	if *ranges != "" {
+		rs = nil
+		for _, s := range strings.Split(*ranges, ",") {
+			r, err := experiment.ParseRange(s)
+			if err != nil {
+				return badInput("experiment election-time: --ranges: %v", err)
+			}
+			rs = append(rs, r)
 		}
-		rs = append(rs, r)
 	}
 	plan := experiment.ElectionTime(c, rs, *rf.trials, *rf.seed)
+	for i := range plan.Jobs {
+		j := &plan.Jobs[i]
+		j.Patience = *patience
+		if *graph == "top" && j.Range.Min == j.Range.Max {
+			j.Trials = max(*rf.trials/10, 1) // the paper ran 100 trials of 150-150, against 1,000 of the others
+		}
+	}
 	if err := plan.Check(); err != nil {
 		return badInput("experiment election-time: %v", err)
 	}
@@ -171,23 +203,34 @@ prints min, median, mean, p99 and max for each range beside the paper's.
 	sums := res.Summaries()
 	setup := describeCluster(c, settled)
 	if *rf.out != "" {
-		p, err := res.CDFPlot("Time without a leader after the leader crashes", setup)
+		title := "Time without a leader after the leader crashes"
+		if *graph == "top" {
+			title += ": the randomness varied"
+		}
+		p, err := res.CDFPlot(title, setup, *graph == "top")
 		if err != nil {
 			return err
 		}
-		if err := writeExperimentFiles(*rf.out, "election-time", res, p); err != nil {
+		if err := writeExperimentFiles(*rf.out, name, res, p); err != nil {
 			return err
 		}
 	}
+	paper := experiment.PaperByName()
 	if *rf.format == "json" {
-		return experiment.WriteJSON(stdout, sums)
+		return experiment.WriteJSON(stdout, sums, paper)
 	}
-	fmt.Fprintf(stdout, "raftsim experiment election-time  seed=%d\n%s; %d trials per range\n\n", plan.Seed, setup, *rf.trials)
-	if err := experiment.WriteTable(stdout, sums, experiment.PaperByName()); err != nil {
+	counts := fmt.Sprintf("%d trials per range", *rf.trials)
+	for _, j := range plan.Jobs {
+		if j.Trials != *rf.trials {
+			counts += fmt.Sprintf(" (%d of %s)", j.Trials, j.Name)
+		}
+	}
+	fmt.Fprintf(stdout, "raftsim experiment election-time  seed=%d\n%s; %s\n\n", plan.Seed, setup, counts)
+	if err := experiment.WriteTable(stdout, sums, paper); err != nil {
 		return err
 	}
 	if *rf.out != "" {
-		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(outFiles(*rf.out, "election-time"), ", "))
+		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(outFiles(*rf.out, name), ", "))
 	}
 	return nil
 }
@@ -200,12 +243,18 @@ func describeCluster(c experiment.Cluster, s *experiment.Settled) string {
 		}
 		return "off"
 	}
-	out := fmt.Sprintf("%d members, one-way latency %s, disk write %s (broadcast time %s), pre-vote %s, check quorum %s",
-		c.Members, c.Latency, c.DiskLatency, s.BroadcastTime(), onOff(c.PreVote), onOff(c.CheckQuorum))
+	out := fmt.Sprintf("%d members, one-way latency %s, disk write %s (broadcast time %s), pre-vote %s, check quorum %s, %s",
+		c.Members, c.Latency, c.DiskLatency, s.BroadcastTime(), onOff(c.PreVote), onOff(c.CheckQuorum), timerRuleText[c.TimerRule])
 	if b := len(s.Behind()); b > 0 {
 		out += fmt.Sprintf(", %d of %d survivors behind", b, c.Members-1)
 	}
 	return out
+}
+
+// timerRuleText names a timer rule in an experiment's setup line.
+var timerRuleText = map[sim.TimerRule]string{
+	sim.TimerRuleRaft:     "etcd's raft's timer rule",
+	sim.TimerRuleLogCabin: "LogCabin's timer rule (--timer-rule logcabin)",
 }
 
 func outFiles(dir, name string) []string {

@@ -77,3 +77,59 @@ func TestElectionTimeSameWithAnyWorkers(t *testing.T) {
 		t.Error("the plot files are not a PNG and an SVG")
 	}
 }
+
+// TestElectionTimeTopGraphAndTimerRule: --graph top runs the paper's top
+// ranges (a tenth of the trials for 150-150, as the paper) beside the
+// paper's figures; --timer-rule logcabin is named in the setup line; bad
+// values are refused with exit 2.
+func TestElectionTimeTopGraphAndTimerRule(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"experiment", "election-time", "--graph", "top", "--trials", "10", "--patience", "1s", "--workers", "1", "--out", "", "--format", "json"}
+	if code := run(args, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var sums []struct {
+		Range       string  `json:"range"`
+		Trials      int     `json:"trials"`
+		NoLeader    int     `json:"trials_without_leader"`
+		MoreThanOne float64 `json:"more_than_one_election"`
+		Paper       *struct {
+			Median float64 `json:"median_ms"`
+		} `json:"paper"`
+		MedianRatio float64 `json:"median_vs_paper"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &sums); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	want := []string{"150-150", "150-151", "150-155", "150-175", "150-200", "150-300"}
+	if len(sums) != len(want) {
+		t.Fatalf("%d ranges: %s", len(sums), stdout.String())
+	}
+	for i, s := range sums {
+		if s.Range != want[i] || s.Paper == nil || s.MedianRatio <= 0 {
+			t.Errorf("range %d: %+v", i, s)
+		}
+	}
+	if sums[0].Trials != 1 || sums[1].Trials != 10 || sums[1].NoLeader != 10 || sums[1].MoreThanOne != 1 {
+		t.Errorf("150-150: %+v; 150-151: %+v", sums[0], sums[1])
+	}
+
+	stdout.Reset()
+	dir := t.TempDir()
+	args = []string{"experiment", "election-time", "--timer-rule", "logcabin", "--ranges", "25-50", "--trials", "20", "--workers", "1", "--out", dir}
+	if code := run(args, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, s := range []string{"LogCabin's timer rule", "median/paper", ">1 election", "25-50", "election-time.png"} {
+		if !strings.Contains(stdout.String(), s) {
+			t.Errorf("the table lacks %q:\n%s", s, stdout.String())
+		}
+	}
+	for _, bad := range [][]string{{"--timer-rule", "paxos"}, {"--graph", "middle"}, {"--ranges", "150-149"}, {"--ranges", "150-301"}, {"--patience", "-1s"}} {
+		stderr.Reset()
+		args := append([]string{"experiment", "election-time", "--trials", "1", "--out", ""}, bad...)
+		if code := run(args, nil, &stdout, &stderr); code != exitBadInput || stderr.Len() == 0 {
+			t.Errorf("%v: exit %d, %q", bad, code, stderr.String())
+		}
+	}
+}
