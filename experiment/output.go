@@ -75,7 +75,12 @@ func WriteJSON(out io.Writer, sums []Summary, paper map[string]Summary) error {
 		if p, ok := paper[s.Name]; ok {
 			j.Paper = &jsonPaper{Trials: p.Trials, Min: msJSON(p.Min), Median: msJSON(p.Median), Mean: msJSON(p.Mean),
 				P99: msJSON(p.P99), Max: msJSON(p.Max)}
-			j.MedianVsPaper, j.P99VsPaper = ratio(s.Median, p.Median), ratio(s.P99, p.P99)
+			if !s.censored(50) {
+				j.MedianVsPaper = ratio(s.Median, p.Median)
+			}
+			if !s.censored(99) {
+				j.P99VsPaper = ratio(s.P99, p.P99)
+			}
 		}
 		arr = append(arr, j)
 	}
@@ -102,8 +107,8 @@ func WriteTable(out io.Writer, sums []Summary, paper map[string]Summary) error {
 		line := fmt.Sprintf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%.0f%%\t", s.Name, s.Trials, ms1(s.Min), ms1(s.Median), ms1(s.Mean),
 			ms1(s.P99), ms1(s.Max), 100*float64(s.Failed)/float64(max(s.Trials, 1)))
 		if p, ok := paper[s.Name]; ok {
-			line += fmt.Sprintf("\t%s\t%s\t%s\t%s\t%s\t\t%.2f\t%.2f\t", ms1(p.Min), ms1(p.Median), ms1(p.Mean), ms1(p.P99), ms1(p.Max),
-				float64(s.Median)/float64(p.Median), float64(s.P99)/float64(p.P99))
+			line += fmt.Sprintf("\t%s\t%s\t%s\t%s\t%s\t\t%s\t%s\t", ms1(p.Min), ms1(p.Median), ms1(p.Mean), ms1(p.P99), ms1(p.Max),
+				s.vsPaper(50, s.Median, p.Median), s.vsPaper(99, s.P99, p.P99))
 		} else if paper != nil {
 			line += "\t" + strings.Repeat("-\t", 5) + "\t-\t-\t"
 		}
@@ -118,6 +123,21 @@ func WriteTable(out io.Writer, sums []Summary, paper map[string]Summary) error {
 		}
 	}
 	return nil
+}
+
+// censored reports whether s's pct-th percentile may be a trial that gave
+// up waiting for a leader, and so only a lower bound.
+func (s Summary) censored(pct float64) bool {
+	return float64(s.NoLeader) > float64(s.Trials)*(100-pct)/100-1e-9 && s.NoLeader > 0
+}
+
+// vsPaper formats our pct-th percentile over the paper's, or "-" when ours
+// is only a lower bound.
+func (s Summary) vsPaper(pct float64, ours, paper time.Duration) string {
+	if s.censored(pct) {
+		return "-"
+	}
+	return strconv.FormatFloat(float64(ours)/float64(paper), 'f', 2, 64)
 }
 
 // ms1 formats a duration in milliseconds with one decimal.

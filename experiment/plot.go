@@ -118,11 +118,11 @@ func (r *Results) CDFPlot(title, subtitle string, logX bool) (*plot.Plot, error)
 	}
 	for j, job := range r.Plan.Jobs {
 		if s := Summarize(job.Name, r.Trials[j]); s.NoLeader > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d of %d trials had no leader after %s", job.Name, s.NoLeader, s.Trials, job.patience()))
+			notes = append(notes, fmt.Sprintf("%s: %d of %d trials without a leader after %s", job.Name, s.NoLeader, s.Trials, job.patience()))
 		}
 	}
 	if len(notes) > 0 {
-		p.X.Label.Text += "\n" + wrap(strings.Join(notes, "; "), 110)
+		p.X.Label.Text += "\n" + strings.Join(notes, "\n")
 	}
 	return p, nil
 }

@@ -2,7 +2,7 @@
 // figure's own SVGs and writes them as experiment/paper/bottom.txt and
 // top.txt, which package experiment embeds.
 //
-// The two graphs of Figure 16 are, in Ongaro's thesis (Figure 9.8), the
+// The two graphs of Figure 16 are, in Ongaro's thesis (chapter 9), the
 // files leaderelection/benchmarks-scale.svg (the bottom graph: the
 // minimum timeout scaled) and leaderelection/benchmarks-randomness.svg
 // (the top graph: the randomness varied) of github.com/ongardie/dissertation
