@@ -2,6 +2,8 @@ package lincheck
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 )
 
@@ -164,6 +166,14 @@ func Check(ops []Operation, opts Options) Verdict { return CheckHistory(Ops(ops)
 
 // CheckHistory is Check on a History.
 func CheckHistory(h History, opts Options) Verdict {
+	v, _ := check(h, opts, nil, false)
+	return v
+}
+
+// check is CheckHistory with the values each key may start with (from;
+// a key it does not name starts absent). With final it also returns, for
+// each key that is a part of its own, the values it may end with.
+func check(h History, opts Options, from map[string][]string, final bool) (Verdict, map[string][]string) {
 	if opts.Budget <= 0 {
 		opts.Budget = DefaultBudget
 	}
@@ -172,22 +182,26 @@ func CheckHistory(h History, opts Options) Verdict {
 	}
 	v := Verdict{Op: -1}
 	var unknown *Verdict
+	var finals map[string][]string
 	left := opts.Budget
-	ps := partition(h)
+	ps := partition(h, slices.Collect(maps.Keys(from)))
 	for pi := range ps.keysOf {
 		if len(ps.opsOf[pi]) == 0 {
 			continue
 		}
-		p := ps.build(pi)
+		p := ps.build(pi, from)
+		p.wantFinal = final && len(p.keys) == 1
 		v.Parts++
 		v.Dropped += p.reduce()
 		res, ok := searchResult{}, false
-		if !opts.noRegister {
+		if p.tooManyStarts {
+			res, ok = searchResult{result: Unknown, reason: fmt.Sprintf("its keys may start in more than %d states", maxStartStates)}, true
+		} else if !opts.noRegister {
 			res, ok = p.registerCheck()
 		}
-		if ok {
+		if ok && !p.tooManyStarts {
 			v.Registers++
-		} else {
+		} else if !ok {
 			res = p.search(min(left, opts.PartBudget))
 		}
 		v.Steps += res.steps
@@ -200,18 +214,25 @@ func CheckHistory(h History, opts Options) Verdict {
 				name = "operation " + strconv.Itoa(v.Op)
 			}
 			v.Reason = name + ": " + res.reason
-			return v
+			return v, nil
 		case Unknown:
 			if unknown == nil {
 				u := Verdict{Result: Unknown, Key: p.keys[0], Reason: res.reason}
 				unknown = &u
+			}
+		case Linearizable:
+			if p.wantFinal {
+				if finals == nil {
+					finals = map[string][]string{}
+				}
+				finals[p.keys[0]] = p.valuesOf(res.final)
 			}
 		}
 	}
 	if unknown != nil {
 		v.Result, v.Key, v.Reason = Unknown, unknown.Key, unknown.Reason
 	}
-	return v
+	return v, finals
 }
 
 // String describes the verdict in a line.

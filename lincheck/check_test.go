@@ -260,8 +260,18 @@ func randomHistory(rng *rand.Rand, n int, shape historyShape) []Operation {
 		op.Name = fmt.Sprintf("%d:%v %s=%s", i, op.Kind, op.Key, op.Value)
 		ops[i] = op
 	}
-	// Results: run a random order that respects real time (sorting by a
-	// random point in each interval) and read from it.
+	fillResults(rng, ops, shape)
+	return ops
+}
+
+// fillResults gives the gets of ops their results: it runs a random order
+// that respects real time (sorting by a random point in each interval) and
+// reads from it; one get in shape.changeOneIn then has its result changed.
+func fillResults(rng *rand.Rand, ops []Operation, shape historyShape) {
+	var end uint64 // after every call and return
+	for _, op := range ops {
+		end = max(end, op.Call+1, op.Return+1)
+	}
 	type point struct {
 		at  float64
 		idx int
@@ -273,7 +283,7 @@ func randomHistory(rng *rand.Rand, n int, shape historyShape) []Operation {
 			if rng.IntN(3) == 0 {
 				continue // it never took effect
 			}
-			ret = float64(2 * n)
+			ret = float64(end)
 		}
 		order = append(order, point{float64(op.Call) + rng.Float64()*(ret-float64(op.Call)), i})
 	}
@@ -310,7 +320,6 @@ func randomHistory(rng *rand.Rand, n int, shape historyShape) []Operation {
 			change(&op.Steps[j])
 		}
 	}
-	return ops
 }
 
 func inRange(k string, op *Operation) bool {

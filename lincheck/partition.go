@@ -17,6 +17,57 @@ import (
 type part struct {
 	keys []string // in order
 	ops  []pop    // in call order
+	// from are the states the part may start in (each a value of every
+	// key, 0 for absent), nil for one: every key absent. A stream's later
+	// windows start where the earlier ones may have left the keys.
+	from [][]int32
+	// values are the values by their ids (values[0] is unused: absent).
+	values []string
+	// wantFinal asks the check for the states the part may end in.
+	wantFinal bool
+	// tooManyStarts: its keys may start in more than maxStartStates
+	// states; the check answers unknown.
+	tooManyStarts bool
+}
+
+// startsWith reports whether some state the part may start in has key k
+// hold value v.
+func (p *part) startsWith(k, v int32) bool {
+	if p.from == nil {
+		return v == 0
+	}
+	for _, st := range p.from {
+		if st[k] == v {
+			return true
+		}
+	}
+	return false
+}
+
+// valuesOf returns the values of a one-key part's states, sorted, with
+// Absent for absence.
+func (p *part) valuesOf(states [][]int32) []string {
+	out := make([]string, 0, len(states))
+	for _, st := range states {
+		if st[0] == 0 {
+			out = append(out, Absent)
+		} else {
+			out = append(out, p.values[st[0]])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// intern returns the id of a value, giving it one if it has none.
+func (p *part) intern(ids map[string]int32, v string) int32 {
+	id, ok := ids[v]
+	if !ok {
+		id = int32(len(p.values))
+		ids[v] = id
+		p.values = append(p.values, v)
+	}
+	return id
 }
 
 // keyValue is a key of a part (its index in part.keys) and a value (an
@@ -75,8 +126,10 @@ type parts struct {
 	opsOf  [][]int32
 }
 
-// partition finds the parts of h, in the order of their first keys.
-func partition(h History) *parts {
+// partition finds the parts of h, in the order of their first keys. known
+// are keys to count even if no operation names them (keys a stream's
+// earlier windows left holding a value, which a range may read).
+func partition(h History, known []string) *parts {
 	n := h.Len()
 	// Every key an operation names or a read returned.
 	var keys []string
@@ -88,6 +141,7 @@ func partition(h History) *parts {
 			keys = append(keys, kv.Key)
 		}
 	})
+	keys = append(keys, known...)
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 
@@ -160,17 +214,16 @@ func partition(h History) *parts {
 	return ps
 }
 
-// build makes the part pi, its operations in call order.
-func (ps *parts) build(pi int) *part {
-	p := &part{keys: ps.keysOf[pi], ops: make([]pop, 0, len(ps.opsOf[pi]))}
+// build makes the part pi, its operations in call order. from, if not
+// nil, gives the values each key may start with (a key it does not name
+// starts absent; Absent stands for absence).
+func (ps *parts) build(pi int, from map[string][]string) *part {
+	p := &part{keys: ps.keysOf[pi], ops: make([]pop, 0, len(ps.opsOf[pi])), values: []string{""}}
 	values := map[string]int32{}
-	intern := func(v string) int32 {
-		id, ok := values[v]
-		if !ok {
-			id = int32(len(values) + 1)
-			values[v] = id
-		}
-		return id
+	intern := func(v string) int32 { return p.intern(values, v) }
+	if from != nil {
+		p.from = startStates(p.keys, from, intern)
+		p.tooManyStarts = p.from == nil
 	}
 	for _, i := range ps.opsOf[pi] {
 		op := ps.h.Op(int(i))
@@ -208,6 +261,43 @@ func (ps *parts) build(pi int) *part {
 	}
 	slices.SortStableFunc(p.ops, func(a, b pop) int { return cmp.Compare(a.call, b.call) })
 	return p
+}
+
+// Absent stands for an absent key among the values a stream's key may
+// hold.
+const Absent = "\x00absent"
+
+// maxStartStates bounds the states a part may start in: each is a
+// starting configuration of the search.
+const maxStartStates = 1 << 12
+
+// startStates returns every combination of the keys' starting values, or
+// nil if there are more than maxStartStates.
+func startStates(keys []string, from map[string][]string, intern func(string) int32) [][]int32 {
+	states := [][]int32{make([]int32, len(keys))}
+	for k, key := range keys {
+		vals, ok := from[key]
+		if !ok {
+			continue // absent, as every state has it
+		}
+		if len(states)*len(vals) > maxStartStates {
+			return nil
+		}
+		var next [][]int32
+		for _, st := range states {
+			for _, v := range vals {
+				id := int32(0)
+				if v != Absent {
+					id = intern(v)
+				}
+				x := slices.Clone(st)
+				x[k] = id
+				next = append(next, x)
+			}
+		}
+		states = next
+	}
+	return states
 }
 
 // appendActs appends what one Put, Delete or Get does.

@@ -125,7 +125,9 @@ func (p *part) reduce() (dropped int) {
 	}
 	for _, kv := range sortedKeys(writers) {
 		g := writers[kv]
-		if !slices.ContainsFunc(g, func(i int) bool { return p.ops[i].required || len(p.ops[i].writes) != 1 }) {
+		// NB: a value a starting state holds may have been read from
+		// there: then rule 2 does not apply.
+		if !p.startsWith(kv.key, kv.val) && !slices.ContainsFunc(g, func(i int) bool { return p.ops[i].required || len(p.ops[i].writes) != 1 }) {
 			first := &p.ops[g[0]]
 			first.required = true
 			first.ret = minReturn(p, observers[kv])

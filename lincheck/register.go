@@ -3,6 +3,7 @@ package lincheck
 import (
 	"cmp"
 	"container/heap"
+	"math"
 	"slices"
 )
 
@@ -111,8 +112,9 @@ type regCluster struct {
 
 // registerCheck decides the part if it is a register of distinct values:
 // each operation a single put, delete or read of its one key, no two puts
-// of one value, and no read that returned only that the key exists. It
-// reports false, deciding nothing, otherwise.
+// of one value, none of a value the key may start with, and no read that
+// returned only that the key exists. It reports false, deciding nothing,
+// otherwise.
 func (p *part) registerCheck() (searchResult, bool) {
 	if len(p.keys) != 1 {
 		return searchResult{}, false
@@ -126,7 +128,7 @@ func (p *part) registerCheck() (searchResult, bool) {
 		a := o.acts[0]
 		switch {
 		case a.write && a.val != 0:
-			if _, dup := puts[a.val]; dup {
+			if _, dup := puts[a.val]; dup || p.startsWith(0, a.val) {
 				return searchResult{}, false
 			}
 			puts[a.val] = i
@@ -134,31 +136,56 @@ func (p *part) registerCheck() (searchResult, bool) {
 			return searchResult{}, false
 		}
 	}
-	return p.decideRegister(puts), true
+	r, bad := p.newRegister(puts)
+	if bad != nil {
+		return *bad, true
+	}
+	if res := r.sweep(false); res.result != Linearizable || !p.wantFinal {
+		return res, true
+	}
+	return searchResult{result: Linearizable, final: r.finals()}, true
 }
 
-func (p *part) decideRegister(puts map[int32]int) searchResult {
-	violation := func(op int, reason string) searchResult {
-		return searchResult{result: Violation, op: op, reason: reason}
+// register is a part that registerCheck decides, set out for the sweep.
+type register struct {
+	p        *part
+	clusters []regCluster
+	forward  []int // the forward clusters, in time order
+	items    []regItem
+	start    int32 // the value the key starts with, 0 for absent
+	// startWrites: some put or delete must take effect (the key may
+	// not keep the value it started with to the end).
+	startWrites bool
+}
+
+// The earliest instant, where the put of the value a key starts with is.
+const beforeAll = math.MinInt64
+
+// newRegister sets out the part's clusters and items, or returns a
+// violation found in doing so.
+func (p *part) newRegister(puts map[int32]int) (*register, *searchResult) {
+	violation := func(op int, reason string) (*register, *searchResult) {
+		return nil, &searchResult{result: Violation, op: op, reason: reason}
 	}
 	pos := func(x uint64) int64 { return int64(x) }
+	r := &register{p: p, clusters: make([]regCluster, 0, len(puts)+1)}
 
-	// The clusters, in order of their puts.
-	clusters := make([]regCluster, 0, len(puts))
+	// The clusters, in order of their puts; a value the key starts with
+	// is put before everything.
 	clusterOf := make(map[int32]int, len(puts))
-	var items []regItem
 	for i := range p.ops {
 		o := &p.ops[i]
 		a := o.acts[0]
 		switch {
 		case a.write && a.val != 0:
-			clusterOf[a.val] = len(clusters)
-			clusters = append(clusters, regCluster{put: i, f: pos(o.ret), s: pos(o.call)})
+			clusterOf[a.val] = len(r.clusters)
+			r.clusters = append(r.clusters, regCluster{put: i, f: pos(o.ret), s: pos(o.call)})
 		case a.write:
-			items = append(items, regItem{kind: regDelete, op: i, avail: pos(o.call), deadline: pos(o.ret), required: o.required})
+			r.items = append(r.items, regItem{kind: regDelete, op: i, avail: pos(o.call), deadline: pos(o.ret), required: o.required})
 		case a.val == 0:
-			items = append(items, regItem{kind: regRead, op: i, avail: pos(o.call), deadline: pos(o.ret), required: true})
+			r.items = append(r.items, regItem{kind: regRead, op: i, avail: pos(o.call), deadline: pos(o.ret), required: true})
 		}
+		r.startWrites = r.startWrites || a.write && o.required
 	}
 	for i := range p.ops {
 		o := &p.ops[i]
@@ -167,60 +194,59 @@ func (p *part) decideRegister(puts map[int32]int) searchResult {
 			continue
 		}
 		c, ok := clusterOf[a.val]
-		if !ok {
+		switch {
+		case ok:
+		case !p.startsWith(0, a.val):
 			return violation(i, "it saw a value that no write wrote")
+		case r.start != 0:
+			// Two values the key may start with were read: it held
+			// only one.
+			return violation(i, "no order of the operations explains what it saw")
+		default:
+			r.start, c = a.val, len(r.clusters)
+			clusterOf[a.val] = c
+			r.clusters = append(r.clusters, regCluster{put: -1, f: beforeAll, s: beforeAll})
 		}
-		cl := &clusters[c]
-		if o.ret < p.ops[cl.put].call {
+		cl := &r.clusters[c]
+		if cl.put >= 0 && o.ret < p.ops[cl.put].call {
 			return violation(i, "it returned before the write of what it saw was sent")
 		}
 		cl.reads = append(cl.reads, i)
 		cl.f, cl.s = min(cl.f, pos(o.ret)), max(cl.s, pos(o.call))
 	}
+	if r.start == 0 && !p.startsWith(0, 0) {
+		// No read says which, and absence is not one: any value, unread.
+		r.start = p.from[0][0]
+	}
 
 	// Forward clusters must not overlap.
-	var forward []int
-	for c := range clusters {
-		if cl := &clusters[c]; cl.f < cl.s {
-			forward = append(forward, c)
-		} else {
-			items = append(items, regItem{kind: regBackward, op: cl.put, cl: c, avail: cl.s, deadline: cl.f, required: true})
+	for c := range r.clusters {
+		if cl := &r.clusters[c]; cl.f < cl.s {
+			r.forward = append(r.forward, c)
+		} else if cl.put >= 0 {
+			r.items = append(r.items, regItem{kind: regBackward, op: cl.put, cl: c, avail: cl.s, deadline: cl.f, required: true})
 		}
 	}
-	slices.SortFunc(forward, func(a, b int) int { return cmp.Compare(clusters[a].f, clusters[b].f) })
-	for i := 1; i < len(forward); i++ {
-		if prev, next := &clusters[forward[i-1]], &clusters[forward[i]]; next.f < prev.s {
+	slices.SortFunc(r.forward, func(a, b int) int { return cmp.Compare(r.clusters[a].f, r.clusters[b].f) })
+	for i := 1; i < len(r.forward); i++ {
+		if prev, next := &r.clusters[r.forward[i-1]], &r.clusters[r.forward[i]]; next.f < prev.s {
 			// The earlier value was read after the later one had been
 			// written or read.
 			return violation(lastCalled(p, prev), "no order of the operations explains what it saw")
 		}
 	}
-	// holder returns the forward cluster whose inside holds t, or -1.
-	holder := func(t int64) int {
-		i, _ := slices.BinarySearchFunc(forward, t, func(c int, t int64) int { return cmp.Compare(clusters[c].f, t) })
-		// forward[i-1] is the last that starts before t.
-		if i > 0 && t < clusters[forward[i-1]].s {
-			return forward[i-1]
-		}
-		return -1
-	}
 
 	// What the forward clusters leave free: an item whose call falls
 	// inside one becomes possible at its end; one whose return falls
 	// inside one is due at its start.
-	events := make([]regEvent, 0, 2*len(items)+2*len(forward))
-	for _, c := range forward {
-		events = append(events, regEvent{clusters[c].f, forwardStart, c}, regEvent{clusters[c].s, forwardEnd, c})
-	}
-	for i := range items {
-		it := &items[i]
-		it.pendingAt = -1
-		in := holder(it.avail)
+	for i := range r.items {
+		it := &r.items[i]
+		in := r.holder(it.avail)
 		if in >= 0 {
-			it.avail = clusters[in].s
+			it.avail = r.clusters[in].s
 		}
-		if h := holder(it.deadline); h >= 0 {
-			it.deadline = clusters[h].f
+		if h := r.holder(it.deadline); h >= 0 {
+			it.deadline = r.clusters[h].f
 		}
 		if it.avail > it.deadline {
 			// It lies inside the forward cluster in.
@@ -234,7 +260,42 @@ func (p *part) decideRegister(puts map[int32]int) searchResult {
 			// A put or a delete that had to take effect while the value
 			// of in was still to be read: the read that saw it is the
 			// one no order explains.
-			return violation(lastCalled(p, &clusters[in]), "no order of the operations explains what it saw")
+			return violation(lastCalled(p, &r.clusters[in]), "no order of the operations explains what it saw")
+		}
+	}
+	return r, nil
+}
+
+// holder returns the forward cluster whose inside holds t, or -1.
+func (r *register) holder(t int64) int {
+	i, _ := slices.BinarySearchFunc(r.forward, t, func(c int, t int64) int { return cmp.Compare(r.clusters[c].f, t) })
+	// forward[i-1] is the last that starts before t.
+	if i > 0 && t < r.clusters[r.forward[i-1]].s {
+		return r.forward[i-1]
+	}
+	return -1
+}
+
+// sweep places the items in the time the forward clusters leave free. With
+// absentAtEnd it also asks that the key be absent after everything (a read
+// of absence that comes last), for finals.
+func (r *register) sweep(absentAtEnd bool) searchResult {
+	violation := func(op int, reason string) searchResult {
+		return searchResult{result: Violation, op: op, reason: reason}
+	}
+	items := slices.Clone(r.items)
+	if absentAtEnd {
+		items = append(items, regItem{kind: regRead, op: -1, avail: math.MaxInt64 - 1, deadline: math.MaxInt64, required: true})
+	}
+	events := make([]regEvent, 0, 2*len(items)+2*len(r.forward))
+	for _, c := range r.forward {
+		events = append(events, regEvent{r.clusters[c].f, forwardStart, c}, regEvent{r.clusters[c].s, forwardEnd, c})
+	}
+	for i := range items {
+		it := &items[i]
+		it.pendingAt = -1
+		if it.placed {
+			continue
 		}
 		due := dueRead
 		switch it.kind {
@@ -249,8 +310,7 @@ func (p *part) decideRegister(puts map[int32]int) searchResult {
 		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.class, b.class), cmp.Compare(a.item, b.item))
 	})
 
-	// The sweep.
-	absent := true // the key starts absent
+	absent := r.start == 0 // the key starts absent, or with a value no one reads
 	var waiting, backward []int
 	deletes := &deleteHeap{items: items}
 	placeBackward := func() {
@@ -318,11 +378,67 @@ func (p *part) decideRegister(puts map[int32]int) searchResult {
 	return searchResult{result: Linearizable}
 }
 
+// finals returns the states a linearizable register may end in. A value
+// may be last if its cluster can come after everything else: its earliest
+// return is after every other call (then, the history being linearizable,
+// so is the rest, which can go first). Absence may be last if the sweep
+// can also place a read of absence after everything. NB: the stream asks
+// only of windows with no write of unknown outcome.
+func (r *register) finals() [][]int32 {
+	if !r.startWrites {
+		if len(r.items) == 0 && len(r.clusters) == 0 && r.p.from != nil {
+			return r.p.from // nothing happened
+		}
+		return [][]int32{{r.start}}
+	}
+	// The two latest calls of distinct groups: a cluster's latest is its
+	// s; a delete or a read of absence is a group of its own.
+	type call struct {
+		at    int64
+		group int
+	}
+	first, second := call{beforeAll, -1}, call{beforeAll, -1}
+	note := func(at int64, group int) {
+		switch {
+		case at > first.at:
+			first, second = call{at, group}, first
+		case at > second.at:
+			second = call{at, group}
+		}
+	}
+	for c := range r.clusters {
+		note(r.clusters[c].s, c)
+	}
+	for i := range r.items {
+		if it := &r.items[i]; it.kind != regBackward && it.required {
+			note(int64(r.p.ops[it.op].call), len(r.clusters)+i)
+		}
+	}
+	var out [][]int32
+	for c := range r.clusters {
+		cl := &r.clusters[c]
+		if cl.put < 0 {
+			continue // the value the key started with: something overwrites it
+		}
+		other := first
+		if first.group == c {
+			other = second
+		}
+		if cl.f > other.at {
+			out = append(out, []int32{r.p.ops[cl.put].acts[0].val})
+		}
+	}
+	if r.sweep(true).result == Linearizable {
+		out = append(out, []int32{0})
+	}
+	return out
+}
+
 // lastCalled returns the operation of a cluster called last.
 func lastCalled(p *part, cl *regCluster) int {
 	last := cl.put
 	for _, r := range cl.reads {
-		if p.ops[r].call > p.ops[last].call {
+		if last < 0 || p.ops[r].call > p.ops[last].call {
 			last = r
 		}
 	}

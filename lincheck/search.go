@@ -37,6 +37,9 @@ type searchResult struct {
 	op     int // Violation: the operation (in part.ops) no order explains
 	reason string
 	steps  int
+	// final are, if the part wants them and it is linearizable, the
+	// states it may end in.
+	final [][]int32
 }
 
 // entry is a call or a return, at its position.
@@ -77,7 +80,12 @@ func (p *part) search(budget int) searchResult {
 	s.cur = newConfigSet(s.m, s.w)
 	s.next = newConfigSet(s.m, s.w)
 	s.seen = newConfigSet(s.m, s.w)
-	s.cur.add(make([]int32, s.m), make([]uint64, s.w)) // every key absent, nothing placed
+	if p.from == nil {
+		s.cur.add(make([]int32, s.m), make([]uint64, s.w)) // every key absent, nothing placed
+	}
+	for _, st := range p.from {
+		s.cur.add(st, make([]uint64, s.w))
+	}
 	for _, e := range entries {
 		s.pos = e.pos
 		if e.isCall {
@@ -88,7 +96,14 @@ func (p *part) search(budget int) searchResult {
 			return r
 		}
 	}
-	return searchResult{result: Linearizable, steps: s.steps}
+	res := searchResult{result: Linearizable, steps: s.steps}
+	if p.wantFinal {
+		for i := range s.cur.len() {
+			st, _ := s.cur.at(i)
+			res.final = append(res.final, slices.Clone(st))
+		}
+	}
+	return res
 }
 
 // uses are the operations that read a value of a key and that write it,
@@ -128,7 +143,7 @@ func (s *searcher) indexUses() (searchResult, bool) {
 			case kv.val == present:
 			case kv.val == impossible:
 				return searchResult{result: Violation, op: i, reason: "it returned a key outside what it asked for"}, true
-			case kv.val != 0 && len(s.uses[kv].writers) == 0:
+			case kv.val != 0 && len(s.uses[kv].writers) == 0 && !s.p.startsWith(kv.key, kv.val):
 				return searchResult{result: Violation, op: i, reason: "it saw a value that no write wrote"}, true
 			}
 		}
