@@ -466,8 +466,12 @@ func (h *streamHistory[T]) Op(i int) *Operation {
 }
 
 // Clone returns a copy of the stream that goes on apart from it (for a
-// fork of the world that feeds it). The caller's data is copied as values.
+// fork of the world that feeds it), or nil for nil. The caller's data is
+// copied as values.
 func (s *Stream[T]) Clone() *Stream[T] {
+	if s == nil {
+		return nil
+	}
 	c := &Stream[T]{opts: s.opts, keys: make(map[string]*keyLog[T], len(s.keys)), order: make([]*keyLog[T], 0, len(s.order)),
 		joint: slices.Clone(s.joint), jointRanges: slices.Clone(s.jointRanges), untracked: slices.Clone(s.untracked), v: s.v}
 	if s.bad != nil {

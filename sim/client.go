@@ -124,7 +124,10 @@ type Op struct {
 	// request and of its end (the answer, or the client giving up): the
 	// simulation's own order, which tells apart two events at one instant.
 	StartEvent, EndEvent int
-	Status               OpStatus
+	// streamed: a finished operation the world keeps (it has a label)
+	// that the check of a run forgetting its history was already given.
+	streamed bool
+	Status   OpStatus
 	Err                  string
 	Member               string // the member that answered, or the one tried last
 

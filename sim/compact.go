@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"slices"
 
 	"github.com/raftsim/raftsim/lincheck"
@@ -27,19 +28,33 @@ type doneOp struct {
 }
 
 // compactOps gives back the finished operations without a label whose IDs
-// are below limit, keeping a doneOp of each. An open watch or keep-alive
-// stream is never given back; an operation still pending is looked at
-// again next time.
+// are below limit, keeping what the check needs of each (a doneOp): it
+// goes to the check as it goes (check), or, with keepChecked, to done. An
+// open watch or keep-alive stream is never given back; an operation still
+// pending is looked at again next time; one with a label is kept, and
+// given to the check once finished.
 func (w *World) compactOps(limit uint64) {
+	if w.check == nil && !w.keepChecked {
+		w.check = lincheck.NewStream[doneOp](lincheck.Options{})
+	}
 	pending := w.compactLater[:0:0]
 	try := func(i int) {
 		op := w.ops[i]
 		switch {
-		case op == nil || op.Label != "" || op.Kind == OpWatch || op.isStream():
+		case op == nil || op.Kind == OpWatch || op.isStream():
 		case op.Status == OpPending:
 			pending = append(pending, i)
+		case op.Label != "":
+			if w.check != nil && !op.streamed {
+				op.streamed = true
+				w.toCheck(compactOp(op))
+			}
 		default:
-			w.addDone(compactOp(op))
+			if d := compactOp(op); w.check != nil {
+				w.toCheck(d)
+			} else {
+				w.addDone(d)
+			}
 			if op.Stale {
 				w.staleDone++
 			}
@@ -57,6 +72,52 @@ func (w *World) compactOps(limit uint64) {
 		try(w.compactFrom)
 	}
 	w.compactLater = pending
+	if w.check != nil {
+		w.check.Settle(w.notChecked())
+	}
+}
+
+// notChecked returns the first event below which every operation that the
+// check will ever be given has been: the earliest request of one still
+// pending or not yet looked at.
+func (w *World) notChecked() uint64 {
+	first := uint64(math.MaxUint64)
+	note := func(op *Op) {
+		if op != nil && op.Kind != OpWatch && !op.isStream() && !op.streamed {
+			first = min(first, uint64(op.StartEvent))
+		}
+	}
+	for _, i := range w.compactLater {
+		note(w.ops[i])
+	}
+	for _, op := range w.ops[w.compactFrom:] {
+		note(op)
+	}
+	return first
+}
+
+// toCheck gives a finished operation to the check of a run that forgets its
+// history, or counts it as left out (see CheckLinearizability).
+func (w *World) toCheck(d doneOp) {
+	for _, r := range d.untracked {
+		if !slices.Contains(w.untracked, r) {
+			w.untracked = append(w.untracked, r)
+			w.check.Untrack(r.key, r.end)
+		}
+	}
+	t := d.touched
+	if t == nil {
+		t = []keyRange{{d.in.Key, d.in.End}}
+	}
+	switch {
+	case !d.checked || touchesAnyOf(t, w.untracked):
+		w.streamSkipped++
+	case d.status != OpOK && d.in.Outcome != lincheck.Indeterminate:
+		// a failed write never happened; an unanswered read says nothing
+	default:
+		w.streamChecked++
+		w.check.Add(d.in, d)
+	}
 }
 
 func compactOp(op *Op) doneOp {

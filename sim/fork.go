@@ -85,7 +85,11 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		done:        cloneDone(w.done),
 		compactFrom: w.compactFrom,
 		staleDone:   w.staleDone,
+		check:       w.check.Clone(),
+		keepChecked: w.keepChecked,
+		untracked:   slices.Clone(w.untracked),
 	}
+	f.streamChecked, f.streamSkipped = w.streamChecked, w.streamSkipped
 	f.safety = w.safety.clone(f)
 	w.history.copyTo(&f.history)
 	for _, c := range w.clients {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -50,6 +51,12 @@ func (r *Linearizability) DetailIn(l i18n.Lang) string {
 	return ""
 }
 
+// KeepCheckedHistory makes a run that forgets its history keep what the
+// linearizability check reads whole to the end, for porcupine's page
+// (WriteHTML), instead of checking it as it goes. Call it before the run
+// forgets anything.
+func (w *World) KeepCheckedHistory() { w.keepChecked = true }
+
 // CheckLinearizability checks the client history with package lincheck,
 // in the simulation's own order of events: an operation whose answer was
 // recorded before another's request came first, even at the same instant.
@@ -70,6 +77,13 @@ func (r *Linearizability) DetailIn(l i18n.Lang) string {
 //
 // The check always answers, and the same way every time: past its budget
 // of search steps it says "unknown", with the key, rather than run on.
+//
+// A run that forgets its history (ForgetHistory) checks its operations as
+// it goes, key by key, in windows that end where nothing is in flight on
+// the key (lincheck.Stream), and keeps only what is not yet decided. Its
+// verdict is the same; Steps and Dropped are then those of every window,
+// and an operation given to the check before a key became untracked
+// stays checked.
 func (w *World) CheckLinearizability() Linearizability {
 	return w.checkOps(lincheck.Options{})
 }
@@ -84,10 +98,12 @@ func (w *World) CheckLinearizabilityWithin(steps int) Linearizability {
 
 // checkOps checks the world's operations, those given back (compact.go)
 // and those it holds, without copying them: lincheck reads them in place.
+// A run that forgets its history checked most as it went (w.check): then
+// only what the check has not yet decided is checked now.
 func (w *World) checkOps(opts lincheck.Options) Linearizability {
 	var live []*Op
 	for _, op := range w.ops {
-		if op != nil {
+		if op != nil && !op.streamed {
 			live = append(live, op)
 		}
 	}
@@ -117,6 +133,18 @@ func (w *World) checkOps(opts lincheck.Options) Linearizability {
 		}
 		i++
 	})
+	stream := w.check
+	if stream != nil {
+		untracked = append(untracked, w.untracked...)
+		for _, r := range untracked {
+			if !slices.Contains(w.untracked, r) {
+				if stream == w.check {
+					stream = w.check.Clone() // the run goes on: the check must not change
+				}
+				stream.Untrack(r.key, r.end)
+			}
+		}
+	}
 	for _, op := range live {
 		in, ok := checkedOp(op)
 		if keep(&in, ok, op.Status, touched(op)) {
@@ -125,14 +153,31 @@ func (w *World) checkOps(opts lincheck.Options) Linearizability {
 		}
 	}
 	res.Checked, res.history = h.Len(), h
-	v := lincheck.CheckHistory(h, opts)
+	var v lincheck.Verdict
+	var blamed *doneOp
+	if stream != nil {
+		v, blamed = stream.Verdict(lincheck.Ops(h.live))
+		res.Checked += w.streamChecked
+		res.Skipped += w.streamSkipped
+		res.history = nil // checked as it went: not kept for porcupine's page
+	} else {
+		v = lincheck.CheckHistory(h, opts)
+	}
 	res.Dropped, res.Steps = v.Dropped, v.Steps
 	switch v.Result {
 	case lincheck.Linearizable:
 		res.OK, res.Result = true, "linearizable"
 	case lincheck.Violation:
 		res.Result = "NOT linearizable"
-		res.key, res.op = v.Key, h.brief(v.Op)
+		res.key = v.Key
+		switch {
+		case blamed != nil:
+			res.op = blamed.brief()
+		case stream != nil:
+			res.op = h.liveOps[v.Op]
+		default:
+			res.op = h.brief(v.Op)
+		}
 		res.Detail = res.DetailIn(i18n.En)
 	default:
 		res.Result = "unknown"
@@ -352,6 +397,9 @@ func touchesAnyOf(mine, ranges []keyRange) bool {
 // seconds of wall time, and the page then shows what it found so far.
 // The verdict never depends on it.
 func (l Linearizability) WriteHTML(out io.Writer) error {
+	if l.history == nil {
+		return errors.New("the client history was checked as the run went, and not kept: a world that keeps it (KeepCheckedHistory) can write it")
+	}
 	var hist []porcupine.Operation
 	clients := map[string]int{}
 	for i := range l.history.Len() {

@@ -10,6 +10,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/raftsim/raftsim/lincheck"
 	"github.com/raftsim/raftsim/netmodel"
 )
 
@@ -41,6 +42,17 @@ type World struct {
 	compactFrom  int        // the first operation not yet looked at
 	compactLater []int      // operations that were pending, to look at again
 	staleDone    int
+	// check is the linearizability check of a run that forgets its
+	// history: finished operations go to it as they are given back, and
+	// it checks and forgets them key by key (compact.go). It is nil before
+	// the first giving back, and when keepChecked keeps them in done
+	// instead, for porcupine's page.
+	check       *lincheck.Stream[doneOp]
+	keepChecked bool
+	// What the check was given: operations checked, operations left out,
+	// and the ranges of keys it stopped checking (see untrackedRanges).
+	streamChecked, streamSkipped int
+	untracked                    []keyRange
 
 	loads        []*load
 	loadRequests int // the requests every load of the run sends, in all

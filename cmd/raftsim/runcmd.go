@@ -106,6 +106,9 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return &exitError{code: exitBadInput, err: err}
 	}
 	w := r.World()
+	if *linHTML != "" {
+		w.KeepCheckedHistory() // porcupine's page needs the whole client history
+	}
 	if *format == "text" {
 		fmt.Fprintf(out, "raftsim run %s  seed=%d\n", s.Name, w.Seed())
 	}
