@@ -128,8 +128,8 @@ type Op struct {
 	// that the check of a run forgetting its history was already given.
 	streamed bool
 	Status   OpStatus
-	Err                  string
-	Member               string // the member that answered, or the one tried last
+	Err      string
+	Member   string // the member that answered, or the one tried last
 
 	Found    bool       // get of one key: it exists
 	Result   string     // get of one key: its value
