@@ -277,6 +277,7 @@ func (s *safety) clone(w *World) *safety {
 	s.committed.copyTo(&c.committed)
 	s.commitIn.copyTo(&c.commitIn)
 	s.applied.copyTo(&c.applied)
+	c.low = s.low
 	return c
 }
 

@@ -591,6 +591,7 @@ func (m *member) snapshot(why string) {
 	id, _ := m.entryAt(m.applied)
 	m.log.compact(m.applied + 1)
 	m.snap = id
+	m.w.safety.forgetBelow()
 	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: s.GetMetadata().GetIndex(), Term: s.GetMetadata().GetTerm(), Text: why})
 }
 
