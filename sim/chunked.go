@@ -105,6 +105,25 @@ func (c *chunked[T]) dropBefore(i int) {
 	}
 }
 
+// keepFrom keeps items i on, which become items 0 on: they move to new
+// chunks, and every old chunk is given back at once.
+func (c *chunked[T]) keepFrom(i int) {
+	kept := make([]T, 0, c.n-i)
+	for j := i; j < c.n; j++ {
+		kept = append(kept, *c.at(j))
+	}
+	for k, f := range c.frees {
+		if f != nil && k >= c.dropped {
+			f()
+		}
+	}
+	c.chunks, c.frees, c.last = nil, nil, nil
+	c.dropped, c.grown, c.before, c.used, c.n = 0, 0, 0, 0, 0
+	for _, x := range kept {
+		*c.add() = x
+	}
+}
+
 // first returns the first item still kept.
 func (c *chunked[T]) first() int {
 	if c.dropped == 0 {

@@ -15,7 +15,7 @@ import "fmt"
 // the same message.
 func (s *safety) countCommit(m *member, i uint64) {
 	e, ok := m.entryAt(i)
-	if !ok || i < s.low || (i < uint64(s.committed.n) && s.committed.at(int(i)).Term != 0) {
+	if !ok || i < s.low || (i < end(s, &s.committed) && at(s, &s.committed, i).Term != 0) {
 		return
 	}
 	voters := m.conf.GetVoters()

@@ -277,7 +277,7 @@ func (s *safety) clone(w *World) *safety {
 	s.committed.copyTo(&c.committed)
 	s.commitIn.copyTo(&c.commitIn)
 	s.applied.copyTo(&c.applied)
-	c.low = s.low
+	c.low, c.base = s.low, s.base
 	return c
 }
 

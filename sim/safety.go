@@ -38,8 +38,22 @@ type safety struct {
 	committed chunked[entryID]       // index → the entry committed there (Leader Completeness)
 	commitIn  chunked[uint64]        // index → the term in which it was first known committed
 	applied   chunked[entryID]       // index → the entry applied there (State Machine Safety)
-	// low is the first index the tables still hold (see forgetBelow).
-	low uint64
+	// low is the first index the tables still hold, and base the index
+	// of their item 0 (see forgetBelow).
+	low, base uint64
+}
+
+// at returns the item of tab for index i (at or above base).
+func at[T any](s *safety, tab *chunked[T], i uint64) *T { return tab.at(int(i - s.base)) }
+
+// end returns the index after the last that tab holds.
+func end[T any](s *safety, tab *chunked[T]) uint64 { return s.base + uint64(tab.n) }
+
+// grow makes tab hold index i.
+func grow[T any](s *safety, tab *chunked[T], i uint64) {
+	for end(s, tab) <= i {
+		tab.add()
+	}
 }
 
 type termChain struct{ term, chain uint64 }
@@ -79,10 +93,8 @@ func (s *safety) logMatching(m *member, index, term, chain uint64) {
 		}
 		return
 	}
-	for uint64(s.chains.n) <= index {
-		s.chains.add()
-	}
-	if tc := s.chains.at(int(index)); tc.term == 0 {
+	grow(s, &s.chains, index)
+	if tc := at(s, &s.chains, index); tc.term == 0 {
 		*tc = termChain{term, chain}
 	} else {
 		s.more[index] = append(s.more[index], termChain{term, chain})
@@ -91,10 +103,10 @@ func (s *safety) logMatching(m *member, index, term, chain uint64) {
 
 // chainAt returns the log hash persisted at (index, term), if any.
 func (s *safety) chainAt(index, term uint64) (termChain, bool) {
-	if index < s.low || index >= uint64(s.chains.n) || s.chains.at(int(index)).term == 0 {
+	if index < s.low || index >= end(s, &s.chains) || at(s, &s.chains, index).term == 0 {
 		return termChain{}, false
 	}
-	if tc := *s.chains.at(int(index)); tc.term == term {
+	if tc := *at(s, &s.chains, index); tc.term == term {
 		return tc, true
 	}
 	for _, tc := range s.more[index] {
@@ -123,7 +135,7 @@ func (s *safety) commit(m *member, prev, commit uint64) {
 		}
 		if !s.noteCommitted(m, e) {
 			s.fail("State Machine Safety", fmt.Sprintf(commitDiffersText,
-				s.w.fmtNode(m.id), i, e.Term, s.committed.at(int(i)).Term))
+				s.w.fmtNode(m.id), i, e.Term, at(s, &s.committed, i).Term))
 			return
 		}
 	}
@@ -133,7 +145,7 @@ func (s *safety) commit(m *member, prev, commit uint64) {
 func (s *safety) apply(m *member, e entryID) {
 	if !s.agree(&s.applied, e) {
 		s.fail("State Machine Safety", fmt.Sprintf(applyDiffersText,
-			s.w.fmtNode(m.id), e.Index, e.Term, s.applied.at(int(e.Index)).Term))
+			s.w.fmtNode(m.id), e.Index, e.Term, at(s, &s.applied, e.Index).Term))
 		return
 	}
 	// An entry is applied only once it is committed: that is what makes
@@ -155,7 +167,7 @@ func (s *safety) noteCommitted(m *member, e entryID) bool {
 	if e.Index < s.low {
 		return true
 	}
-	fresh := e.Index >= uint64(s.committed.n) || s.committed.at(int(e.Index)).Term == 0
+	fresh := e.Index >= end(s, &s.committed) || at(s, &s.committed, e.Index).Term == 0
 	if !s.agree(&s.committed, e) {
 		return false
 	}
@@ -164,10 +176,8 @@ func (s *safety) noteCommitted(m *member, e entryID) bool {
 		if m.rn != nil {
 			term = max(term, m.status().term)
 		}
-		for uint64(s.commitIn.n) <= e.Index {
-			s.commitIn.add()
-		}
-		*s.commitIn.at(int(e.Index)) = term
+		grow(s, &s.commitIn, e.Index)
+		*at(s, &s.commitIn, e.Index) = term
 	}
 	return true
 }
@@ -177,10 +187,8 @@ func (s *safety) agree(tab *chunked[entryID], e entryID) bool {
 	if e.Index < s.low {
 		return true
 	}
-	for uint64(tab.n) <= e.Index {
-		tab.add()
-	}
-	t := tab.at(int(e.Index))
+	grow(s, tab, e.Index)
+	t := at(s, tab, e.Index)
 	if t.Term == 0 {
 		*t = e
 		return true
@@ -198,15 +206,15 @@ func (s *safety) agree(tab *chunked[entryID], e entryID) bool {
 // may take office late: a member stalled with its votes in its queue does
 // (found by raftsim swarm, seed 5882).
 func (s *safety) completeness(m *member) {
-	for i := max(m.snap.Index+1, s.low); i < uint64(s.committed.n); i++ {
-		c := *s.committed.at(int(i))
-		if c.Term == 0 || i >= uint64(s.commitIn.n) || *s.commitIn.at(int(i)) >= m.leaderTerm {
+	for i := max(m.snap.Index+1, s.low); i < end(s, &s.committed); i++ {
+		c := *at(s, &s.committed, i)
+		if c.Term == 0 || i >= end(s, &s.commitIn) || *at(s, &s.commitIn, i) >= m.leaderTerm {
 			continue
 		}
 		e, ok := m.entryAt(i)
 		if !ok || e.Chain != c.Chain {
 			s.fail("Leader Completeness", fmt.Sprintf(leaderLacksText,
-				s.w.fmtNode(m.id), m.leaderTerm, i, c.Term, *s.commitIn.at(int(i))))
+				s.w.fmtNode(m.id), m.leaderTerm, i, c.Term, *at(s, &s.commitIn, i)))
 			return
 		}
 	}
@@ -215,9 +223,11 @@ func (s *safety) completeness(m *member) {
 // forgetBelow gives back what the tables hold of the entries before the
 // first that any member's log still holds: no member can persist, commit
 // or apply one of those again one by one (a member behind gets a
-// snapshot), so they can break nothing. Without it a long run's tables
-// grew by 72 bytes a write. A member removed from the cluster does not
-// count; one that is down does (its log is on its disk).
+// snapshot), so they can break nothing. Once those are most of what the
+// tables hold, the rest moves to new chunks, so that the tables hold about
+// what the logs do. Without it a long run's tables grew by 72 bytes a
+// write. A member removed from the cluster does not count; one that is
+// down does (its log is on its disk).
 func (s *safety) forgetBelow() {
 	low := uint64(math.MaxUint64)
 	for _, m := range s.w.members {
@@ -229,14 +239,28 @@ func (s *safety) forgetBelow() {
 		return
 	}
 	s.low = low
-	for _, tab := range []*chunked[entryID]{&s.committed, &s.applied} {
-		tab.dropBefore(int(low))
-	}
-	s.chains.dropBefore(int(low))
-	s.commitIn.dropBefore(int(low))
 	for i := range s.more {
 		if i < low {
 			delete(s.more, i)
 		}
+	}
+	if held := end(s, &s.committed) - s.base; low-s.base < 4096 || 2*(low-s.base) < held {
+		return
+	}
+	for _, tab := range []*chunked[entryID]{&s.committed, &s.applied} {
+		keepFrom(s, tab, low)
+	}
+	keepFrom(s, &s.chains, low)
+	keepFrom(s, &s.commitIn, low)
+	s.base = low
+}
+
+// keepFrom keeps what tab holds from index low on (but for s.base, which
+// the caller moves).
+func keepFrom[T any](s *safety, tab *chunked[T], low uint64) {
+	if i := int(low - s.base); i < tab.n {
+		tab.keepFrom(i)
+	} else {
+		tab.keepFrom(tab.n)
 	}
 }
