@@ -12,6 +12,8 @@ import (
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/mvcc"
 )
 
 // bareCluster is the bare driver: RawNodes over MemoryStorage, each Ready
@@ -21,6 +23,10 @@ type bareCluster struct {
 	disks   []*raft.MemoryStorage
 	queue   []*pb.Message
 	applied []uint64
+	// stores, if not nil, are each member's MVCC store, to which it
+	// applies every committed write as the sim's members do: etcd's own
+	// work, without the simulation.
+	stores []*mvcc.Store
 }
 
 func newBareCluster(b *testing.B, n int) *bareCluster {
@@ -66,6 +72,13 @@ func (c *bareCluster) settle() {
 				if n := len(rd.CommittedEntries); n > 0 {
 					c.applied[i] = rd.CommittedEntries[n-1].GetIndex()
 				}
+				if c.stores != nil {
+					for _, e := range rd.CommittedEntries {
+						if e.GetType() == pb.EntryType_EntryNormal && len(e.GetData()) > 0 {
+							bareApply(c.stores[i], e.GetData())
+						}
+					}
+				}
 				rn.Advance(rd)
 			}
 		}
@@ -78,6 +91,19 @@ func (c *bareCluster) settle() {
 		if !progress {
 			return
 		}
+	}
+}
+
+// bareApply applies a committed write to a store as a member's apply does
+// (applyRequest): the entry decoded, the put made.
+func bareApply(st *mvcc.Store, data []byte) {
+	req, err := decodeRequest(data)
+	if err != nil || req.kind != OpPut {
+		panic("bare: not a put")
+	}
+	st.ReportEvents(false)
+	if _, _, err := st.Put(&mvcc.PutRequest{Key: req.key, Value: req.value}); err != nil {
+		panic("bare: " + err.Error())
 	}
 }
 
@@ -113,6 +139,27 @@ func BenchmarkBareProposal(b *testing.B) {
 		c.settle()
 		for _, rn := range c.nodes {
 			rn.Tick() // as the sim's clocks tick while the write is in flight
+		}
+		c.settle()
+	}
+}
+
+// BenchmarkBareEtcdProposal is BenchmarkBareProposal with etcd's work
+// too: every member applies each write to an MVCC store. The sim's
+// members do the same, so BenchmarkSimProposal over it is the cost of the
+// simulation itself (issue 23).
+func BenchmarkBareEtcdProposal(b *testing.B) {
+	c := newBareCluster(b, 5)
+	for range c.nodes {
+		c.stores = append(c.stores, mvcc.New())
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		// etcd encodes each request it proposes, as the sim does
+		c.nodes[0].Propose(request{kind: OpPut, key: "/registry/pods/default/nginx", value: "v1"}.encode())
+		c.settle()
+		for _, rn := range c.nodes {
+			rn.Tick()
 		}
 		c.settle()
 	}
