@@ -426,7 +426,11 @@ func (p *parser) urls(n *yaml.Node, what string, members []string) map[string]st
 			continue
 		}
 		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || len(u) > 200 {
-			p.errorf(p.pos(x.v), "%s: want a URL like http://127.0.0.1:2380, found %q", what, u)
+			port := "2379"
+			if what == "peer_urls" {
+				port = "2380"
+			}
+			p.errorf(p.pos(x.v), "%s: want a URL like http://127.0.0.1:%s, found %q", what, port, u)
 			continue
 		}
 		out[x.key] = u
