@@ -127,14 +127,7 @@ func (f *Front) take(w *sim.World, m any) error {
 	case *cancel:
 		return f.cancel(w, m.r)
 	case *streamEnd:
-		for _, t := range f.open {
-			if t.r.st == m.st {
-				if err := f.cancel(w, t.r); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return f.cancelAll(w, func(t *tracked) bool { return t.r.st == m.st })
 	case *request:
 		return f.start(w, m)
 	}
@@ -155,12 +148,8 @@ func (f *Front) start(w *sim.World, r *request) error {
 	case *pb.WatchCreateRequest:
 		return f.startWatch(w, r, msg)
 	case *pb.WatchCancelRequest:
-		for _, t := range f.open {
-			if t.r.st == r.st && t.watchID == msg.WatchId {
-				if err := f.cancel(w, t.r); err != nil {
-					return err
-				}
-			}
+		if err := f.cancelAll(w, func(t *tracked) bool { return t.r.st == r.st && t.watchID == msg.WatchId }); err != nil {
+			return err
 		}
 		r.answer(&pb.WatchResponse{Header: w.Header(r.member, true), WatchId: msg.WatchId, Canceled: true}, nil)
 		return nil
@@ -212,6 +201,22 @@ func (f *Front) startWatch(w *sim.World, r *request, msg *pb.WatchCreateRequest)
 	}
 	t := &tracked{r: r, watchID: id, filters: msg.Filters}
 	return f.do(w, t, watchCommand(msg, r.st.requireLeader))
+}
+
+// cancelAll gives up on every open request that which picks.
+func (f *Front) cancelAll(w *sim.World, which func(*tracked) bool) error {
+	var picked []*request
+	for _, t := range f.open {
+		if which(t) {
+			picked = append(picked, t.r)
+		}
+	}
+	for _, r := range picked {
+		if err := f.cancel(w, r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // cancel gives up on r's operation, if it is still open.

@@ -120,3 +120,47 @@ func TestClientV3(t *testing.T) {
 		t.Fatalf("revoking twice: %v, want %v", err, rpctypes.ErrLeaseNotFound)
 	}
 }
+
+// TestClosingAStreamCancelsAllItsWatches: a client that closes a watch
+// stream with several watches on it gives up on each of them (etcd closes
+// every watcher of the stream): none is left open in the world.
+func TestClosingAStreamCancelsAllItsWatches(t *testing.T) {
+	eps, do := served(t)
+	c := client(t, eps[0])
+	ctx, cancel := context.WithCancel(context.Background())
+	var chans []clientv3.WatchChan
+	for _, k := range []string{"a", "b", "c"} {
+		chans = append(chans, c.Watch(ctx, k))
+	}
+	for _, k := range []string{"a", "b", "c"} {
+		if _, err := c.Put(context.Background(), k, "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, ch := range chans {
+		<-ch
+	}
+	cancel()
+	c.Close() // the stream ends
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		open := make(chan int)
+		do <- func(w *sim.World) {
+			n := 0
+			for _, op := range w.Ops() {
+				if op.Kind == sim.OpWatch && op.Status == sim.OpOK {
+					n++
+				}
+			}
+			open <- n
+		}
+		n := <-open
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d watches are still open after their stream closed", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
