@@ -112,3 +112,32 @@ func marshalKeyValue(kv *KeyValue) []byte {
 	intField(0x30, kv.Lease)
 	return b
 }
+
+// keyValueLen is len(marshalKeyValue(kv)), without building it.
+func keyValueLen(kv *KeyValue) int {
+	n := 0
+	if kv.Key != "" {
+		n += 1 + uvarintLen(uint64(len(kv.Key))) + len(kv.Key)
+	}
+	if kv.Value != "" {
+		n += 1 + uvarintLen(uint64(len(kv.Value))) + len(kv.Value)
+	}
+	for _, v := range []int64{kv.CreateRevision, kv.ModRevision, kv.Version, kv.Lease} {
+		if v != 0 {
+			n += 1 + uvarintLen(uint64(v))
+		}
+	}
+	return n
+}
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for ; v >= 0x80; v >>= 7 {
+		n++
+	}
+	return n
+}
+
+// KeyValueLen is the length of the key-value as etcd stores it (a
+// marshalled mvccpb.KeyValue), without marshalling it.
+func KeyValueLen(kv *KeyValue) int { return keyValueLen(kv) }

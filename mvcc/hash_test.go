@@ -46,3 +46,11 @@ func TestHashByRevIsEtcds(t *testing.T) {
 	}
 	want(0, 3943726816)
 }
+
+func TestKeyValueLen(t *testing.T) {
+	for _, kv := range []KeyValue{{}, {Key: "k"}, {Key: "/registry/pods/x", Value: string(make([]byte, 300)), CreateRevision: 2, ModRevision: 70000, Version: 3, Lease: 1 << 60}} {
+		if got, want := keyValueLen(&kv), len(marshalKeyValue(&kv)); got != want {
+			t.Errorf("%+v: %d, marshalled %d", kv, got, want)
+		}
+	}
+}

@@ -35,7 +35,23 @@ type Store struct {
 	lessor Lessor
 
 	noEvents bool // nobody watches: writes need not report their events
+
+	sizer SizeObserver // told of each change to the backend, if set
 }
+
+// SizeObserver is told of each record the backend gains or loses, as
+// etcd's bbolt key bucket would gain or lose it: a model of the
+// database's size (package dbsize) follows the store through it.
+type SizeObserver interface {
+	// Put: a record at rev, its value valueLen bytes (the marshalled
+	// mvccpb.KeyValue).
+	Put(rev Revision, tomb bool, valueLen int)
+	// Delete: a compaction dropped the record at rev.
+	Delete(rev Revision, tomb bool)
+}
+
+// SetSizeObserver connects a model of the database's size.
+func (s *Store) SetSizeObserver(o SizeObserver) { s.sizer = o }
 
 // ReportEvents says whether writes return their events (for watches); a
 // member with no watch open turns it off, so that a write allocates less.

@@ -73,6 +73,9 @@ func (tw *writeTxn) put(key, value string, lease int64) {
 	ki.put(idx)
 	ki.pos = s.backend.len()
 	s.backend.append(record{rev: idx, kv: kv})
+	if s.sizer != nil {
+		s.sizer.Put(idx, false, keyValueLen(&kv))
+	}
 	tw.changes++
 	if !s.noEvents {
 		// NB: copies, so that kv and prev stay off the heap when nobody
@@ -116,6 +119,9 @@ func (tw *writeTxn) delete(prev KeyValue) {
 	}
 	ki.pos = s.backend.len()
 	s.backend.append(record{rev: idx, kv: kv, tomb: true})
+	if s.sizer != nil {
+		s.sizer.Put(idx, true, keyValueLen(&KeyValue{Key: kv.Key}))
+	}
 	tw.changes++
 	if !s.noEvents {
 		now, before := kv, prev
@@ -228,6 +234,9 @@ func (s *Store) Compact(rev int64) (*CompactionResponse, error) {
 			return false
 		}
 		_, keep := available[r.rev]
+		if !keep && s.sizer != nil {
+			s.sizer.Delete(r.rev, r.tomb)
+		}
 		return !keep
 	})
 	return &CompactionResponse{Header: ResponseHeader{Revision: s.currentRev}}, nil

@@ -109,6 +109,7 @@ func (m *member) applyRequest(data []byte) {
 			r = fail(err)
 			break
 		}
+		m.dbLease(l.ID, l.TTL)
 		r = reply{status: OpOK, rev: st.Rev(), lease: LeaseResult{ID: l.ID, TTL: l.TTL}}
 	case OpLeaseRevoke:
 		keys, err := m.kv.lessor.Revoke(ext.Lease)
@@ -116,6 +117,7 @@ func (m *member) applyRequest(data []byte) {
 			r = fail(err)
 			break
 		}
+		m.dbLease(ext.Lease, 0)
 		evs = st.DeleteKeys(keys)
 		r = reply{status: OpOK, rev: st.Rev()}
 		if req.op == 0 {

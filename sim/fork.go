@@ -196,6 +196,8 @@ func (f *World) forkMember(m *member) *member {
 		electionRand: stream(f.cfg.Seed, "election/"+m.name),
 		clockRand:    stream(f.cfg.Seed, "clock/"+m.name),
 		disk:         copyDisk(m.disk),
+		db:           m.db.Clone(),
+		dbSince:      m.dbSince,
 		conf:         m.conf,
 		hard:         pb.HardState{Term: new(m.hard.GetTerm()), Vote: new(m.hard.GetVote()), Commit: new(m.hard.GetCommit())},
 		log:          m.log.clone(),

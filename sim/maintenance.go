@@ -22,7 +22,7 @@ func (w *World) Status(name string) (r *pb.StatusResponse, ok bool) {
 	}
 	in := m.info()
 	r = &pb.StatusResponse{Header: w.header(m, true), Version: ServerVersion}
-	r.DbSize, r.DbSizeInUse = w.dbSize(name)
+	r.DbSize, r.DbSizeInUse = w.DBSize(name)
 	if in.Lead != 0 && int(in.Lead) <= len(w.members) {
 		r.Leader = w.members[in.Lead-1].memberID
 	}
@@ -59,19 +59,6 @@ func (w *World) header(m *member, withRevision bool) *pb.ResponseHeader {
 		h.Revision = m.kv.Revision()
 	}
 	return h
-}
-
-// dbSize estimates the size of a member's bbolt file and the part in use:
-// 20 kB and 16 kB for an empty store, as etcd's are, growing a page per
-// 4 KiB of keys and values. bbolt's page accounting is not simulated.
-func (w *World) dbSize(name string) (size, inUse int64) {
-	_, kvs, _ := w.MemberKV(name)
-	data := int64(0)
-	for _, kv := range kvs {
-		data += int64(len(kv.Key) + len(kv.Value) + 64)
-	}
-	inUse = 16384 + (data+4095)/4096*4096
-	return max(20480, inUse+4096), inUse
 }
 
 // errBadLeaderTransferee is etcd's answer to a MoveLeader to a member that

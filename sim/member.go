@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/raftsim/raftsim/dbsize"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -46,6 +47,10 @@ type member struct {
 	cluster clusterState // the membership it has applied (etcd's RaftCluster)
 	kv      *KV
 	applied uint64
+	// db models the member's bbolt file (dbsize.go); dbSince is when its
+	// open batch began.
+	db      *dbsize.Model
+	dbSince Time
 
 	// What etcd's server does beside raft (boot.go).
 	ready        bool // it has applied its own publication: it serves clients
@@ -529,6 +534,7 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 		panic("sim: apply snapshot: " + err.Error())
 	}
 	md := s.GetMetadata()
+	m.db = nil // etcd replaces its database file with the leader's
 	if err := m.restoreData(s.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
 	}

@@ -366,9 +366,13 @@ func (m *member) restoreData(b []byte) error {
 	if len(b) == 0 {
 		// no snapshot yet: the store the cluster began with
 		kv, err := decodeKV(m.w.cfg.InitialKV, m.w.cfg.minLeaseTTL())
+		if err != nil {
+			return err
+		}
 		m.kv = kv
 		m.cluster.version = m.w.cfg.InitialClusterVersion
-		return err
+		m.attachDB()
+		return nil
 	}
 	d := decoder{b: b}
 	m.cluster.decode(&d)
@@ -376,8 +380,12 @@ func (m *member) restoreData(b []byte) error {
 		return d.err
 	}
 	kv, err := decodeKV(d.b, m.w.cfg.minLeaseTTL())
+	if err != nil {
+		return err
+	}
 	m.kv = kv
-	return err
+	m.attachDB()
+	return nil
 }
 
 // ClusterMember is one member as a member's applied membership lists it:
