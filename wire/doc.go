@@ -22,9 +22,9 @@
 // command log of a served session replays headless, with no network, to
 // the same run (scenarios.MarshalWith, `raftsim run`).
 //
-// Status, HashKV and Defragment are answered at once from the member's
-// state, as etcd serves them, and leave no trace in the log: they change
-// nothing.
+// Status, HashKV, Defragment and Snapshot are answered at once from the
+// member's state, as etcd serves them, and leave no trace in the log: they
+// change nothing.
 //
 // Loop is the owner for a headless `raftsim serve`: virtual time follows
 // wall time at a rate; the window (cmd/raftsim-gui) is the owner with

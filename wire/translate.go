@@ -7,6 +7,7 @@ package wire
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 
@@ -19,7 +20,17 @@ import (
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/rpcerr"
 	"github.com/raftsim/raftsim/sim"
+	"github.com/raftsim/raftsim/snapshot"
 )
+
+// snapshotFile is a member's backend written in etcd v3.6's snapshot
+// format (package snapshot): the database, then its sha256, as etcd's
+// Snapshot RPC streams them.
+type snapshotFile struct {
+	path    string
+	dbSize  int64
+	version string // the storage version, as etcd sends it
+}
 
 // notSimulated is the error for a request field the simulated store does
 // not implement yet.
@@ -192,6 +203,22 @@ func immediate(w *sim.World, member string, msg any) (resp any, err error, ok bo
 		hdr := w.Header(member, false)
 		hdr.Revision = cur
 		return &pb.HashKVResponse{Header: hdr, Hash: h.Hash, CompactRevision: h.CompactRevision, HashRevision: h.Revision}, nil, true
+	case *pb.SnapshotRequest:
+		st, records, err := w.SnapshotOf(member)
+		if err != nil {
+			return nil, rpctypes.ErrGRPCStopped, true
+		}
+		f, err := os.CreateTemp("", "raftsim-snapshot-*.db")
+		if err != nil {
+			return nil, status.Error(codes.Internal, "raftsim: "+err.Error()), true
+		}
+		f.Close()
+		written, err := snapshot.Write(f.Name(), st, records)
+		if err != nil {
+			os.Remove(f.Name())
+			return nil, status.Error(codes.Internal, "raftsim: "+err.Error()), true
+		}
+		return &snapshotFile{path: f.Name(), dbSize: written.DBSize, version: st.StorageVersion}, nil, true
 	case *pb.DefragmentRequest:
 		// The simulated store keeps no free pages: there is nothing to do.
 		return &pb.DefragmentResponse{Header: w.Header(member, true)}, nil, true
