@@ -3,6 +3,7 @@ package console
 import (
 	"encoding/json"
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"slices"
 	"strconv"
 	"strings"
@@ -132,18 +133,18 @@ func (c *Console) failedCall(b *strings.Builder, logger, ep, method, what string
 
 // statusResponse is etcdserverpb.StatusResponse as encoding/json writes it.
 type statusResponse struct {
-	Header           respHeader `json:"header"`
-	Version          string     `json:"version,omitempty"`
-	DbSize           int64      `json:"dbSize,omitempty"`
-	Leader           uint64     `json:"leader,omitempty"`
-	RaftIndex        uint64     `json:"raftIndex,omitempty"`
-	RaftTerm         uint64     `json:"raftTerm,omitempty"`
-	RaftAppliedIndex uint64     `json:"raftAppliedIndex,omitempty"`
-	Errors           []string   `json:"errors,omitempty"`
-	DbSizeInUse      int64      `json:"dbSizeInUse,omitempty"`
-	IsLearner        bool       `json:"isLearner,omitempty"`
-	StorageVersion   string     `json:"storageVersion,omitempty"`
-	DbSizeQuota      int64      `json:"dbSizeQuota,omitempty"`
+	Header           *etcdserverpb.ResponseHeader `json:"header"`
+	Version          string                       `json:"version,omitempty"`
+	DbSize           int64                        `json:"dbSize,omitempty"`
+	Leader           uint64                       `json:"leader,omitempty"`
+	RaftIndex        uint64                       `json:"raftIndex,omitempty"`
+	RaftTerm         uint64                       `json:"raftTerm,omitempty"`
+	RaftAppliedIndex uint64                       `json:"raftAppliedIndex,omitempty"`
+	Errors           []string                     `json:"errors,omitempty"`
+	DbSizeInUse      int64                        `json:"dbSizeInUse,omitempty"`
+	IsLearner        bool                         `json:"isLearner,omitempty"`
+	StorageVersion   string                       `json:"storageVersion,omitempty"`
+	DbSizeQuota      int64                        `json:"dbSizeQuota,omitempty"`
 	DowngradeInfo    struct {
 		Enabled       bool   `json:"enabled,omitempty"`
 		TargetVersion string `json:"targetVersion,omitempty"`
@@ -224,9 +225,9 @@ func errorsOrEmpty(errs []string) []string {
 // statusRow is etcdctl's makeEndpointStatusTable row.
 func statusRow(r epStatus) []string {
 	s := r.Resp
-	return []string{r.Ep, idHex(s.Header.MemberID), s.Version, s.StorageVersion, humanBytes(uint64(s.DbSize)),
+	return []string{r.Ep, idHex(s.Header.MemberId), s.Version, s.StorageVersion, humanBytes(uint64(s.DbSize)),
 		humanBytes(uint64(s.DbSizeInUse)), fmt.Sprintf("%d%%", 100-s.DbSizeInUse*100/s.DbSize), humanBytes(uint64(s.DbSizeQuota)),
-		strconv.FormatBool(s.Leader == s.Header.MemberID), strconv.FormatBool(s.IsLearner),
+		strconv.FormatBool(s.Leader == s.Header.MemberId), strconv.FormatBool(s.IsLearner),
 		strconv.FormatUint(s.RaftTerm, 10), strconv.FormatUint(s.RaftIndex, 10), strconv.FormatUint(s.RaftAppliedIndex, 10),
 		strings.Join(s.Errors, ", "), s.DowngradeInfo.TargetVersion, strconv.FormatBool(s.DowngradeInfo.Enabled)}
 }
@@ -254,7 +255,7 @@ func (c *Console) endpointHealth(eps []string, f *flags) error {
 		if !c.answers(ep) {
 			continue
 		}
-		op, err := c.do(sim.Command{Kind: sim.CmdGet, Via: ep, By: "etcdctl", Timeout: *f.commandTimeout, Key: "health"})
+		op, err := c.do(sim.Command{Kind: sim.CmdGet, Via: ep, By: "etcdctl", Timeout: *f.commandTimeout, Req: sim.Get("health", false)})
 		if err != nil {
 			return err
 		}
@@ -380,10 +381,10 @@ func (c *Console) printHealth(j *job, rs []healthResult, format, logs string) {
 
 // hashKVResponse is etcdserverpb.HashKVResponse as encoding/json writes it.
 type hashKVResponse struct {
-	Header          respHeader `json:"header"`
-	Hash            uint32     `json:"hash,omitempty"`
-	CompactRevision int64      `json:"compact_revision,omitempty"`
-	HashRevision    int64      `json:"hash_revision,omitempty"`
+	Header          *etcdserverpb.ResponseHeader `json:"header"`
+	Hash            uint32                       `json:"hash,omitempty"`
+	CompactRevision int64                        `json:"compact_revision,omitempty"`
+	HashRevision    int64                        `json:"hash_revision,omitempty"`
 }
 
 type epHashKV struct {

@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math"
 	"strconv"
 	"strings"
@@ -14,21 +15,12 @@ import (
 // in JSON and in -w fields, sizes as go-humanize prints them, clientv3's
 // log lines, and its error for an output format a verb has no printer for.
 
-// respHeader is etcdserverpb.ResponseHeader as encoding/json writes it
-// (every field omitempty).
-type respHeader struct {
-	ClusterID uint64 `json:"cluster_id,omitempty"`
-	MemberID  uint64 `json:"member_id,omitempty"`
-	Revision  int64  `json:"revision,omitempty"`
-	RaftTerm  uint64 `json:"raft_term,omitempty"`
-}
-
 // header is the response header the named member puts on an answer now:
 // the cluster, itself, its store's revision (if withRevision) and its raft
 // term.
-func (c *Console) header(name string, withRevision bool) respHeader {
+func (c *Console) header(name string, withRevision bool) *etcdserverpb.ResponseHeader {
 	in, _ := c.w.Info(name)
-	h := respHeader{ClusterID: c.w.ClusterID(), MemberID: in.MemberID, RaftTerm: in.Term}
+	h := &etcdserverpb.ResponseHeader{ClusterId: c.w.ClusterID(), MemberId: in.MemberID, RaftTerm: in.Term}
 	if withRevision {
 		h.Revision, _, _ = c.w.MemberKV(name)
 	}
@@ -37,9 +29,9 @@ func (c *Console) header(name string, withRevision bool) respHeader {
 
 // writeFieldsHeader writes a header as etcdctl's -w fields does (the
 // revision only when it is set).
-func writeFieldsHeader(b *strings.Builder, h respHeader) {
-	fmt.Fprintln(b, `"ClusterID" :`, h.ClusterID)
-	fmt.Fprintln(b, `"MemberID" :`, h.MemberID)
+func writeFieldsHeader(b *strings.Builder, h *etcdserverpb.ResponseHeader) {
+	fmt.Fprintln(b, `"ClusterID" :`, h.ClusterId)
+	fmt.Fprintln(b, `"MemberID" :`, h.MemberId)
 	if h.Revision > 0 {
 		fmt.Fprintln(b, `"Revision" :`, h.Revision)
 	}

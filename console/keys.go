@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strings"
 	"time"
 
@@ -73,19 +74,15 @@ func (c *Console) put(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	if req.Key == "" {
+	if len(req.Key) == 0 {
 		return fmt.Errorf("etcdserver: key is not provided")
-	}
-	if req.IgnoreValue || req.IgnoreLease {
-		return fmt.Errorf("--ignore-value and --ignore-lease are not simulated")
 	}
 	from, err := c.via(f, *via)
 	if err != nil {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Key: req.Key, Value: req.Value,
-		Lease: req.Lease, PrevKV: req.PrevKv}, bg,
+	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: sim.Request{Put: req}}, bg,
 		func(op *sim.Op) string { return formatPut(op, format) })
 }
 
@@ -96,15 +93,15 @@ func (c *Console) get(args []string, bg bool) error {
 	valueOnly := f.Bool("print-value-only", false, "print only the values")
 	var gf etcdctl.GetFlags
 	gf.Bind(f.FlagSet)
-	rest, err := f.parse(args, 0, -1, `get KEY [END] [--prefix|--from-key] [--rev N] [--limit N] [--keys-only] [--count-only] [--sort-by T --order O] [--consistency=l|s] [--endpoints M]`)
+	rest, err := f.parse(args, 0, -1, `get KEY [END] [--prefix|--from-key] [--rev N] [--limit N] [--keys-only] [--count-only] [--sort-by T --order O] [--consistency=l|s] [--min-mod-rev N] [--max-mod-rev N] [--min-create-rev N] [--max-create-rev N] [--endpoints M]`)
 	if err != nil {
 		return err
 	}
-	req, rg, err := gf.Request(rest)
+	req, err := gf.Request(rest)
 	if err != nil {
 		return err
 	}
-	if req.Key == "" {
+	if len(req.Key) == 0 {
 		return fmt.Errorf("etcdserver: key is not provided")
 	}
 	from, err := c.via(f, *via)
@@ -112,9 +109,7 @@ func (c *Console) get(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	cmd := sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Key: rg.Key, Prefix: rg.Prefix,
-		RangeEnd: rg.RangeEnd, Rev: req.Revision, Limit: req.Limit, CountOnly: req.CountOnly, SortOrder: req.SortOrder,
-		SortTarget: req.SortTarget, KeysOnly: req.KeysOnly, Serializable: req.Serializable}
+	cmd := sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: sim.Request{Range: req}}
 	return c.request(cmd, bg, func(op *sim.Op) string {
 		// etcdctl checks these once the answer is in.
 		switch {
@@ -137,11 +132,11 @@ func (c *Console) del(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	req, rg, err := df.Request(rest)
+	req, err := df.Request(rest)
 	if err != nil {
 		return err
 	}
-	if req.Key == "" {
+	if len(req.Key) == 0 {
 		return fmt.Errorf("etcdserver: key is not provided")
 	}
 	from, err := c.via(f, *via)
@@ -149,8 +144,7 @@ func (c *Console) del(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Key: rg.Key, Prefix: rg.Prefix,
-		RangeEnd: rg.RangeEnd, PrevKV: req.PrevKv}, bg,
+	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: sim.Request{DeleteRange: req}}, bg,
 		func(op *sim.Op) string { return formatDel(op, format) })
 }
 
@@ -205,8 +199,12 @@ func (c *Console) watch(args []string, bg bool) error {
 	// The watch is labelled so that stopping it (Ctrl-C, --for, unwatch)
 	// can cancel it in the simulation, as etcdctl closing its stream does.
 	label := fmt.Sprintf("watch-%d", len(c.w.Ops())+1)
-	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Key: rest[0], Prefix: *prefix, RangeEnd: end,
-		Rev: *rev, PrevKV: *prevKV, RequireLeader: true, Label: label})
+	wr := &etcdserverpb.WatchCreateRequest{Key: []byte(rest[0]), RangeEnd: []byte(end), StartRevision: *rev, PrevKv: *prevKV}
+	if *prefix {
+		wr.Key, wr.RangeEnd = sim.PrefixRange(rest[0])
+	}
+	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Req: sim.Request{Watch: wr},
+		RequireLeader: true, Label: label})
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strconv"
 	"strings"
 	"time"
@@ -49,33 +50,33 @@ func (c *Console) lease(args []string, bg bool) error {
 		if err != nil {
 			return fmt.Errorf("bad TTL (%w)", err)
 		}
-		cmd.Kind, cmd.TTL = sim.CmdLeaseGrant, ttl
+		cmd.Kind, cmd.Req.LeaseGrant = sim.CmdLeaseGrant, &etcdserverpb.LeaseGrantRequest{TTL: ttl}
 		return c.leaseRequest(cmd, bg, "failed to grant lease (%s)", func(op *sim.Op) string { return formatGrant(op, format) })
 	case "revoke":
 		id, err := leaseArg("lease revoke command needs 1 argument")
 		if err != nil {
 			return err
 		}
-		cmd.Kind, cmd.Lease = sim.CmdLeaseRevoke, id
+		cmd.Kind, cmd.Req.LeaseRevoke = sim.CmdLeaseRevoke, &etcdserverpb.LeaseRevokeRequest{ID: id}
 		return c.leaseRequest(cmd, bg, "failed to revoke lease (%s)", func(op *sim.Op) string { return formatRevoke(op, id, format) })
 	case "timetolive":
 		id, err := leaseArg("lease timetolive command needs lease ID as argument")
 		if err != nil {
 			return err
 		}
-		cmd.Kind, cmd.Lease, cmd.LeaseKeys = sim.CmdLeaseTimeToLive, id, *keys
+		cmd.Kind, cmd.Req.LeaseTimeToLive = sim.CmdLeaseTimeToLive, &etcdserverpb.LeaseTimeToLiveRequest{ID: id, Keys: *keys}
 		return c.leaseRequest(cmd, bg, "%s", func(op *sim.Op) string { return formatTimeToLive(op, *keys, format) })
 	case "list":
-		cmd.Kind = sim.CmdLeaseList
+		cmd.Kind, cmd.Req.LeaseLeases = sim.CmdLeaseList, &etcdserverpb.LeaseLeasesRequest{}
 		return c.leaseRequest(cmd, bg, "%s", func(op *sim.Op) string { return formatLeases(op, format) })
 	case "keep-alive":
 		id, err := leaseArg("lease keep-alive command needs lease ID as argument")
 		if err != nil {
 			return err
 		}
-		cmd.Kind, cmd.Lease = sim.CmdLeaseKeepAlive, id
+		cmd.Kind, cmd.Req.LeaseKeepAlive = sim.CmdLeaseKeepAlive, &etcdserverpb.LeaseKeepAliveRequest{ID: id}
 		if *once {
-			return c.leaseRequest(cmd, bg, "%s", func(op *sim.Op) string { return formatKeepAlive(op, format) })
+			return c.leaseRequest(cmd, bg, "%s", func(op *sim.Op) string { return formatKeepAlive(op.Resp.LeaseKeepAlive, format) })
 		}
 		return c.keepAlive(cmd, id, format, f.Changed("for"), *forFlag, bg)
 	}
@@ -118,9 +119,7 @@ func (c *Console) keepAlive(cmd sim.Command, id int64, format string, bounded bo
 	printed := 0
 	j.poll = func() bool {
 		for ; printed < len(op.KeepAlives); printed++ {
-			ka := *op
-			ka.LeaseResp, ka.Header = op.KeepAlives[printed].LeaseResp, op.KeepAlives[printed].Header
-			c.output(j, formatKeepAlive(&ka, format))
+			c.output(j, formatKeepAlive(op.KeepAlives[printed], format))
 		}
 		if op.Canceled {
 			return true
@@ -146,21 +145,24 @@ func (c *Console) keepAlive(cmd sim.Command, id int64, format string, bounded bo
 	return c.stream(j)
 }
 
+// The lease verbs print clientv3's lease responses, which embed etcd's
+// response header and name their fields themselves.
+
 func formatGrant(op *sim.Op, format string) string {
-	r := op.LeaseResp
+	r := op.Resp.LeaseGrant
 	switch format {
 	case "table":
 		return tableUnsupported
 	case "json":
 		return jsonMarshal(struct {
-			*jsonHeader
+			*etcdserverpb.ResponseHeader
 			ID    int64
 			TTL   int64
 			Error string
-		}{header(op.Header), r.ID, r.TTL, ""})
+		}{r.Header, r.ID, r.TTL, ""})
 	case "fields":
 		var p fieldsPrinter
-		p.hdr(op.Header)
+		p.hdr(r.Header)
 		p.line("ID", r.ID)
 		p.line("TTL", r.TTL)
 		return p.b.String()
@@ -173,31 +175,28 @@ func formatRevoke(op *sim.Op, id int64, format string) string {
 	case "table":
 		return tableUnsupported
 	case "json":
-		return jsonMarshal(struct {
-			Header *jsonHeader `json:"header,omitempty"`
-		}{header(op.Header)})
+		return jsonMarshal(op.Resp.LeaseRevoke)
 	case "fields":
 		var p fieldsPrinter
-		p.hdr(op.Header)
+		p.hdr(op.Header())
 		return p.b.String()
 	}
 	return fmt.Sprintf("lease %016x revoked\n", id)
 }
 
-func formatKeepAlive(op *sim.Op, format string) string {
-	r := op.LeaseResp
+func formatKeepAlive(r *etcdserverpb.LeaseKeepAliveResponse, format string) string {
 	switch format {
 	case "table":
 		return tableUnsupported
 	case "json":
 		return jsonMarshal(struct {
-			*jsonHeader
+			*etcdserverpb.ResponseHeader
 			ID  int64
 			TTL int64
-		}{header(op.Header), r.ID, r.TTL})
+		}{r.Header, r.ID, r.TTL})
 	case "fields":
 		var p fieldsPrinter
-		p.hdr(op.Header)
+		p.hdr(r.Header)
 		p.line("ID", r.ID)
 		p.line("TTL", r.TTL)
 		return p.b.String()
@@ -206,25 +205,21 @@ func formatKeepAlive(op *sim.Op, format string) string {
 }
 
 func formatTimeToLive(op *sim.Op, keys bool, format string) string {
-	r := op.LeaseResp
+	r := op.Resp.LeaseTimeToLive
 	switch format {
 	case "table":
 		return tableUnsupported
 	case "json":
-		var ks [][]byte
-		for _, k := range r.Keys {
-			ks = append(ks, []byte(k))
-		}
 		return jsonMarshal(struct {
-			*jsonHeader
+			*etcdserverpb.ResponseHeader
 			ID         int64    `json:"id"`
 			TTL        int64    `json:"ttl"`
 			GrantedTTL int64    `json:"granted-ttl"`
 			Keys       [][]byte `json:"keys"`
-		}{header(op.Header), r.ID, r.TTL, r.GrantedTTL, ks})
+		}{r.Header, r.ID, r.TTL, r.GrantedTTL, r.Keys})
 	case "fields":
 		var p fieldsPrinter
-		p.hdr(op.Header)
+		p.hdr(r.Header)
 		p.line("ID", r.ID)
 		p.line("TTL", r.TTL)
 		p.line("GrantedTTL", r.GrantedTTL)
@@ -238,13 +233,17 @@ func formatTimeToLive(op *sim.Op, keys bool, format string) string {
 	}
 	s := fmt.Sprintf("lease %016x granted with TTL(%ds), remaining(%ds)", r.ID, r.GrantedTTL, r.TTL)
 	if keys {
-		s += fmt.Sprintf(", attached keys(%v)", r.Keys)
+		ks := make([]string, len(r.Keys))
+		for i, k := range r.Keys {
+			ks[i] = string(k)
+		}
+		s += fmt.Sprintf(", attached keys(%v)", ks)
 	}
 	return s + "\n"
 }
 
 func formatLeases(op *sim.Op, format string) string {
-	ids := op.LeaseResp.Leases
+	r := op.Resp.LeaseLeases
 	switch format {
 	case "table":
 		return tableUnsupported
@@ -252,26 +251,26 @@ func formatLeases(op *sim.Op, format string) string {
 		type status struct {
 			ID int64 `json:"id"`
 		}
-		ls := make([]status, len(ids))
-		for i, id := range ids {
-			ls[i].ID = id
+		ls := make([]status, len(r.Leases))
+		for i, l := range r.Leases {
+			ls[i].ID = l.ID
 		}
 		return jsonMarshal(struct {
-			*jsonHeader
+			*etcdserverpb.ResponseHeader
 			Leases []status `json:"leases"`
-		}{header(op.Header), ls})
+		}{r.Header, ls})
 	case "fields":
 		var p fieldsPrinter
-		p.hdr(op.Header)
-		for _, id := range ids {
-			p.line("ID", id)
+		p.hdr(r.Header)
+		for _, l := range r.Leases {
+			p.line("ID", l.ID)
 		}
 		return p.b.String()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "found %d leases\n", len(ids))
-	for _, id := range ids {
-		fmt.Fprintf(&b, "%016x\n", id)
+	fmt.Fprintf(&b, "found %d leases\n", len(r.Leases))
+	for _, l := range r.Leases {
+		fmt.Fprintf(&b, "%016x\n", l.ID)
 	}
 	return b.String()
 }
@@ -285,7 +284,6 @@ func (c *Console) compaction(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	_ = physical // the simulated store compacts at once
 	if len(rest) != 1 {
 		return fmt.Errorf("compaction command needs 1 argument")
 	}
@@ -297,6 +295,7 @@ func (c *Console) compaction(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	return c.request(sim.Command{Kind: sim.CmdCompact, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Rev: rev}, bg,
+	return c.request(sim.Command{Kind: sim.CmdCompact, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via),
+		Req: sim.Request{Compaction: &etcdserverpb.CompactionRequest{Revision: rev, Physical: *physical}}}, bg,
 		func(*sim.Op) string { return fmt.Sprintf("compacted revision %d\n", rev) })
 }

@@ -3,6 +3,7 @@ package console
 import (
 	"encoding/json"
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strconv"
 	"strings"
 
@@ -59,9 +60,9 @@ func memberRows(list []pbMember) [][]string {
 
 // clusterHeader is the header etcd's Cluster API puts on an answer: no
 // revision.
-func (c *Console) clusterHeader(op *sim.Op) respHeader {
-	h := op.Header
-	return respHeader{ClusterID: h.ClusterId, MemberID: h.MemberId, RaftTerm: h.RaftTerm}
+func (c *Console) clusterHeader(op *sim.Op) *etcdserverpb.ResponseHeader {
+	h := op.Header()
+	return &etcdserverpb.ResponseHeader{ClusterId: h.ClusterId, MemberId: h.MemberId, RaftTerm: h.RaftTerm}
 }
 
 // memberCall sends a Cluster API call from etcdctl, as a request to one
@@ -88,15 +89,16 @@ func (c *Console) memberList(args []string) error {
 		return fmt.Errorf("unknown consistency flag %q", *consistency)
 	}
 	format := *f.writeOut
-	return c.memberCall(f, sim.Command{Kind: sim.CmdMemberList, Serializable: *consistency == "s"}, func(op *sim.Op) string {
+	list := &etcdserverpb.MemberListRequest{Linearizable: *consistency != "s"}
+	return c.memberCall(f, sim.Command{Kind: sim.CmdMemberList, Req: sim.Request{MemberList: list}}, func(op *sim.Op) string {
 		members := pbMembers(op.Members)
 		h := c.clusterHeader(op)
 		var b strings.Builder
 		switch format {
 		case "json":
 			out, _ := json.Marshal(struct {
-				Header  respHeader `json:"header"`
-				Members []pbMember `json:"members,omitempty"`
+				Header  *etcdserverpb.ResponseHeader `json:"header"`
+				Members []pbMember                   `json:"members,omitempty"`
 			}{h, members})
 			b.Write(out)
 			b.WriteString("\n")
@@ -172,9 +174,9 @@ func (c *Console) memberAdd(args []string) error {
 		var b strings.Builder
 		if format == "json" {
 			out, _ := json.Marshal(struct {
-				Header  respHeader `json:"header"`
-				Member  pbMember   `json:"member"`
-				Members []pbMember `json:"members,omitempty"`
+				Header  *etcdserverpb.ResponseHeader `json:"header"`
+				Member  pbMember                     `json:"member"`
+				Members []pbMember                   `json:"members,omitempty"`
 			}{c.clusterHeader(op), added, members})
 			b.Write(out)
 			b.WriteString("\n")
@@ -244,8 +246,8 @@ func (c *Console) memberChange(args []string, what string) error {
 		}
 		if format == "json" {
 			out, _ := json.Marshal(struct {
-				Header  respHeader `json:"header"`
-				Members []pbMember `json:"members,omitempty"`
+				Header  *etcdserverpb.ResponseHeader `json:"header"`
+				Members []pbMember                   `json:"members,omitempty"`
 			}{c.clusterHeader(op), pbMembers(op.Members)})
 			return string(out) + "\n"
 		}
@@ -315,8 +317,8 @@ func (c *Console) moveLeader(args []string, _ bool) error {
 		}
 		if format == "json" {
 			out, _ := json.Marshal(struct {
-				Header respHeader `json:"header"`
-			}{respHeader{ClusterID: c.w.ClusterID(), MemberID: from.MemberID, Revision: c.header(lead, true).Revision, RaftTerm: from.Term}})
+				Header *etcdserverpb.ResponseHeader `json:"header"`
+			}{&etcdserverpb.ResponseHeader{ClusterId: c.w.ClusterID(), MemberId: from.MemberID, Revision: c.header(lead, true).Revision, RaftTerm: from.Term}})
 			c.printf("%s\n", out)
 			return
 		}
@@ -376,11 +378,11 @@ func (c *Console) alarm(args []string, _ bool) error {
 	}
 	format := *f.writeOut
 	return c.memberCall(f, sim.Command{Kind: sim.CmdAlarmList}, func(op *sim.Op) string {
-		h := respHeader{ClusterID: op.Header.ClusterId, MemberID: op.Header.MemberId, Revision: op.Header.Revision, RaftTerm: op.Header.RaftTerm}
+		h := op.Header()
 		switch format {
 		case "json":
 			out, _ := json.Marshal(struct {
-				Header respHeader `json:"header"`
+				Header *etcdserverpb.ResponseHeader `json:"header"`
 			}{h})
 			return string(out) + "\n"
 		case "fields":

@@ -6,93 +6,19 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/raftsim/raftsim/mvcc"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+
 	"github.com/raftsim/raftsim/sim"
 )
 
-// The key-value and lease verbs print etcdctl v3.6's output, byte for byte:
-// the simple printer (printer_simple.go), the JSON printer (encoding/json
-// of etcd's gogo-generated response types, whose fields are omitempty) and
-// the fields printer (printer_fields.go). The table printer supports none
-// of them.
+// The key-value and lease verbs print etcdctl v3.6's output, byte for byte,
+// from etcd's own response types: the simple printer (printer_simple.go),
+// the JSON printer (encoding/json of etcd's gogo-generated response types,
+// whose fields are omitempty, as etcdctl's printJSON does) and the fields
+// printer (printer_fields.go). The table printer supports none of them.
 
 const tableUnsupported = "Error: table not supported as output format\n"
-
-// jsonHeader is etcdserverpb.ResponseHeader as encoding/json writes it.
-type jsonHeader struct {
-	ClusterID uint64 `json:"cluster_id,omitempty"`
-	MemberID  uint64 `json:"member_id,omitempty"`
-	Revision  int64  `json:"revision,omitempty"`
-	RaftTerm  uint64 `json:"raft_term,omitempty"`
-}
-
-func header(h mvcc.ResponseHeader) *jsonHeader {
-	return &jsonHeader{ClusterID: h.ClusterId, MemberID: h.MemberId, Revision: h.Revision, RaftTerm: h.RaftTerm}
-}
-
-// jsonKV is mvccpb.KeyValue as encoding/json writes it: bytes in base64.
-type jsonKV struct {
-	Key            []byte `json:"key,omitempty"`
-	CreateRevision int64  `json:"create_revision,omitempty"`
-	ModRevision    int64  `json:"mod_revision,omitempty"`
-	Version        int64  `json:"version,omitempty"`
-	Value          []byte `json:"value,omitempty"`
-	Lease          int64  `json:"lease,omitempty"`
-}
-
-func kvJSON(kv *sim.KeyValue) *jsonKV {
-	if kv == nil {
-		return nil
-	}
-	return &jsonKV{Key: []byte(kv.Key), CreateRevision: kv.CreateRevision, ModRevision: kv.ModRevision,
-		Version: kv.Version, Value: []byte(kv.Value), Lease: kv.Lease}
-}
-
-func kvsJSON(kvs []sim.KeyValue) []*jsonKV {
-	var out []*jsonKV
-	for i := range kvs {
-		out = append(out, kvJSON(&kvs[i]))
-	}
-	return out
-}
-
-func kvPtrsJSON(kvs []*mvcc.KeyValue) []*jsonKV {
-	var out []*jsonKV
-	for _, kv := range kvs {
-		out = append(out, kvJSON(kv))
-	}
-	return out
-}
-
-type jsonRange struct {
-	Header *jsonHeader `json:"header,omitempty"`
-	Kvs    []*jsonKV   `json:"kvs,omitempty"`
-	More   bool        `json:"more,omitempty"`
-	Count  int64       `json:"count,omitempty"`
-}
-
-type jsonPut struct {
-	Header *jsonHeader `json:"header,omitempty"`
-	PrevKv *jsonKV     `json:"prev_kv,omitempty"`
-}
-
-type jsonDelete struct {
-	Header  *jsonHeader `json:"header,omitempty"`
-	Deleted int64       `json:"deleted,omitempty"`
-	PrevKvs []*jsonKV   `json:"prev_kvs,omitempty"`
-}
-
-type jsonTxn struct {
-	Header    *jsonHeader    `json:"header,omitempty"`
-	Succeeded bool           `json:"succeeded,omitempty"`
-	Responses []jsonResponse `json:"responses,omitempty"`
-}
-
-// jsonResponse is ResponseOp: its oneof field is an interface named
-// Response, holding a wrapper with the one response.
-type jsonResponse struct {
-	Response any
-}
 
 func jsonMarshal(v any) string {
 	b, err := json.Marshal(v)
@@ -105,76 +31,65 @@ func jsonMarshal(v any) string {
 // fieldsPrinter writes etcdctl's -w fields.
 type fieldsPrinter struct{ b strings.Builder }
 
-func (p *fieldsPrinter) hdr(h mvcc.ResponseHeader) {
-	fmt.Fprintf(&p.b, "\"ClusterID\" : %d\n\"MemberID\" : %d\n", h.ClusterId, h.MemberId)
-	if h.Revision > 0 {
-		fmt.Fprintf(&p.b, "\"Revision\" : %d\n", h.Revision)
-	}
-	fmt.Fprintf(&p.b, "\"RaftTerm\" : %d\n", h.RaftTerm)
-}
+func (p *fieldsPrinter) hdr(h *etcdserverpb.ResponseHeader) { writeFieldsHeader(&p.b, h) }
 
-func (p *fieldsPrinter) kv(pfx string, kv *sim.KeyValue) {
+func (p *fieldsPrinter) kv(pfx string, kv *mvccpb.KeyValue) {
 	fmt.Fprintf(&p.b, "\"%sKey\" : %q\n\"%sCreateRevision\" : %d\n\"%sModRevision\" : %d\n\"%sVersion\" : %d\n\"%sValue\" : %q\n\"%sLease\" : %d\n",
 		pfx, kv.Key, pfx, kv.CreateRevision, pfx, kv.ModRevision, pfx, kv.Version, pfx, kv.Value, pfx, kv.Lease)
 }
 
 func (p *fieldsPrinter) line(name string, v any) { fmt.Fprintf(&p.b, "\"%s\" : %v\n", name, v) }
 
-func (p *fieldsPrinter) get(h mvcc.ResponseHeader, kvs []*mvcc.KeyValue, more bool, count int64) {
-	p.hdr(h)
-	for _, kv := range kvs {
+func (p *fieldsPrinter) get(r *etcdserverpb.RangeResponse) {
+	p.hdr(r.Header)
+	for _, kv := range r.Kvs {
 		p.kv("", kv)
 	}
-	p.line("More", more)
-	p.line("Count", count)
+	p.line("More", r.More)
+	p.line("Count", r.Count)
 }
 
-func (p *fieldsPrinter) put(h mvcc.ResponseHeader, prev *mvcc.KeyValue) {
-	p.hdr(h)
-	if prev != nil {
-		p.kv("Prev", prev)
+func (p *fieldsPrinter) put(r *etcdserverpb.PutResponse) {
+	p.hdr(r.Header)
+	if r.PrevKv != nil {
+		p.kv("Prev", r.PrevKv)
 	}
 }
 
-func (p *fieldsPrinter) del(h mvcc.ResponseHeader, deleted int64, prev []*mvcc.KeyValue) {
-	p.hdr(h)
-	p.line("Deleted", deleted)
-	for _, kv := range prev {
+func (p *fieldsPrinter) del(r *etcdserverpb.DeleteRangeResponse) {
+	p.hdr(r.Header)
+	p.line("Deleted", r.Deleted)
+	for _, kv := range r.PrevKvs {
 		p.kv("Prev", kv)
 	}
 }
 
 // printKV is etcdctl's simple printKV: the key, then the value.
-func printKV(b *strings.Builder, valueOnly bool, kv *sim.KeyValue) {
+func printKV(b *strings.Builder, valueOnly bool, kv *mvccpb.KeyValue) {
 	if !valueOnly {
-		b.WriteString(kv.Key + "\n")
+		b.Write(kv.Key)
+		b.WriteString("\n")
 	}
-	b.WriteString(kv.Value + "\n")
-}
-
-func ptrs(kvs []sim.KeyValue) []*mvcc.KeyValue {
-	out := make([]*mvcc.KeyValue, len(kvs))
-	for i := range kvs {
-		out[i] = &kvs[i]
-	}
-	return out
+	b.Write(kv.Value)
+	b.WriteString("\n")
 }
 
 // formatGet prints a get's answer.
 func formatGet(op *sim.Op, format string, valueOnly bool) string {
+	r := op.Resp.Range
 	switch format {
 	case "table":
 		return tableUnsupported
 	case "json":
-		return jsonMarshal(jsonRange{Header: header(op.Header), Kvs: kvsJSON(op.KVs), More: op.More, Count: op.Count})
+		return jsonMarshal(r)
 	case "fields":
 		var p fieldsPrinter
-		p.get(op.Header, ptrs(op.KVs), op.More, op.Count)
+		p.get(r)
 		return p.b.String()
 	}
 	var b strings.Builder
-	for i := range op.KVs {
-		printKV(&b, valueOnly, &op.KVs[i])
+	for _, kv := range r.Kvs {
+		printKV(&b, valueOnly, kv)
 	}
 	if op.Stale {
 		b.WriteString("# stale read: " + op.StaleNote + "\n")
@@ -184,44 +99,42 @@ func formatGet(op *sim.Op, format string, valueOnly bool) string {
 
 // formatPut prints a put's answer.
 func formatPut(op *sim.Op, format string) string {
-	var prev *sim.KeyValue
-	if len(op.PrevKVs) > 0 {
-		prev = &op.PrevKVs[0]
-	}
+	r := op.Resp.Put
 	switch format {
 	case "table":
 		return tableUnsupported
 	case "json":
-		return jsonMarshal(jsonPut{Header: header(op.Header), PrevKv: kvJSON(prev)})
+		return jsonMarshal(r)
 	case "fields":
 		var p fieldsPrinter
-		p.put(op.Header, prev)
+		p.put(r)
 		return p.b.String()
 	}
 	var b strings.Builder
 	b.WriteString("OK\n")
-	if prev != nil {
-		printKV(&b, false, prev)
+	if r.PrevKv != nil {
+		printKV(&b, false, r.PrevKv)
 	}
 	return b.String()
 }
 
 // formatDel prints a delete's answer.
 func formatDel(op *sim.Op, format string) string {
+	r := op.Resp.DeleteRange
 	switch format {
 	case "table":
 		return tableUnsupported
 	case "json":
-		return jsonMarshal(jsonDelete{Header: header(op.Header), Deleted: int64(op.Deleted), PrevKvs: kvsJSON(op.PrevKVs)})
+		return jsonMarshal(r)
 	case "fields":
 		var p fieldsPrinter
-		p.del(op.Header, int64(op.Deleted), ptrs(op.PrevKVs))
+		p.del(r)
 		return p.b.String()
 	}
 	var b strings.Builder
-	b.WriteString(strconv.Itoa(op.Deleted) + "\n")
-	for i := range op.PrevKVs {
-		printKV(&b, false, &op.PrevKVs[i])
+	b.WriteString(strconv.FormatInt(r.Deleted, 10) + "\n")
+	for _, kv := range r.PrevKvs {
+		printKV(&b, false, kv)
 	}
 	return b.String()
 }
@@ -230,28 +143,27 @@ func formatDel(op *sim.Op, format string) string {
 // transaction's; each response inside carries only its revision, as
 // etcd's apply layer fills it in.
 func formatTxn(op *sim.Op, format string) string {
-	t := op.TxnResp
+	t := op.Resp.Txn
 	if t == nil {
-		t = &mvcc.TxnResponse{}
+		t = &etcdserverpb.TxnResponse{Header: op.Header()}
 	}
 	switch format {
 	case "table":
 		return tableUnsupported
 	case "json":
-		return jsonMarshal(txnJSON(op.Header, t))
+		return jsonMarshal(t)
 	case "fields":
 		var p fieldsPrinter
-		p.hdr(op.Header)
+		p.hdr(t.Header)
 		p.line("Succeeded", t.Succeeded)
 		for _, r := range t.Responses {
 			switch {
-			case r.ResponseDeleteRange != nil:
-				p.del(r.ResponseDeleteRange.Header, r.ResponseDeleteRange.Deleted, r.ResponseDeleteRange.PrevKvs)
-			case r.ResponsePut != nil:
-				p.put(r.ResponsePut.Header, r.ResponsePut.PrevKv)
-			case r.ResponseRange != nil:
-				rr := r.ResponseRange
-				p.get(rr.Header, rr.Kvs, rr.More, rr.Count)
+			case r.GetResponseDeleteRange() != nil:
+				p.del(r.GetResponseDeleteRange())
+			case r.GetResponsePut() != nil:
+				p.put(r.GetResponsePut())
+			case r.GetResponseRange() != nil:
+				p.get(r.GetResponseRange())
 			}
 		}
 		return p.b.String()
@@ -265,19 +177,19 @@ func formatTxn(op *sim.Op, format string) string {
 	for _, r := range t.Responses {
 		b.WriteString("\n")
 		switch {
-		case r.ResponseDeleteRange != nil:
-			d := r.ResponseDeleteRange
+		case r.GetResponseDeleteRange() != nil:
+			d := r.GetResponseDeleteRange()
 			b.WriteString(strconv.FormatInt(d.Deleted, 10) + "\n")
 			for _, kv := range d.PrevKvs {
 				printKV(&b, false, kv)
 			}
-		case r.ResponsePut != nil:
+		case r.GetResponsePut() != nil:
 			b.WriteString("OK\n")
-			if r.ResponsePut.PrevKv != nil {
-				printKV(&b, false, r.ResponsePut.PrevKv)
+			if kv := r.GetResponsePut().PrevKv; kv != nil {
+				printKV(&b, false, kv)
 			}
-		case r.ResponseRange != nil:
-			for _, kv := range r.ResponseRange.Kvs {
+		case r.GetResponseRange() != nil:
+			for _, kv := range r.GetResponseRange().Kvs {
 				printKV(&b, false, kv)
 			}
 		}
@@ -285,46 +197,11 @@ func formatTxn(op *sim.Op, format string) string {
 	return b.String()
 }
 
-func txnJSON(h mvcc.ResponseHeader, t *mvcc.TxnResponse) jsonTxn {
-	out := jsonTxn{Header: header(h), Succeeded: t.Succeeded}
-	for _, r := range t.Responses {
-		var one any
-		switch {
-		case r.ResponseRange != nil:
-			rr := r.ResponseRange
-			one = struct {
-				R jsonRange `json:"response_range"`
-			}{jsonRange{Header: header(rr.Header), Kvs: kvPtrsJSON(rr.Kvs), More: rr.More, Count: rr.Count}}
-		case r.ResponsePut != nil:
-			one = struct {
-				R jsonPut `json:"response_put"`
-			}{jsonPut{Header: header(r.ResponsePut.Header), PrevKv: kvJSON(r.ResponsePut.PrevKv)}}
-		case r.ResponseDeleteRange != nil:
-			d := r.ResponseDeleteRange
-			one = struct {
-				R jsonDelete `json:"response_delete_range"`
-			}{jsonDelete{Header: header(d.Header), Deleted: d.Deleted, PrevKvs: kvPtrsJSON(d.PrevKvs)}}
-		case r.ResponseTxn != nil:
-			one = struct {
-				R jsonTxn `json:"response_txn"`
-			}{txnJSON(r.ResponseTxn.Header, r.ResponseTxn)}
-		}
-		out.Responses = append(out.Responses, jsonResponse{Response: one})
-	}
-	return out
-}
-
-// jsonEvent is mvccpb.Event: PUT (0) is left out.
-type jsonEvent struct {
-	Type   int32   `json:"type,omitempty"`
-	Kv     *jsonKV `json:"kv,omitempty"`
-	PrevKv *jsonKV `json:"prev_kv,omitempty"`
-}
-
-// jsonWatch is clientv3.WatchResponse as encoding/json writes it.
-type jsonWatch struct {
-	Header          jsonHeader
-	Events          []jsonEvent
+// watchResponse is clientv3.WatchResponse as etcdctl's JSON printer writes
+// it: its exported fields, untagged, around etcd's own types.
+type watchResponse struct {
+	Header          etcdserverpb.ResponseHeader
+	Events          []*mvccpb.Event
 	CompactRevision int64
 	Canceled        bool
 	Created         bool
@@ -338,34 +215,30 @@ func formatWatch(evs []sim.WatchEvent, format string) string {
 	h := evs[0].Header
 	switch format {
 	case "json":
-		out := jsonWatch{Header: *header(h)}
+		out := watchResponse{Header: h}
 		for i := range evs {
-			e := jsonEvent{Kv: kvJSON(&evs[i].KV), PrevKv: kvJSON(evs[i].PrevKV)}
-			if evs[i].Type == "DELETE" {
-				e.Type = 1
-			}
-			out.Events = append(out.Events, e)
+			out.Events = append(out.Events, &evs[i].Event)
 		}
 		return jsonMarshal(out)
 	case "fields":
 		var p fieldsPrinter
-		p.hdr(h)
+		p.hdr(&h)
 		for i := range evs {
 			p.line("Type", evs[i].Type)
-			if evs[i].PrevKV != nil {
-				p.kv("Prev", evs[i].PrevKV)
+			if evs[i].PrevKv != nil {
+				p.kv("Prev", evs[i].PrevKv)
 			}
-			p.kv("", &evs[i].KV)
+			p.kv("", evs[i].Kv)
 		}
 		return p.b.String()
 	}
 	var b strings.Builder
 	for i := range evs {
-		b.WriteString(evs[i].Type + "\n")
-		if evs[i].PrevKV != nil {
-			printKV(&b, false, evs[i].PrevKV)
+		b.WriteString(evs[i].Type.String() + "\n")
+		if evs[i].PrevKv != nil {
+			printKV(&b, false, evs[i].PrevKv)
 		}
-		printKV(&b, false, &evs[i].KV)
+		printKV(&b, false, evs[i].Kv)
 	}
 	return b.String()
 }

@@ -2,10 +2,10 @@ package console
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strings"
 
 	"github.com/raftsim/raftsim/etcdctl"
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -14,7 +14,7 @@ import (
 // success branch, a blank line, those of the failure branch, a blank line.
 type txnReader struct {
 	section     int // 0: compares, 1: success, 2: failure
-	req         mvcc.TxnRequest
+	req         etcdserverpb.TxnRequest
 	interactive bool
 	err         error // the first bad line; the rest of the transaction is read and dropped
 	cmd         sim.Command
@@ -63,7 +63,7 @@ func (c *Console) txnLine(line string) error {
 		if t.err != nil {
 			return t.err
 		}
-		t.cmd.Txn = &t.req
+		t.cmd.Req.Txn = &t.req
 		return c.request(t.cmd, false, func(op *sim.Op) string { return formatTxn(op, t.format) })
 	}
 	if t.err != nil {

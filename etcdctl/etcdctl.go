@@ -7,12 +7,14 @@
 package etcdctl
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 
 	"github.com/raftsim/raftsim/mvcc"
 )
@@ -43,6 +45,8 @@ type GetFlags struct {
 	Limit, Rev                 int64
 	Prefix, FromKey            bool
 	KeysOnly, CountOnly        bool
+	MinCreateRev, MaxCreateRev int64
+	MinModRev, MaxModRev       int64
 }
 
 // Bind adds the flags to fs.
@@ -56,102 +60,105 @@ func (g *GetFlags) Bind(fs *pflag.FlagSet) {
 	fs.Int64Var(&g.Rev, "rev", 0, "Specify the kv revision")
 	fs.BoolVar(&g.KeysOnly, "keys-only", false, "Get only the keys")
 	fs.BoolVar(&g.CountOnly, "count-only", false, "Get only the count")
-}
-
-// Range is a request with how it was asked: Prefix says RangeEnd is the
-// prefix end of Key (kept as the user wrote it, for the transcript).
-type Range struct {
-	Key, RangeEnd string
-	Prefix        bool
+	fs.Int64Var(&g.MinCreateRev, "min-create-rev", 0, "Minimum create revision")
+	fs.Int64Var(&g.MaxCreateRev, "max-create-rev", 0, "Maximum create revision")
+	fs.Int64Var(&g.MinModRev, "min-mod-rev", 0, "Minimum modification revision")
+	fs.Int64Var(&g.MaxModRev, "max-mod-rev", 0, "Maximum modification revision")
 }
 
 // Request builds the range request of `get ARGS`, as getGetOp does.
-func (g *GetFlags) Request(args []string) (*mvcc.RangeRequest, Range, error) {
-	var rg Range
+func (g *GetFlags) Request(args []string) (*pb.RangeRequest, error) {
 	if len(args) == 0 {
-		return nil, rg, fmt.Errorf("get command needs one argument as key and an optional argument as range_end")
+		return nil, fmt.Errorf("get command needs one argument as key and an optional argument as range_end")
 	}
 	if g.Prefix && g.FromKey {
-		return nil, rg, fmt.Errorf("`--prefix` and `--from-key` cannot be set at the same time, choose one")
+		return nil, fmt.Errorf("`--prefix` and `--from-key` cannot be set at the same time, choose one")
 	}
 	if g.KeysOnly && g.CountOnly {
-		return nil, rg, fmt.Errorf("`--keys-only` and `--count-only` cannot be set at the same time, choose one")
+		return nil, fmt.Errorf("`--keys-only` and `--count-only` cannot be set at the same time, choose one")
 	}
-	r := &mvcc.RangeRequest{Key: args[0], Limit: g.Limit, KeysOnly: g.KeysOnly, CountOnly: g.CountOnly}
+	r := &pb.RangeRequest{Key: []byte(args[0]), Limit: g.Limit, KeysOnly: g.KeysOnly, CountOnly: g.CountOnly}
 	switch g.Consistency {
 	case "s":
 		r.Serializable = true
 	case "l":
 	default:
-		return nil, rg, fmt.Errorf("unknown consistency flag %q", g.Consistency)
+		return nil, fmt.Errorf("unknown consistency flag %q", g.Consistency)
 	}
 	if len(args) > 2 {
-		return nil, rg, fmt.Errorf("get command needs one argument as key and an optional argument as range_end")
+		return nil, fmt.Errorf("get command needs one argument as key and an optional argument as range_end")
 	}
 	if len(args) > 1 {
 		if g.Prefix || g.FromKey {
-			return nil, rg, fmt.Errorf("too many arguments, only accept one argument when `--prefix` or `--from-key` is set")
+			return nil, fmt.Errorf("too many arguments, only accept one argument when `--prefix` or `--from-key` is set")
 		}
-		r.RangeEnd = args[1]
+		r.RangeEnd = []byte(args[1])
 	}
 	if g.Rev > 0 {
 		r.Revision = g.Rev
 	}
 	switch strings.ToUpper(g.Order) {
 	case "ASCEND":
-		r.SortOrder = mvcc.SortAscend
+		r.SortOrder = pb.RangeRequest_ASCEND
 	case "DESCEND":
-		r.SortOrder = mvcc.SortDescend
+		r.SortOrder = pb.RangeRequest_DESCEND
 	case "":
 	default:
-		return nil, rg, fmt.Errorf("bad sort order %v", g.Order)
+		return nil, fmt.Errorf("bad sort order %v", g.Order)
 	}
 	switch strings.ToUpper(g.SortBy) {
 	case "CREATE":
-		r.SortTarget = mvcc.SortByCreate
+		r.SortTarget = pb.RangeRequest_CREATE
 	case "KEY", "":
 	case "MODIFY":
-		r.SortTarget = mvcc.SortByMod
+		r.SortTarget = pb.RangeRequest_MOD
 	case "VALUE":
-		r.SortTarget = mvcc.SortByValue
+		r.SortTarget = pb.RangeRequest_VALUE
 	case "VERSION":
-		r.SortTarget = mvcc.SortByVersion
+		r.SortTarget = pb.RangeRequest_VERSION
 	default:
-		return nil, rg, fmt.Errorf("bad sort target %v", g.SortBy)
+		return nil, fmt.Errorf("bad sort target %v", g.SortBy)
 	}
 	// clientv3's WithSort: sorting by key in ascending order is no sort.
-	if r.SortTarget == mvcc.SortByKey && r.SortOrder == mvcc.SortAscend {
-		r.SortOrder = mvcc.SortNone
+	if r.SortTarget == pb.RangeRequest_KEY && r.SortOrder == pb.RangeRequest_ASCEND {
+		r.SortOrder = pb.RangeRequest_NONE
 	}
-	rg = widen(&r.Key, &r.RangeEnd, g.Prefix, g.FromKey)
-	return r, rg, nil
+	r.Key, r.RangeEnd = widen(r.Key, r.RangeEnd, g.Prefix, g.FromKey)
+	if g.MinCreateRev > 0 {
+		r.MinCreateRevision = g.MinCreateRev
+	}
+	if g.MaxCreateRev > 0 {
+		if g.MinCreateRev > g.MaxCreateRev {
+			return nil, fmt.Errorf("getMinCreateRev(=%v) > getMaxCreateRev(=%v)", g.MinCreateRev, g.MaxCreateRev)
+		}
+		r.MaxCreateRevision = g.MaxCreateRev
+	}
+	if g.MinModRev > 0 {
+		r.MinModRevision = g.MinModRev
+	}
+	if g.MaxModRev > 0 {
+		if g.MinModRev > g.MaxModRev {
+			return nil, fmt.Errorf("getMinModRev(=%v) > getMaxModRev(=%v)", g.MinModRev, g.MaxModRev)
+		}
+		r.MaxModRevision = g.MaxModRev
+	}
+	return r, nil
 }
 
 // widen applies --prefix or --from-key to a request's key and range end,
-// as clientv3's WithPrefix and WithFromKey do (an empty key becomes
-// "\x00"), and returns the range as the user asked for it.
-func widen(key, end *string, prefix, fromKey bool) Range {
-	rg := Range{Key: *key, RangeEnd: *end}
+// as etcdctl and clientv3's WithPrefix and WithFromKey do: an empty key
+// becomes "\x00", from which on every key is.
+func widen(key, end []byte, prefix, fromKey bool) ([]byte, []byte) {
 	switch {
-	case prefix:
-		rg.Prefix = true
-		*end = prefixEnd(*key)
-	case fromKey:
-		*end, rg.RangeEnd = mvcc.GteEnd, mvcc.GteEnd
-	default:
-		return rg
+	case prefix && len(key) > 0:
+		return key, mvcc.PrefixEnd(key)
+	case prefix, fromKey:
+		if len(key) == 0 {
+			key = []byte{0}
+		}
+		return key, mvcc.GteEnd
 	}
-	if *key == "" {
-		*key = "\x00"
-	}
-	return rg
-}
-
-func prefixEnd(key string) string {
-	if key == "" {
-		return mvcc.GteEnd
-	}
-	return mvcc.PrefixEnd(key)
+	return key, end
 }
 
 // PutFlags are etcdctl put's flags.
@@ -171,19 +178,19 @@ func (p *PutFlags) Bind(fs *pflag.FlagSet) {
 
 // Request builds the put request of `put ARGS`, as getPutOp does (the
 // value is never read from standard input here).
-func (p *PutFlags) Request(args []string) (*mvcc.PutRequest, error) {
+func (p *PutFlags) Request(args []string) (*pb.PutRequest, error) {
 	if len(args) == 0 {
 		return nil, fmt.Errorf("put command needs 1 argument and input from stdin or 2 arguments")
 	}
 	if p.IgnoreValue && len(args) > 1 {
 		return nil, fmt.Errorf("put command needs only 1 argument when 'ignore-value' is set")
 	}
-	r := &mvcc.PutRequest{Key: args[0], PrevKv: p.PrevKV, IgnoreValue: p.IgnoreValue, IgnoreLease: p.IgnoreLease}
+	r := &pb.PutRequest{Key: []byte(args[0]), PrevKv: p.PrevKV, IgnoreValue: p.IgnoreValue, IgnoreLease: p.IgnoreLease}
 	if !p.IgnoreValue {
 		if len(args) != 2 {
 			return nil, fmt.Errorf("put command needs 1 argument and input from stdin or 2 arguments")
 		}
-		r.Value = args[1]
+		r.Value = []byte(args[1])
 	}
 	id, err := strconv.ParseInt(p.Lease, 16, 64)
 	if err != nil {
@@ -207,28 +214,28 @@ func (d *DelFlags) Bind(fs *pflag.FlagSet) {
 }
 
 // Request builds the delete request of `del ARGS`, as getDelOp does.
-func (d *DelFlags) Request(args []string) (*mvcc.DeleteRangeRequest, Range, error) {
-	var rg Range
+func (d *DelFlags) Request(args []string) (*pb.DeleteRangeRequest, error) {
 	if len(args) == 0 || len(args) > 2 {
-		return nil, rg, fmt.Errorf("del command needs one argument as key and an optional argument as range_end")
+		return nil, fmt.Errorf("del command needs one argument as key and an optional argument as range_end")
 	}
 	if d.Prefix && d.FromKey {
-		return nil, rg, fmt.Errorf("`--prefix` and `--from-key` cannot be set at the same time, choose one")
+		return nil, fmt.Errorf("`--prefix` and `--from-key` cannot be set at the same time, choose one")
 	}
-	r := &mvcc.DeleteRangeRequest{Key: args[0], PrevKv: d.PrevKV}
+	r := &pb.DeleteRangeRequest{Key: []byte(args[0]), PrevKv: d.PrevKV}
 	if len(args) > 1 {
 		if d.Prefix || d.FromKey {
-			return nil, rg, fmt.Errorf("too many arguments, only accept one argument when `--prefix` or `--from-key` is set")
+			return nil, fmt.Errorf("too many arguments, only accept one argument when `--prefix` or `--from-key` is set")
 		}
-		r.RangeEnd = args[1]
+		r.RangeEnd = []byte(args[1])
 	}
-	return r, widen(&r.Key, &r.RangeEnd, d.Prefix, d.FromKey), nil
+	r.Key, r.RangeEnd = widen(r.Key, r.RangeEnd, d.Prefix, d.FromKey)
+	return r, nil
 }
 
 // ParseCompare reads one compare line of `txn`, as etcdctl's ParseCompare:
 // TARGET("KEY") OP "VALUE", where TARGET is ver/version, c/create, m/mod,
 // val/value or lease (a hex ID), and OP is =, !=, < or >.
-func ParseCompare(line string) (*mvcc.Compare, error) {
+func ParseCompare(line string) (*pb.Compare, error) {
 	var key, op, val string
 	lparen := strings.SplitN(line, "(", 2)
 	if len(lparen) != 2 {
@@ -242,23 +249,24 @@ func ParseCompare(line string) (*mvcc.Compare, error) {
 	if serr != nil {
 		return nil, fmt.Errorf("malformed comparison: %s (%w)", line, serr)
 	}
-	c := &mvcc.Compare{Key: key}
+	c := &pb.Compare{Key: []byte(key)}
 	var err error
+	var v int64
 	switch target {
 	case "ver", "version":
-		c.Target = mvcc.TargetVersion
-		c.Version, err = strconv.ParseInt(val, 10, 64)
+		v, err = strconv.ParseInt(val, 10, 64)
+		c.Target, c.TargetUnion = pb.Compare_VERSION, &pb.Compare_Version{Version: v}
 	case "c", "create":
-		c.Target = mvcc.TargetCreate
-		c.CreateRevision, err = strconv.ParseInt(val, 10, 64)
+		v, err = strconv.ParseInt(val, 10, 64)
+		c.Target, c.TargetUnion = pb.Compare_CREATE, &pb.Compare_CreateRevision{CreateRevision: v}
 	case "m", "mod":
-		c.Target = mvcc.TargetMod
-		c.ModRevision, err = strconv.ParseInt(val, 10, 64)
+		v, err = strconv.ParseInt(val, 10, 64)
+		c.Target, c.TargetUnion = pb.Compare_MOD, &pb.Compare_ModRevision{ModRevision: v}
 	case "val", "value":
-		c.Target, c.Value = mvcc.TargetValue, val
+		c.Target, c.TargetUnion = pb.Compare_VALUE, &pb.Compare_Value{Value: []byte(val)}
 	case "lease":
-		c.Target = mvcc.TargetLease
-		c.Lease, err = strconv.ParseInt(val, 16, 64)
+		v, err = strconv.ParseInt(val, 16, 64)
+		c.Target, c.TargetUnion = pb.Compare_LEASE, &pb.Compare_Lease{Lease: v}
 	default:
 		return nil, fmt.Errorf("malformed comparison: %s (unknown target %s)", line, target)
 	}
@@ -267,13 +275,13 @@ func ParseCompare(line string) (*mvcc.Compare, error) {
 	}
 	switch op {
 	case "=":
-		c.Result = mvcc.CompareEqual
+		c.Result = pb.Compare_EQUAL
 	case "!=":
-		c.Result = mvcc.CompareNotEqual
+		c.Result = pb.Compare_NOT_EQUAL
 	case "<":
-		c.Result = mvcc.CompareLess
+		c.Result = pb.Compare_LESS
 	case ">":
-		c.Result = mvcc.CompareGreater
+		c.Result = pb.Compare_GREATER
 	default:
 		// NB: etcdctl panics here ("Unknown result op"); an error is kinder.
 		return nil, fmt.Errorf("malformed comparison: %s (unknown operator %s; want =, !=, < or >)", line, op)
@@ -282,29 +290,29 @@ func ParseCompare(line string) (*mvcc.Compare, error) {
 }
 
 // FormatCompare writes a compare as ParseCompare reads it.
-func FormatCompare(c *mvcc.Compare) string {
+func FormatCompare(c *pb.Compare) string {
 	var target, val string
 	switch c.Target {
-	case mvcc.TargetVersion:
-		target, val = "ver", strconv.FormatInt(c.Version, 10)
-	case mvcc.TargetCreate:
-		target, val = "create", strconv.FormatInt(c.CreateRevision, 10)
-	case mvcc.TargetMod:
-		target, val = "mod", strconv.FormatInt(c.ModRevision, 10)
-	case mvcc.TargetValue:
-		target, val = "val", c.Value
-	case mvcc.TargetLease:
-		target, val = "lease", strconv.FormatInt(c.Lease, 16)
+	case pb.Compare_VERSION:
+		target, val = "ver", strconv.FormatInt(c.GetVersion(), 10)
+	case pb.Compare_CREATE:
+		target, val = "create", strconv.FormatInt(c.GetCreateRevision(), 10)
+	case pb.Compare_MOD:
+		target, val = "mod", strconv.FormatInt(c.GetModRevision(), 10)
+	case pb.Compare_VALUE:
+		target, val = "val", string(c.GetValue())
+	case pb.Compare_LEASE:
+		target, val = "lease", strconv.FormatInt(c.GetLease(), 16)
 	}
-	op := map[mvcc.CompareResult]string{mvcc.CompareEqual: "=", mvcc.CompareNotEqual: "!=",
-		mvcc.CompareLess: "<", mvcc.CompareGreater: ">"}[c.Result]
+	op := map[pb.Compare_CompareResult]string{pb.Compare_EQUAL: "=", pb.Compare_NOT_EQUAL: "!=",
+		pb.Compare_LESS: "<", pb.Compare_GREATER: ">"}[c.Result]
 	return fmt.Sprintf("%s(%q) %s %q", target, c.Key, op, val)
 }
 
 // ParseRequest reads one request line of `txn` (put, get or del with their
 // flags), as etcdctl's parseRequestUnion does. The error a bad line gives
 // is etcdctl's.
-func ParseRequest(line string) (*mvcc.RequestOp, error) {
+func ParseRequest(line string) (*pb.RequestOp, error) {
 	args, err := Argify(line)
 	if err != nil {
 		return nil, err
@@ -327,29 +335,29 @@ func ParseRequest(line string) (*mvcc.RequestOp, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &mvcc.RequestOp{RequestPut: r}, nil
+		return &pb.RequestOp{Request: &pb.RequestOp_RequestPut{RequestPut: r}}, nil
 	case "get":
 		var g GetFlags
 		g.Bind(fs)
 		if fs.Parse(args[1:]) != nil {
 			return nil, bad
 		}
-		r, _, err := g.Request(fs.Args())
+		r, err := g.Request(fs.Args())
 		if err != nil {
 			return nil, err
 		}
-		return &mvcc.RequestOp{RequestRange: r}, nil
+		return &pb.RequestOp{Request: &pb.RequestOp_RequestRange{RequestRange: r}}, nil
 	case "del":
 		var d DelFlags
 		d.Bind(fs)
 		if fs.Parse(args[1:]) != nil {
 			return nil, bad
 		}
-		r, _, err := d.Request(fs.Args())
+		r, err := d.Request(fs.Args())
 		if err != nil {
 			return nil, err
 		}
-		return &mvcc.RequestOp{RequestDeleteRange: r}, nil
+		return &pb.RequestOp{Request: &pb.RequestOp_RequestDeleteRange{RequestDeleteRange: r}}, nil
 	}
 	return nil, bad
 }
@@ -359,33 +367,13 @@ type discard struct{}
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
 
 // FormatRequest writes a request as ParseRequest reads it.
-func FormatRequest(op *mvcc.RequestOp) string {
-	q := func(s string) string {
-		if s != "" && !strings.ContainsAny(s, " \t\"'\\") {
-			return s
-		}
-		return strconv.Quote(s)
-	}
-	rangeArgs := func(key, end string) string {
-		switch {
-		case end == "":
-			return q(key)
-		case end == mvcc.GteEnd:
-			if key == "\x00" {
-				key = ""
-			}
-			return q(key) + " --from-key"
-		case key != "\x00" && end == mvcc.PrefixEnd(key):
-			return q(key) + " --prefix"
-		}
-		return q(key) + " " + q(end)
-	}
+func FormatRequest(op *pb.RequestOp) string {
 	switch {
-	case op.RequestPut != nil:
-		p := op.RequestPut
-		s := "put " + q(p.Key)
+	case op.GetRequestPut() != nil:
+		p := op.GetRequestPut()
+		s := "put " + quote(p.Key)
 		if !p.IgnoreValue {
-			s += " " + q(p.Value)
+			s += " " + quote(p.Value)
 		}
 		if p.Lease != 0 {
 			s += " --lease=" + strconv.FormatInt(p.Lease, 16)
@@ -399,21 +387,24 @@ func FormatRequest(op *mvcc.RequestOp) string {
 			}
 		}
 		return s
-	case op.RequestDeleteRange != nil:
-		d := op.RequestDeleteRange
-		s := "del " + rangeArgs(d.Key, d.RangeEnd)
+	case op.GetRequestDeleteRange() != nil:
+		d := op.GetRequestDeleteRange()
+		s := "del " + RangeArgs(d.Key, d.RangeEnd)
 		if d.PrevKv {
 			s += " --prev-kv"
 		}
 		return s
-	case op.RequestRange != nil:
-		r := op.RequestRange
-		s := "get " + rangeArgs(r.Key, r.RangeEnd)
-		if r.Revision != 0 {
-			s += " --rev=" + strconv.FormatInt(r.Revision, 10)
-		}
-		if r.Limit != 0 {
-			s += " --limit=" + strconv.FormatInt(r.Limit, 10)
+	case op.GetRequestRange() != nil:
+		r := op.GetRequestRange()
+		s := "get " + RangeArgs(r.Key, r.RangeEnd)
+		for _, f := range []struct {
+			flag string
+			v    int64
+		}{{" --rev=", r.Revision}, {" --limit=", r.Limit}, {" --min-create-rev=", r.MinCreateRevision},
+			{" --max-create-rev=", r.MaxCreateRevision}, {" --min-mod-rev=", r.MinModRevision}, {" --max-mod-rev=", r.MaxModRevision}} {
+			if f.v != 0 {
+				s += f.flag + strconv.FormatInt(f.v, 10)
+			}
 		}
 		if r.KeysOnly {
 			s += " --keys-only"
@@ -424,13 +415,49 @@ func FormatRequest(op *mvcc.RequestOp) string {
 		if r.Serializable {
 			s += " --consistency=s"
 		}
-		if t := [...]string{"", "VERSION", "CREATE", "MODIFY", "VALUE"}[r.SortTarget]; t != "" {
+		if t := SortTargetName(r.SortTarget); r.SortTarget != pb.RangeRequest_KEY {
 			s += " --sort-by=" + t
 		}
-		if o := [...]string{"", "ASCEND", "DESCEND"}[r.SortOrder]; o != "" {
-			s += " --order=" + o
+		if r.SortOrder != pb.RangeRequest_NONE {
+			s += " --order=" + r.SortOrder.String()
 		}
 		return s
 	}
 	return ""
+}
+
+// SortTargetName is a sort target as etcdctl's --sort-by names it.
+func SortTargetName(t pb.RangeRequest_SortTarget) string {
+	if t == pb.RangeRequest_MOD {
+		return "MODIFY"
+	}
+	return t.String()
+}
+
+// RangeArgs writes a key and range end as etcdctl's arguments: the key
+// alone, the key and the range end, or the key with --prefix or
+// --from-key.
+func RangeArgs(key, end []byte) string {
+	switch {
+	case len(end) == 0:
+		return quote(key)
+	case mvcc.IsGteEnd(end):
+		if len(key) == 1 && key[0] == 0 {
+			key = nil // what etcdctl's empty key becomes
+		}
+		return quote(key) + " --from-key"
+	case bytes.Equal(end, mvcc.PrefixEnd(key)):
+		return quote(key) + " --prefix"
+	}
+	return quote(key) + " " + quote(end)
+}
+
+// quote writes a word as Argify reads it back: as it is, or quoted when it
+// is empty or holds a space, a quote or a backslash.
+func quote(b []byte) string {
+	s := string(b)
+	if s != "" && !strings.ContainsAny(s, " \t\"'\\") {
+		return s
+	}
+	return strconv.Quote(s)
 }

@@ -241,7 +241,7 @@ func Settle(c Cluster, seed uint64) (*Settled, error) {
 		do(sim.Command{Kind: sim.CmdCut, From: b, To: s.leader, OneWay: true})
 	}
 	putAt := w.HistoryLen()
-	op := do(sim.Command{Kind: sim.CmdPut, Via: s.leader, Key: "figure-16", Value: "the entry two survivors lack"})
+	op := do(sim.Command{Kind: sim.CmdPut, Via: s.leader, Req: sim.Put("figure-16", "the entry two survivors lack")})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 )
 
 // TestBackendAgreesWithASlice appends and deletes across many chunk
@@ -18,7 +20,7 @@ func TestBackendAgreesWithASlice(t *testing.T) {
 	for round := range 40 {
 		for range rng.IntN(3 * chunkSize) {
 			main++
-			r := record{rev: Revision{Main: main}, kv: KeyValue{Key: fmt.Sprint(main % 7)}}
+			r := record{rev: Revision{Main: main}, key: []byte(fmt.Sprint(main % 7))}
 			b.append(r)
 			want = append(want, r)
 		}
@@ -32,7 +34,7 @@ func TestBackendAgreesWithASlice(t *testing.T) {
 			t.Fatalf("round %d: %d records, want %d", round, b.len(), len(want))
 		}
 		for i := range want {
-			if *b.at(i) != want[i] {
+			if got := b.at(i); got.rev != want[i].rev || !bytes.Equal(got.key, want[i].key) {
 				t.Fatalf("round %d: record %d is %+v, want %+v", round, i, *b.at(i), want[i])
 			}
 		}
@@ -57,7 +59,7 @@ func TestStoreReadsAcrossChunks(t *testing.T) {
 	check := func(when string) {
 		for rev := s.FirstRev(); rev <= s.Rev(); rev++ {
 			for _, k := range keys {
-				resp, err := s.Range(&RangeRequest{Key: k, Revision: rev})
+				resp, err := s.Range(&pb.RangeRequest{Key: []byte(k), Revision: rev})
 				if err != nil {
 					t.Fatalf("%s: get %s at %d: %v", when, k, rev, err)
 				}
@@ -65,7 +67,7 @@ func TestStoreReadsAcrossChunks(t *testing.T) {
 				switch {
 				case ok != (len(resp.Kvs) == 1):
 					t.Fatalf("%s: get %s at %d: %d kvs, want exists=%v", when, k, rev, len(resp.Kvs), ok)
-				case ok && resp.Kvs[0].Value != v:
+				case ok && string(resp.Kvs[0].Value) != v:
 					t.Fatalf("%s: get %s at %d = %q, want %q", when, k, rev, resp.Kvs[0].Value, v)
 				}
 			}
@@ -78,14 +80,14 @@ func TestStoreReadsAcrossChunks(t *testing.T) {
 			now[kk] = v
 		}
 		if rng.IntN(10) == 0 {
-			s.DeleteRange(&DeleteRangeRequest{Key: k})
+			s.DeleteRange(&pb.DeleteRangeRequest{Key: []byte(k)})
 			if _, ok := now[k]; !ok {
 				continue // nothing deleted: no new revision
 			}
 			delete(now, k)
 		} else {
 			v := fmt.Sprint(step)
-			if _, _, err := s.Put(&PutRequest{Key: k, Value: v}); err != nil {
+			if _, _, err := s.Put(&pb.PutRequest{Key: []byte(k), Value: []byte(v)}); err != nil {
 				t.Fatal(err)
 			}
 			now[k] = v

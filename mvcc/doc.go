@@ -5,13 +5,11 @@
 //
 // It is shaped after etcd's server/storage/mvcc (key_index.go, index.go,
 // kvstore_txn.go, kvstore_compaction.go, watchable_store.go) and its apply
-// layer (server/etcdserver/txn/txn.go). The request and response types
-// mirror go.etcd.io/etcd/api/v3's etcdserverpb and mvccpb field for field,
-// so that a wire front end can sit on it later. They are mirrored rather
-// than imported: etcdserverpb pulls in gRPC, gogo/protobuf, grpc-gateway
-// and newer golang.org/x modules than the window's ebiten was built with,
-// for types that are plain structs here. Keys and values are Go strings,
-// which hold the same bytes as etcd's []byte.
+// layer (server/etcdserver/txn/txn.go). Requests and responses are etcd's
+// own types, go.etcd.io/etcd/api/v3's etcdserverpb and mvccpb, from the
+// client to the store and back. The store keeps a put's key and value
+// bytes, and the KeyValues it answers with share them: they are read,
+// never written.
 //
 // The package imports neither raft nor the simulator: it is a pure,
 // deterministic state machine. The caller (the member's apply path) feeds

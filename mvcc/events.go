@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
 )
 
 // Changes returns the events of every revision from minRev to the current
@@ -13,22 +15,22 @@ import (
 // when minRev is older than the last compaction: those events are gone.
 // Each event carries the key as it was before (PrevKv) when that revision
 // can still be read.
-func (s *Store) Changes(minRev int64) ([]Event, error) {
+func (s *Store) Changes(minRev int64) ([]mvccpb.Event, error) {
 	if minRev < s.compactMainRev {
 		return nil, ErrCompacted
 	}
 	// the first record of minRev, or where it would be
 	i := s.backend.search(func(r *record) bool { return r.rev.Main < minRev })
-	var evs []Event
+	var evs []mvccpb.Event
 	for ; i < s.backend.len(); i++ {
-		r := *s.backend.at(i)
-		kv := r.kv
-		ev := Event{Type: PUT, Kv: &kv}
+		r := s.backend.at(i)
+		kv := r.kv()
+		ev := mvccpb.Event{Type: mvccpb.PUT, Kv: &kv}
 		if r.tomb {
-			ev.Type = DELETE
+			ev.Type = mvccpb.DELETE
 		}
-		if !ev.IsCreate() {
-			if kvs, _, _, err := s.rangeKeys(kv.Key, "", s.currentRev, kv.ModRevision-1, 0, false); err == nil && len(kvs) > 0 {
+		if !IsCreate(&ev) {
+			if kvs, _, _, err := s.rangeKeys(kv.Key, nil, s.currentRev, kv.ModRevision-1, 0, false); err == nil && len(kvs) > 0 {
 				ev.PrevKv = &kvs[0]
 			}
 		}
@@ -53,12 +55,12 @@ func (s *Store) Encode() []byte {
 		} else {
 			b = append(b, 0)
 		}
-		b = appendString(b, r.kv.Key)
-		b = appendString(b, r.kv.Value)
-		b = binary.AppendVarint(b, r.kv.CreateRevision)
-		b = binary.AppendVarint(b, r.kv.ModRevision)
-		b = binary.AppendVarint(b, r.kv.Version)
-		b = binary.AppendVarint(b, r.kv.Lease)
+		b = appendBytes(b, r.key)
+		b = appendBytes(b, r.value)
+		b = binary.AppendVarint(b, r.create)
+		b = binary.AppendVarint(b, r.rev.Main) // the mod revision, as etcd's KeyValue has it
+		b = binary.AppendVarint(b, r.version)
+		b = binary.AppendVarint(b, r.lease)
 	}
 	return b
 }
@@ -85,9 +87,9 @@ func Decode(data []byte, lessor Lessor) (*Store, error) {
 		var r record
 		r.rev.Main, r.rev.Sub = d.varint(), d.varint()
 		r.tomb = d.byte() == 1
-		r.kv.Key, r.kv.Value = d.string(), d.string()
-		r.kv.CreateRevision, r.kv.ModRevision = d.varint(), d.varint()
-		r.kv.Version, r.kv.Lease = d.varint(), d.varint()
+		r.key, r.value = d.bytes(), d.bytes()
+		r.create, _ = d.varint(), d.varint() // the mod revision is r.rev.Main
+		r.version, r.lease = d.varint(), d.varint()
 		if last := s.backend.last(); last != nil && !r.rev.GreaterThan(last.rev) {
 			return nil, ErrCorrupt
 		}
@@ -108,30 +110,32 @@ func (s *Store) restoreIndex() {
 	leases := map[string]int64{}
 	for i := range s.backend.len() {
 		r := s.backend.at(i)
-		ki := s.index[r.kv.Key]
+		k := string(r.key)
+		ki := s.index[k]
 		switch {
 		case ki != nil && r.tomb:
 			_ = ki.tombstone(r.rev) // a tombstone of a key already deleted is ignored, as etcd warns and goes on
 		case ki != nil:
 			ki.put(r.rev)
 		case r.tomb:
-			ki = &keyIndex{key: r.kv.Key, modified: r.rev, generations: []generation{
+			ki = &keyIndex{key: r.key, modified: r.rev, generations: []generation{
 				{created: r.rev, ver: 1, revs: []Revision{r.rev}}, {}}}
 		default:
-			ki = &keyIndex{key: r.kv.Key, modified: r.rev, generations: []generation{
-				{created: Revision{Main: r.kv.CreateRevision}, ver: r.kv.Version, revs: []Revision{r.rev}}}}
+			ki = &keyIndex{key: r.key, modified: r.rev, generations: []generation{
+				{created: Revision{Main: r.create}, ver: r.version, revs: []Revision{r.rev}}}}
 		}
+		r.key = ki.key // one copy of the key, shared by its records
 		if ki.modified == r.rev {
 			ki.pos = i
 		}
-		if s.index[r.kv.Key] == nil {
-			s.index[r.kv.Key] = ki
-			s.keys = append(s.keys, r.kv.Key)
+		if s.index[k] == nil {
+			s.index[k] = ki
+			s.keys = append(s.keys, k)
 		}
-		if r.tomb || r.kv.Lease == 0 {
-			delete(leases, r.kv.Key)
+		if r.tomb || r.lease == 0 {
+			delete(leases, k)
 		} else {
-			leases[r.kv.Key] = r.kv.Lease
+			leases[k] = r.lease
 		}
 	}
 	slices.Sort(s.keys)
@@ -144,7 +148,7 @@ func (s *Store) restoreIndex() {
 	}
 }
 
-func appendString(b []byte, s string) []byte {
+func appendBytes(b, s []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
@@ -190,13 +194,17 @@ func (d *decoder) byte() byte {
 	return c
 }
 
-func (d *decoder) string() string {
+// bytes returns the next length-prefixed bytes, copied (nil when empty).
+func (d *decoder) bytes() []byte {
 	n := d.uvarint()
 	if d.err != nil || n > uint64(len(d.b)) {
 		d.err = ErrCorrupt
-		return ""
+		return nil
 	}
-	s := string(d.b[:n])
+	if n == 0 {
+		return nil
+	}
+	s := slices.Clone(d.b[:n])
 	d.b = d.b[n:]
 	return s
 }
@@ -204,10 +212,11 @@ func (d *decoder) string() string {
 // Records calls f for every change the store holds, oldest first, as
 // etcd's key bucket holds them (a tombstone's kv holds its key and
 // ModRevision), and stops at f's first error.
-func (s *Store) Records(f func(rev Revision, tomb bool, kv *KeyValue) error) error {
+func (s *Store) Records(f func(rev Revision, tomb bool, kv *mvccpb.KeyValue) error) error {
 	for i := range s.backend.len() {
 		r := s.backend.at(i)
-		if err := f(r.rev, r.tomb, &r.kv); err != nil {
+		kv := r.kv()
+		if err := f(r.rev, r.tomb, &kv); err != nil {
 			return err
 		}
 	}
@@ -220,20 +229,20 @@ func (s *Store) Records(f func(rev Revision, tomb bool, kv *KeyValue) error) err
 // else scheduled) when that is later; compactRev is -1 when there has been
 // no compaction. Leases attached to keys are reported to the lessor, if
 // one is set.
-func Load(compactRev, scheduledCompact int64, lessor Lessor, records func(yield func(rev Revision, tomb bool, kv *KeyValue) error) error) (*Store, error) {
+func Load(compactRev, scheduledCompact int64, lessor Lessor, records func(yield func(rev Revision, tomb bool, kv *mvccpb.KeyValue) error) error) (*Store, error) {
 	s := New()
 	s.lessor = lessor
 	s.compactMainRev = compactRev
-	err := records(func(rev Revision, tomb bool, kv *KeyValue) error {
+	err := records(func(rev Revision, tomb bool, kv *mvccpb.KeyValue) error {
 		if last := s.backend.last(); last != nil && !rev.GreaterThan(last.rev) {
 			return fmt.Errorf("revision %d_%d follows %d_%d: the key bucket is out of order", rev.Main, rev.Sub, last.rev.Main, last.rev.Sub)
 		}
 		if rev.Main < 1 {
 			return fmt.Errorf("revision %d_%d is before the first", rev.Main, rev.Sub)
 		}
-		r := record{rev: rev, kv: *kv, tomb: tomb}
-		if tomb {
-			r.kv = KeyValue{Key: kv.Key, ModRevision: rev.Main}
+		r := record{rev: rev, key: slices.Clone(kv.Key), tomb: tomb}
+		if !tomb {
+			r.value, r.create, r.version, r.lease = slices.Clone(kv.Value), kv.CreateRevision, kv.Version, kv.Lease
 		}
 		s.backend.append(r)
 		s.currentRev = rev.Main

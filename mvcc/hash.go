@@ -3,6 +3,8 @@ package mvcc
 import (
 	"encoding/binary"
 	"hash/crc32"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
 )
 
 // KeyValueHash is what etcd's HashKV answers: the hash of the store's
@@ -51,11 +53,15 @@ func (s *Store) HashByRev(rev int64) (KeyValueHash, int64, error) {
 			continue // etcd skips a tombstone at the compaction revision
 		}
 		h.Write(bucketKey(r.rev, r.tomb))
-		kv := r.kv
+		kv := r.kv()
 		if r.tomb {
-			kv = KeyValue{Key: kv.Key} // etcd stores a tombstone's key alone
+			kv = mvccpb.KeyValue{Key: kv.Key} // etcd stores a tombstone's key alone
 		}
-		h.Write(marshalKeyValue(&kv))
+		b, err := kv.Marshal()
+		if err != nil {
+			panic("mvcc: marshal a key-value: " + err.Error())
+		}
+		h.Write(b)
 	}
 	return KeyValueHash{Hash: h.Sum32(), CompactRevision: compactRev, Revision: rev}, currentRev, nil
 }
@@ -86,58 +92,3 @@ func bucketKey(rev Revision, tomb bool) []byte {
 	}
 	return b
 }
-
-// marshalKeyValue encodes a key-value as protobuf's wire format encodes
-// mvccpb.KeyValue (proto3: zero fields are left out).
-func marshalKeyValue(kv *KeyValue) []byte {
-	var b []byte
-	bytesField := func(tag byte, s string) {
-		if s != "" {
-			b = append(b, tag)
-			b = binary.AppendUvarint(b, uint64(len(s)))
-			b = append(b, s...)
-		}
-	}
-	intField := func(tag byte, v int64) {
-		if v != 0 {
-			b = append(b, tag)
-			b = binary.AppendUvarint(b, uint64(v))
-		}
-	}
-	bytesField(0x0a, kv.Key)
-	intField(0x10, kv.CreateRevision)
-	intField(0x18, kv.ModRevision)
-	intField(0x20, kv.Version)
-	bytesField(0x2a, kv.Value)
-	intField(0x30, kv.Lease)
-	return b
-}
-
-// keyValueLen is len(marshalKeyValue(kv)), without building it.
-func keyValueLen(kv *KeyValue) int {
-	n := 0
-	if kv.Key != "" {
-		n += 1 + uvarintLen(uint64(len(kv.Key))) + len(kv.Key)
-	}
-	if kv.Value != "" {
-		n += 1 + uvarintLen(uint64(len(kv.Value))) + len(kv.Value)
-	}
-	for _, v := range []int64{kv.CreateRevision, kv.ModRevision, kv.Version, kv.Lease} {
-		if v != 0 {
-			n += 1 + uvarintLen(uint64(v))
-		}
-	}
-	return n
-}
-
-func uvarintLen(v uint64) int {
-	n := 1
-	for ; v >= 0x80; v >>= 7 {
-		n++
-	}
-	return n
-}
-
-// KeyValueLen is the length of the key-value as etcd stores it (a
-// marshalled mvccpb.KeyValue), without marshalling it.
-func KeyValueLen(kv *KeyValue) int { return keyValueLen(kv) }

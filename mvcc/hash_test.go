@@ -1,6 +1,10 @@
 package mvcc
 
-import "testing"
+import (
+	"testing"
+
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+)
 
 // The hashes a real etcd v3.6.16 gave for the same changes (etcdctl
 // endpoint hashkv; the session is cmd/internal/etcdcompare's hashkv.txt).
@@ -18,14 +22,14 @@ func TestHashByRevIsEtcds(t *testing.T) {
 	}
 	want(0, 1084519789) // empty: the bucket name alone
 	put := func(k, v string) {
-		if _, _, err := s.Put(&PutRequest{Key: k, Value: v}); err != nil {
+		if _, _, err := s.Put(&pb.PutRequest{Key: []byte(k), Value: []byte(v)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	put("a", "1")
 	put("b", "2")
 	put("a", "3")
-	if _, _, err := s.DeleteRange(&DeleteRangeRequest{Key: "b"}); err != nil {
+	if _, _, err := s.DeleteRange(&pb.DeleteRangeRequest{Key: []byte("b")}); err != nil {
 		t.Fatal(err)
 	}
 	put("c", "4")
@@ -41,16 +45,8 @@ func TestHashByRevIsEtcds(t *testing.T) {
 		t.Errorf("HashByRev below the compaction: %v, want ErrCompacted", err)
 	}
 	put("b", "5")
-	if _, _, err := s.DeleteRange(&DeleteRangeRequest{Key: "a"}); err != nil {
+	if _, _, err := s.DeleteRange(&pb.DeleteRangeRequest{Key: []byte("a")}); err != nil {
 		t.Fatal(err)
 	}
 	want(0, 3943726816)
-}
-
-func TestKeyValueLen(t *testing.T) {
-	for _, kv := range []KeyValue{{}, {Key: "k"}, {Key: "/registry/pods/x", Value: string(make([]byte, 300)), CreateRevision: 2, ModRevision: 70000, Version: 3, Lease: 1 << 60}} {
-		if got, want := keyValueLen(&kv), len(marshalKeyValue(&kv)); got != want {
-			t.Errorf("%+v: %d, marshalled %d", kv, got, want)
-		}
-	}
 }

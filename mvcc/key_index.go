@@ -26,7 +26,7 @@ var errRevisionNotFound = errors.New("mvcc: revision not found")
 //
 //	generations: {empty}, {4, 5(t)}, {1, 2, 3(t)}
 type keyIndex struct {
-	key         string
+	key         []byte // shared by the records of the key
 	modified    Revision
 	pos         int // where modified was in the backend when last seen (Store.fetch checks it)
 	generations []generation
@@ -61,7 +61,7 @@ func (ki *keyIndex) isEmpty() bool {
 // put records a change of the key at rev.
 func (ki *keyIndex) put(rev Revision) {
 	if !rev.GreaterThan(ki.modified) {
-		panic("mvcc: put of " + ki.key + " with a revision not after its last")
+		panic("mvcc: put of " + string(ki.key) + " with a revision not after its last")
 	}
 	if len(ki.generations) == 0 {
 		ki.generations = append(ki.generations, generation{})
@@ -79,7 +79,7 @@ func (ki *keyIndex) put(rev Revision) {
 // generation.
 func (ki *keyIndex) tombstone(rev Revision) error {
 	if ki.isEmpty() {
-		panic("mvcc: tombstone of an empty key index " + ki.key)
+		panic("mvcc: tombstone of an empty key index " + string(ki.key))
 	}
 	if ki.generations[len(ki.generations)-1].isEmpty() {
 		return errRevisionNotFound

@@ -1,9 +1,12 @@
 package mvcc
 
 import (
+	"bytes"
 	"slices"
 	"sort"
-	"strings"
+
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
 )
 
 // Lessor is what the store needs of the lease layer: whether a lease
@@ -15,11 +18,22 @@ type Lessor interface {
 }
 
 // record is one change in the backend, keyed by its revision, as etcd's
-// bbolt "key" bucket holds them. A tombstone's kv holds the key only.
+// bbolt "key" bucket holds them: a marshalled mvccpb.KeyValue there, its
+// fields here (its mod revision is rev.Main). A tombstone holds the key
+// only. key is the key index's copy, shared by every record of the key;
+// value is the put request's own bytes.
 type record struct {
-	rev  Revision
-	kv   KeyValue
-	tomb bool
+	rev                    Revision
+	key, value             []byte
+	create, version, lease int64
+	tomb                   bool
+}
+
+// kv returns the record as etcd's KeyValue. It shares the record's bytes:
+// what the store returns is read, never written.
+func (r *record) kv() mvccpb.KeyValue {
+	return mvccpb.KeyValue{Key: r.key, Value: r.value, CreateRevision: r.create, ModRevision: r.rev.Main,
+		Version: r.version, Lease: r.lease}
 }
 
 // Store is one member's MVCC store. The zero value is not ready: use New.
@@ -74,40 +88,24 @@ func (s *Store) CompactRev() int64 { return s.compactMainRev }
 // FirstRev returns the oldest revision that can still be read.
 func (s *Store) FirstRev() int64 { return max(s.compactMainRev, 1) }
 
-// visit calls f for every indexed key in [key, end), in key order. end ""
-// means key alone; GteEnd means every key from key on.
-func (s *Store) visit(key, end string, f func(ki *keyIndex)) {
-	if end == "" {
-		if ki := s.index[key]; ki != nil {
+// visit calls f for every indexed key in [key, end), in key order. end
+// empty means key alone; GteEnd means every key from key on.
+func (s *Store) visit(key, end []byte, f func(ki *keyIndex)) {
+	if len(end) == 0 {
+		if ki := s.index[string(key)]; ki != nil {
 			f(ki)
 		}
 		return
 	}
-	i, _ := slices.BinarySearch(s.keys, key)
+	i, _ := slices.BinarySearch(s.keys, string(key))
+	gte := IsGteEnd(end)
 	for ; i < len(s.keys); i++ {
 		k := s.keys[i]
-		if end != GteEnd && k >= end {
+		if !gte && k >= string(end) {
 			return
 		}
 		f(s.index[k])
 	}
-}
-
-// GteEnd is the range end that means "every key from Key on" ("\x00").
-const GteEnd = "\x00"
-
-// PrefixEnd returns the range end of every key with the prefix, as
-// clientv3's GetPrefixRangeEnd does: the prefix with its last byte below
-// 0xff incremented, or GteEnd when there is none.
-func PrefixEnd(prefix string) string {
-	b := []byte(prefix)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return GteEnd
 }
 
 // fetch returns the backend's record of ki's change at rev. The newest
@@ -132,7 +130,7 @@ func (s *Store) fetch(ki *keyIndex, rev Revision) *record {
 // rangeKeys is etcd's storeTxnCommon.rangeKeys: the keys in [key, end) as
 // they were at rev (0: curRev), up to limit of them, and how many there
 // were in all.
-func (s *Store) rangeKeys(key, end string, curRev, rev, limit int64, countOnly bool) ([]KeyValue, int64, int64, error) {
+func (s *Store) rangeKeys(key, end []byte, curRev, rev, limit int64, countOnly bool) ([]mvccpb.KeyValue, int64, int64, error) {
 	if rev > curRev {
 		return nil, -1, curRev, ErrFutureRev
 	}
@@ -142,7 +140,7 @@ func (s *Store) rangeKeys(key, end string, curRev, rev, limit int64, countOnly b
 	if rev < s.compactMainRev {
 		return nil, -1, 0, ErrCompacted
 	}
-	var kvs []KeyValue
+	var kvs []mvccpb.KeyValue
 	var total int64
 	s.visit(key, end, func(ki *keyIndex) {
 		mod, _, _, err := ki.get(rev)
@@ -151,21 +149,22 @@ func (s *Store) rangeKeys(key, end string, curRev, rev, limit int64, countOnly b
 		}
 		total++
 		if !countOnly && (limit <= 0 || int64(len(kvs)) < limit) {
-			kvs = append(kvs, s.fetch(ki, mod).kv)
+			kvs = append(kvs, s.fetch(ki, mod).kv())
 		}
 	})
 	return kvs, total, curRev, nil
 }
 
 // Range answers a range request at the store's current revision, as etcd's
-// apply layer does (executeRange): filters, then sort, then limit.
-func (s *Store) Range(r *RangeRequest) (*RangeResponse, error) {
+// apply layer does (executeRange): filters, then sort, then limit. The
+// KeyValues share the store's bytes: they are read, never written.
+func (s *Store) Range(r *pb.RangeRequest) (*pb.RangeResponse, error) {
 	return s.executeRange(r, s.currentRev)
 }
 
-func (s *Store) executeRange(r *RangeRequest, curRev int64) (*RangeResponse, error) {
+func (s *Store) executeRange(r *pb.RangeRequest, curRev int64) (*pb.RangeResponse, error) {
 	limit := r.Limit
-	if r.SortOrder != SortNone || r.MinModRevision != 0 || r.MaxModRevision != 0 ||
+	if r.SortOrder != pb.RangeRequest_NONE || r.MinModRevision != 0 || r.MaxModRevision != 0 ||
 		r.MinCreateRevision != 0 || r.MaxCreateRevision != 0 {
 		limit = 0 // fetch everything; sort and truncate afterwards
 	}
@@ -176,45 +175,45 @@ func (s *Store) executeRange(r *RangeRequest, curRev int64) (*RangeResponse, err
 	if err != nil {
 		return nil, err
 	}
-	prune := func(drop func(kv *KeyValue) bool) {
-		kvs = slices.DeleteFunc(kvs, func(kv KeyValue) bool { return drop(&kv) })
+	prune := func(drop func(kv *mvccpb.KeyValue) bool) {
+		kvs = slices.DeleteFunc(kvs, func(kv mvccpb.KeyValue) bool { return drop(&kv) })
 	}
 	if r.MaxModRevision != 0 {
-		prune(func(kv *KeyValue) bool { return kv.ModRevision > r.MaxModRevision })
+		prune(func(kv *mvccpb.KeyValue) bool { return kv.ModRevision > r.MaxModRevision })
 	}
 	if r.MinModRevision != 0 {
-		prune(func(kv *KeyValue) bool { return kv.ModRevision < r.MinModRevision })
+		prune(func(kv *mvccpb.KeyValue) bool { return kv.ModRevision < r.MinModRevision })
 	}
 	if r.MaxCreateRevision != 0 {
-		prune(func(kv *KeyValue) bool { return kv.CreateRevision > r.MaxCreateRevision })
+		prune(func(kv *mvccpb.KeyValue) bool { return kv.CreateRevision > r.MaxCreateRevision })
 	}
 	if r.MinCreateRevision != 0 {
-		prune(func(kv *KeyValue) bool { return kv.CreateRevision < r.MinCreateRevision })
+		prune(func(kv *mvccpb.KeyValue) bool { return kv.CreateRevision < r.MinCreateRevision })
 	}
 	order := r.SortOrder
-	if r.SortTarget != SortByKey && order == SortNone {
-		order = SortAscend // the index returns keys in order; other targets sort ascending by default
-	} else if r.SortTarget == SortByKey && order == SortAscend {
-		order = SortNone // already in key order
+	if r.SortTarget != pb.RangeRequest_KEY && order == pb.RangeRequest_NONE {
+		order = pb.RangeRequest_ASCEND // the index returns keys in order; other targets sort ascending by default
+	} else if r.SortTarget == pb.RangeRequest_KEY && order == pb.RangeRequest_ASCEND {
+		order = pb.RangeRequest_NONE // already in key order
 	}
-	if order != SortNone {
+	if order != pb.RangeRequest_NONE {
 		// NB: sort.Sort, not a stable sort, with etcd's own comparisons, so
 		// that ties come out in the order etcd's come out.
 		var sorter sort.Interface = kvSorter{kvs, r.SortTarget}
-		if order == SortDescend {
+		if order == pb.RangeRequest_DESCEND {
 			sorter = sort.Reverse(sorter)
 		}
 		sort.Sort(sorter)
 	}
-	resp := &RangeResponse{Header: ResponseHeader{Revision: rev}, Count: count}
+	resp := &pb.RangeResponse{Header: header(rev), Count: count}
 	if r.Limit > 0 && int64(len(kvs)) > r.Limit {
 		kvs = kvs[:r.Limit]
 		resp.More = true
 	}
-	resp.Kvs = make([]*KeyValue, len(kvs))
+	resp.Kvs = make([]*mvccpb.KeyValue, len(kvs))
 	for i := range kvs {
 		if r.KeysOnly {
-			kvs[i].Value = ""
+			kvs[i].Value = nil
 		}
 		resp.Kvs[i] = &kvs[i]
 	}
@@ -222,8 +221,8 @@ func (s *Store) executeRange(r *RangeRequest, curRev int64) (*RangeResponse, err
 }
 
 type kvSorter struct {
-	kvs    []KeyValue
-	target SortTarget
+	kvs    []mvccpb.KeyValue
+	target pb.RangeRequest_SortTarget
 }
 
 func (s kvSorter) Len() int      { return len(s.kvs) }
@@ -231,14 +230,14 @@ func (s kvSorter) Swap(i, j int) { s.kvs[i], s.kvs[j] = s.kvs[j], s.kvs[i] }
 func (s kvSorter) Less(i, j int) bool {
 	a, b := &s.kvs[i], &s.kvs[j]
 	switch s.target {
-	case SortByVersion:
+	case pb.RangeRequest_VERSION:
 		return a.Version-b.Version < 0
-	case SortByCreate:
+	case pb.RangeRequest_CREATE:
 		return a.CreateRevision-b.CreateRevision < 0
-	case SortByMod:
+	case pb.RangeRequest_MOD:
 		return a.ModRevision-b.ModRevision < 0
-	case SortByValue:
-		return strings.Compare(a.Value, b.Value) < 0
+	case pb.RangeRequest_VALUE:
+		return bytes.Compare(a.Value, b.Value) < 0
 	}
-	return strings.Compare(a.Key, b.Key) < 0
+	return bytes.Compare(a.Key, b.Key) < 0
 }

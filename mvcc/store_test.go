@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
 )
 
 // TestStore runs the golden files in testdata: each command acts on one
@@ -36,7 +38,7 @@ func TestStore(t *testing.T) {
 				}
 				out.WriteString("\n" + fmtEvents(evs))
 			case "del":
-				r := &DeleteRangeRequest{Key: d.CmdArgs[0].Key}
+				r := &pb.DeleteRangeRequest{Key: []byte(d.CmdArgs[0].Key)}
 				r.RangeEnd, _ = rangeEnd(d.CmdArgs)
 				r.PrevKv = d.HasArg("prev")
 				resp, evs, _ := s.DeleteRange(r)
@@ -52,7 +54,7 @@ func TestStore(t *testing.T) {
 				}
 				out.WriteString(fmtRange(resp))
 			case "txn":
-				r := &TxnRequest{}
+				r := &pb.TxnRequest{}
 				for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
 					parseTxnLine(t, r, line)
 				}
@@ -66,12 +68,12 @@ func TestStore(t *testing.T) {
 				fmt.Fprintf(&out, "succeeded %v rev %d\n", resp.Succeeded, resp.Header.Revision)
 				for _, ro := range resp.Responses {
 					switch {
-					case ro.ResponseRange != nil:
-						out.WriteString("range: " + strings.ReplaceAll(fmtRange(ro.ResponseRange), "\n", "; ") + "\n")
-					case ro.ResponsePut != nil:
-						fmt.Fprintf(&out, "put: rev %d\n", ro.ResponsePut.Header.Revision)
-					case ro.ResponseDeleteRange != nil:
-						fmt.Fprintf(&out, "del: deleted %d\n", ro.ResponseDeleteRange.Deleted)
+					case ro.GetResponseRange() != nil:
+						out.WriteString("range: " + strings.ReplaceAll(fmtRange(ro.GetResponseRange()), "\n", "; ") + "\n")
+					case ro.GetResponsePut() != nil:
+						fmt.Fprintf(&out, "put: rev %d\n", ro.GetResponsePut().Header.Revision)
+					case ro.GetResponseDeleteRange() != nil:
+						fmt.Fprintf(&out, "del: deleted %d\n", ro.GetResponseDeleteRange().Deleted)
 					}
 				}
 				out.WriteString(fmtEvents(evs))
@@ -139,7 +141,7 @@ func sortedKeys(m map[string]int64) []string {
 	return ks
 }
 
-func fmtKV(kv *KeyValue) string {
+func fmtKV(kv *mvccpb.KeyValue) string {
 	s := fmt.Sprintf("%s=%q c%d m%d v%d", kv.Key, kv.Value, kv.CreateRevision, kv.ModRevision, kv.Version)
 	if kv.Lease != 0 {
 		s += fmt.Sprintf(" lease %d", kv.Lease)
@@ -147,7 +149,7 @@ func fmtKV(kv *KeyValue) string {
 	return s
 }
 
-func fmtEvents(evs []Event) string {
+func fmtEvents(evs []mvccpb.Event) string {
 	var b strings.Builder
 	for _, e := range evs {
 		fmt.Fprintf(&b, "event %s %s", e.Type, fmtKV(e.Kv))
@@ -159,7 +161,7 @@ func fmtEvents(evs []Event) string {
 	return b.String()
 }
 
-func fmtRange(r *RangeResponse) string {
+func fmtRange(r *pb.RangeResponse) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "header rev %d count %d more %v\n", r.Header.Revision, r.Count, r.More)
 	for _, kv := range r.Kvs {
@@ -168,18 +170,18 @@ func fmtRange(r *RangeResponse) string {
 	return b.String()
 }
 
-func rangeEnd(args []datadriven.CmdArg) (string, bool) {
+func rangeEnd(args []datadriven.CmdArg) ([]byte, bool) {
 	for _, a := range args {
 		switch a.Key {
 		case "end":
-			return a.Vals[0], true
+			return []byte(a.Vals[0]), true
 		case "prefix":
-			return PrefixEnd(args[0].Key), true
+			return PrefixEnd([]byte(args[0].Key)), true
 		case "from":
 			return GteEnd, true
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 func intArg(t *testing.T, a datadriven.CmdArg) int64 {
@@ -190,8 +192,8 @@ func intArg(t *testing.T, a datadriven.CmdArg) int64 {
 	return v
 }
 
-func putReq(t *testing.T, args []datadriven.CmdArg) *PutRequest {
-	p := &PutRequest{Key: args[0].Key, Value: args[1].Key}
+func putReq(t *testing.T, args []datadriven.CmdArg) *pb.PutRequest {
+	p := &pb.PutRequest{Key: []byte(args[0].Key), Value: []byte(args[1].Key)}
 	for _, a := range args[2:] {
 		switch a.Key {
 		case "lease":
@@ -199,14 +201,14 @@ func putReq(t *testing.T, args []datadriven.CmdArg) *PutRequest {
 		case "prev":
 			p.PrevKv = true
 		case "ignore_value":
-			p.IgnoreValue, p.Value = true, ""
+			p.IgnoreValue, p.Value = true, nil
 		}
 	}
 	return p
 }
 
-func rangeReq(t *testing.T, args []datadriven.CmdArg) *RangeRequest {
-	r := &RangeRequest{Key: args[0].Key}
+func rangeReq(t *testing.T, args []datadriven.CmdArg) *pb.RangeRequest {
+	r := &pb.RangeRequest{Key: []byte(args[0].Key)}
 	r.RangeEnd, _ = rangeEnd(args)
 	for _, a := range args[1:] {
 		switch a.Key {
@@ -219,8 +221,8 @@ func rangeReq(t *testing.T, args []datadriven.CmdArg) *RangeRequest {
 		case "keys":
 			r.KeysOnly = true
 		case "sort":
-			r.SortTarget = map[string]SortTarget{"key": SortByKey, "version": SortByVersion, "create": SortByCreate, "mod": SortByMod, "value": SortByValue}[a.Vals[0]]
-			r.SortOrder = map[string]SortOrder{"none": SortNone, "ascend": SortAscend, "descend": SortDescend}[a.Vals[1]]
+			r.SortTarget = pb.RangeRequest_SortTarget(pb.RangeRequest_SortTarget_value[strings.ToUpper(a.Vals[0])])
+			r.SortOrder = pb.RangeRequest_SortOrder(pb.RangeRequest_SortOrder_value[strings.ToUpper(a.Vals[1])])
 		}
 	}
 	return r
@@ -229,46 +231,48 @@ func rangeReq(t *testing.T, args []datadriven.CmdArg) *RangeRequest {
 // parseTxnLine reads one line of a txn: "cmp KEY TARGET OP VALUE", or
 // "then|else put K V [ignore_value] [lease=N]", "then|else del K
 // [prefix|from]", "then|else get K".
-func parseTxnLine(t *testing.T, r *TxnRequest, line string) {
+func parseTxnLine(t *testing.T, r *pb.TxnRequest, line string) {
 	f := strings.Fields(line)
 	switch f[0] {
 	case "cmp":
-		c := &Compare{Key: f[1]}
-		c.Result = map[string]CompareResult{"=": CompareEqual, "!=": CompareNotEqual, "<": CompareLess, ">": CompareGreater}[f[3]]
+		c := &pb.Compare{Key: []byte(f[1])}
+		c.Result = map[string]pb.Compare_CompareResult{"=": pb.Compare_EQUAL, "!=": pb.Compare_NOT_EQUAL, "<": pb.Compare_LESS, ">": pb.Compare_GREATER}[f[3]]
 		n, _ := strconv.ParseInt(f[4], 10, 64)
 		switch f[2] {
 		case "mod":
-			c.Target, c.ModRevision = TargetMod, n
+			c.Target, c.TargetUnion = pb.Compare_MOD, &pb.Compare_ModRevision{ModRevision: n}
 		case "create":
-			c.Target, c.CreateRevision = TargetCreate, n
+			c.Target, c.TargetUnion = pb.Compare_CREATE, &pb.Compare_CreateRevision{CreateRevision: n}
 		case "version":
-			c.Target, c.Version = TargetVersion, n
+			c.Target, c.TargetUnion = pb.Compare_VERSION, &pb.Compare_Version{Version: n}
 		case "lease":
-			c.Target, c.Lease = TargetLease, n
+			c.Target, c.TargetUnion = pb.Compare_LEASE, &pb.Compare_Lease{Lease: n}
 		case "value":
-			c.Target, c.Value = TargetValue, f[4]
+			c.Target, c.TargetUnion = pb.Compare_VALUE, &pb.Compare_Value{Value: []byte(f[4])}
 		}
 		r.Compare = append(r.Compare, c)
 	case "then", "else":
-		op := &RequestOp{}
+		op := &pb.RequestOp{}
 		switch f[1] {
 		case "put":
-			op.RequestPut = &PutRequest{Key: f[2], Value: f[3]}
+			p := &pb.PutRequest{Key: []byte(f[2]), Value: []byte(f[3])}
 			for _, flag := range f[4:] {
 				switch {
 				case flag == "ignore_value":
-					op.RequestPut.IgnoreValue, op.RequestPut.Value = true, ""
+					p.IgnoreValue, p.Value = true, nil
 				case strings.HasPrefix(flag, "lease="):
-					op.RequestPut.Lease, _ = strconv.ParseInt(strings.TrimPrefix(flag, "lease="), 10, 64)
+					p.Lease, _ = strconv.ParseInt(strings.TrimPrefix(flag, "lease="), 10, 64)
 				}
 			}
+			op.Request = &pb.RequestOp_RequestPut{RequestPut: p}
 		case "del":
-			op.RequestDeleteRange = &DeleteRangeRequest{Key: f[2]}
+			d := &pb.DeleteRangeRequest{Key: []byte(f[2])}
 			if len(f) > 3 {
-				op.RequestDeleteRange.RangeEnd, _ = rangeEnd([]datadriven.CmdArg{{Key: f[2]}, {Key: f[3]}})
+				d.RangeEnd, _ = rangeEnd([]datadriven.CmdArg{{Key: f[2]}, {Key: f[3]}})
 			}
+			op.Request = &pb.RequestOp_RequestDeleteRange{RequestDeleteRange: d}
 		case "get":
-			op.RequestRange = &RangeRequest{Key: f[2]}
+			op.Request = &pb.RequestOp_RequestRange{RequestRange: &pb.RangeRequest{Key: []byte(f[2])}}
 		}
 		if f[0] == "then" {
 			r.Success = append(r.Success, op)

@@ -1,12 +1,17 @@
 package mvcc
 
-import "strings"
+import (
+	"bytes"
+
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+)
 
 // Txn applies a transaction, as etcd's apply layer does (txn.Txn): the
 // compares choose the branch, the branch's requests are checked, then run
 // in one write transaction, so that all its writes share one revision. A
 // transaction that writes nothing leaves the revision alone.
-func (s *Store) Txn(r *TxnRequest) (*TxnResponse, []Event, error) {
+func (s *Store) Txn(r *pb.TxnRequest) (*pb.TxnResponse, []mvccpb.Event, error) {
 	path := s.compareToPath(r)
 	if _, err := s.checkTxn(r, path); err != nil {
 		return nil, nil, err
@@ -22,18 +27,18 @@ func (s *Store) Txn(r *TxnRequest) (*TxnResponse, []Event, error) {
 	return resp, tw.end(), nil
 }
 
-func newTxnResp(r *TxnRequest, path []bool) (*TxnResponse, int) {
+func newTxnResp(r *pb.TxnRequest, path []bool) (*pb.TxnResponse, int) {
 	reqs := r.Success
 	if !path[0] {
 		reqs = r.Failure
 	}
-	resp := &TxnResponse{Succeeded: path[0], Responses: make([]*ResponseOp, len(reqs))}
+	resp := &pb.TxnResponse{Header: &pb.ResponseHeader{}, Succeeded: path[0], Responses: make([]*pb.ResponseOp, len(reqs))}
 	count := 0
 	for i, req := range reqs {
-		resp.Responses[i] = &ResponseOp{}
-		if req.RequestTxn != nil {
-			sub, n := newTxnResp(req.RequestTxn, path[1:])
-			resp.Responses[i].ResponseTxn = sub
+		resp.Responses[i] = &pb.ResponseOp{}
+		if t := req.GetRequestTxn(); t != nil {
+			sub, n := newTxnResp(t, path[1:])
+			resp.Responses[i].Response = &pb.ResponseOp_ResponseTxn{ResponseTxn: sub}
 			path = path[1+n:]
 			count += n + 1
 		}
@@ -41,7 +46,7 @@ func newTxnResp(r *TxnRequest, path []bool) (*TxnResponse, int) {
 	return resp, count
 }
 
-func (tw *writeTxn) executeTxn(r *TxnRequest, path []bool, resp *TxnResponse) (int, error) {
+func (tw *writeTxn) executeTxn(r *pb.TxnRequest, path []bool, resp *pb.TxnResponse) (int, error) {
 	reqs := r.Success
 	if !path[0] {
 		reqs = r.Failure
@@ -49,23 +54,23 @@ func (tw *writeTxn) executeTxn(r *TxnRequest, path []bool, resp *TxnResponse) (i
 	txns := 0
 	for i, req := range reqs {
 		out := resp.Responses[i]
-		switch {
-		case req.RequestRange != nil:
-			rr, err := tw.s.executeRange(req.RequestRange, tw.rev())
+		switch tv := req.Request.(type) {
+		case *pb.RequestOp_RequestRange:
+			rr, err := tw.s.executeRange(tv.RequestRange, tw.rev())
 			if err != nil {
 				return 0, err
 			}
-			out.ResponseRange = rr
-		case req.RequestPut != nil:
-			pr, err := tw.applyPut(req.RequestPut)
+			out.Response = &pb.ResponseOp_ResponseRange{ResponseRange: rr}
+		case *pb.RequestOp_RequestPut:
+			pr, err := tw.applyPut(tv.RequestPut)
 			if err != nil {
 				return 0, err
 			}
-			out.ResponsePut = pr
-		case req.RequestDeleteRange != nil:
-			out.ResponseDeleteRange = tw.applyDeleteRange(req.RequestDeleteRange)
-		case req.RequestTxn != nil:
-			n, err := tw.executeTxn(req.RequestTxn, path[1:], out.ResponseTxn)
+			out.Response = &pb.ResponseOp_ResponsePut{ResponsePut: pr}
+		case *pb.RequestOp_RequestDeleteRange:
+			out.Response = &pb.ResponseOp_ResponseDeleteRange{ResponseDeleteRange: tw.applyDeleteRange(tv.RequestDeleteRange)}
+		case *pb.RequestOp_RequestTxn:
+			n, err := tw.executeTxn(tv.RequestTxn, path[1:], out.GetResponseTxn())
 			if err != nil {
 				return 0, err
 			}
@@ -76,7 +81,7 @@ func (tw *writeTxn) executeTxn(r *TxnRequest, path []bool, resp *TxnResponse) (i
 	return txns, nil
 }
 
-func (s *Store) checkTxn(r *TxnRequest, path []bool) (int, error) {
+func (s *Store) checkTxn(r *pb.TxnRequest, path []bool) (int, error) {
 	reqs := r.Success
 	if !path[0] {
 		reqs = r.Failure
@@ -84,21 +89,21 @@ func (s *Store) checkTxn(r *TxnRequest, path []bool) (int, error) {
 	count := 0
 	for _, req := range reqs {
 		var err error
-		switch {
-		case req.RequestRange != nil:
-			switch rev := req.RequestRange.Revision; {
+		switch tv := req.Request.(type) {
+		case *pb.RequestOp_RequestRange:
+			switch rev := tv.RequestRange.Revision; {
 			case rev == 0:
 			case rev > s.currentRev:
 				err = ErrFutureRev
 			case rev < s.FirstRev():
 				err = ErrCompacted
 			}
-		case req.RequestPut != nil:
+		case *pb.RequestOp_RequestPut:
 			// NB: the key before the lease, as etcd's checkPut (a put
 			// outside a txn checks the lease first).
-			p := req.RequestPut
+			p := tv.RequestPut
 			if p.IgnoreValue || p.IgnoreLease {
-				if kvs, _, _, _ := s.rangeKeys(p.Key, "", s.currentRev, 0, 0, false); len(kvs) == 0 {
+				if kvs, _, _, _ := s.rangeKeys(p.Key, nil, s.currentRev, 0, 0, false); len(kvs) == 0 {
 					err = ErrKeyNotFound
 					break
 				}
@@ -106,9 +111,9 @@ func (s *Store) checkTxn(r *TxnRequest, path []bool) (int, error) {
 			if p.Lease != 0 && (s.lessor == nil || !s.lessor.Exists(p.Lease)) {
 				err = ErrLeaseNotFound
 			}
-		case req.RequestTxn != nil:
+		case *pb.RequestOp_RequestTxn:
 			var n int
-			n, err = s.checkTxn(req.RequestTxn, path[1:])
+			n, err = s.checkTxn(tv.RequestTxn, path[1:])
 			count += n + 1
 			path = path[n+1:]
 		}
@@ -121,21 +126,21 @@ func (s *Store) checkTxn(r *TxnRequest, path []bool) (int, error) {
 
 // compareToPath evaluates the compares of r and of the transactions nested
 // in the branch they choose: one bool per transaction, depth first.
-func (s *Store) compareToPath(r *TxnRequest) []bool {
+func (s *Store) compareToPath(r *pb.TxnRequest) []bool {
 	path := []bool{s.applyCompares(r.Compare)}
 	ops := r.Success
 	if !path[0] {
 		ops = r.Failure
 	}
 	for _, op := range ops {
-		if op.RequestTxn != nil {
-			path = append(path, s.compareToPath(op.RequestTxn)...)
+		if t := op.GetRequestTxn(); t != nil {
+			path = append(path, s.compareToPath(t)...)
 		}
 	}
 	return path
 }
 
-func (s *Store) applyCompares(cmps []*Compare) bool {
+func (s *Store) applyCompares(cmps []*pb.Compare) bool {
 	for _, c := range cmps {
 		if !s.applyCompare(c) {
 			return false
@@ -147,16 +152,16 @@ func (s *Store) applyCompares(cmps []*Compare) bool {
 // applyCompare holds when it holds for every key in its range. A missing
 // key has version, revisions and lease 0; a value compare on a missing key
 // always fails, as in etcd (gRPC cannot tell a missing value from "").
-func (s *Store) applyCompare(c *Compare) bool {
+func (s *Store) applyCompare(c *pb.Compare) bool {
 	kvs, _, _, err := s.rangeKeys(c.Key, c.RangeEnd, s.currentRev, 0, 0, false)
 	if err != nil {
 		return false
 	}
 	if len(kvs) == 0 {
-		if c.Target == TargetValue {
+		if c.Target == pb.Compare_VALUE {
 			return false
 		}
-		return compareKV(c, &KeyValue{})
+		return compareKV(c, &mvccpb.KeyValue{})
 	}
 	for i := range kvs {
 		if !compareKV(c, &kvs[i]) {
@@ -166,28 +171,28 @@ func (s *Store) applyCompare(c *Compare) bool {
 	return true
 }
 
-func compareKV(c *Compare, kv *KeyValue) bool {
+func compareKV(c *pb.Compare, kv *mvccpb.KeyValue) bool {
 	var result int
 	switch c.Target {
-	case TargetValue:
-		result = strings.Compare(kv.Value, c.Value)
-	case TargetCreate:
-		result = compareInt64(kv.CreateRevision, c.CreateRevision)
-	case TargetMod:
-		result = compareInt64(kv.ModRevision, c.ModRevision)
-	case TargetVersion:
-		result = compareInt64(kv.Version, c.Version)
-	case TargetLease:
-		result = compareInt64(kv.Lease, c.Lease)
+	case pb.Compare_VALUE:
+		result = bytes.Compare(kv.Value, c.GetValue())
+	case pb.Compare_CREATE:
+		result = compareInt64(kv.CreateRevision, c.GetCreateRevision())
+	case pb.Compare_MOD:
+		result = compareInt64(kv.ModRevision, c.GetModRevision())
+	case pb.Compare_VERSION:
+		result = compareInt64(kv.Version, c.GetVersion())
+	case pb.Compare_LEASE:
+		result = compareInt64(kv.Lease, c.GetLease())
 	}
 	switch c.Result {
-	case CompareEqual:
+	case pb.Compare_EQUAL:
 		return result == 0
-	case CompareNotEqual:
+	case pb.Compare_NOT_EQUAL:
 		return result != 0
-	case CompareGreater:
+	case pb.Compare_GREATER:
 		return result > 0
-	case CompareLess:
+	case pb.Compare_LESS:
 		return result < 0
 	}
 	return true
@@ -206,11 +211,16 @@ func compareInt64(a, b int64) int {
 // IsReadOnly reports whether the transaction writes nothing in either
 // branch, as etcd's IsTxnReadonly: such a transaction is served like a
 // read, without raft, when it is serializable.
-func IsReadOnly(r *TxnRequest) bool {
-	for _, ops := range [][]*RequestOp{r.Success, r.Failure} {
+func IsReadOnly(r *pb.TxnRequest) bool {
+	for _, ops := range [][]*pb.RequestOp{r.Success, r.Failure} {
 		for _, op := range ops {
-			if op.RequestPut != nil || op.RequestDeleteRange != nil || op.RequestTxn != nil && !IsReadOnly(op.RequestTxn) {
+			switch tv := op.Request.(type) {
+			case *pb.RequestOp_RequestPut, *pb.RequestOp_RequestDeleteRange:
 				return false
+			case *pb.RequestOp_RequestTxn:
+				if !IsReadOnly(tv.RequestTxn) {
+					return false
+				}
 			}
 		}
 	}
@@ -220,16 +230,16 @@ func IsReadOnly(r *TxnRequest) bool {
 // ValidateTxn checks a transaction as etcd's gRPC layer does before it
 // proposes one (checkTxnRequest, checkIntervals): at most MaxTxnOps
 // requests in a branch, no key given empty, and no key written twice.
-func ValidateTxn(r *TxnRequest) error {
+func ValidateTxn(r *pb.TxnRequest) error {
 	if len(r.Compare) > MaxTxnOps || len(r.Success) > MaxTxnOps || len(r.Failure) > MaxTxnOps {
 		return ErrTooManyOps
 	}
 	for _, c := range r.Compare {
-		if c.Key == "" {
+		if len(c.Key) == 0 {
 			return ErrEmptyKey
 		}
 	}
-	for _, ops := range [][]*RequestOp{r.Success, r.Failure} {
+	for _, ops := range [][]*pb.RequestOp{r.Success, r.Failure} {
 		for _, op := range ops {
 			if err := validateOp(op); err != nil {
 				return err
@@ -243,57 +253,62 @@ func ValidateTxn(r *TxnRequest) error {
 	return err
 }
 
-func validateOp(op *RequestOp) error {
-	switch {
-	case op.RequestRange != nil:
-		if op.RequestRange.Key == "" {
+func validateOp(op *pb.RequestOp) error {
+	switch tv := op.Request.(type) {
+	case *pb.RequestOp_RequestRange:
+		if len(tv.RequestRange.Key) == 0 {
 			return ErrEmptyKey
 		}
-	case op.RequestPut != nil:
-		p := op.RequestPut
-		if p.Key == "" {
+	case *pb.RequestOp_RequestPut:
+		return ValidatePut(tv.RequestPut)
+	case *pb.RequestOp_RequestDeleteRange:
+		if len(tv.RequestDeleteRange.Key) == 0 {
 			return ErrEmptyKey
 		}
-		if p.IgnoreValue && p.Value != "" {
-			return ErrValueProvided
-		}
-		if p.IgnoreLease && p.Lease != 0 {
-			return ErrLeaseProvided
-		}
-	case op.RequestDeleteRange != nil:
-		if op.RequestDeleteRange.Key == "" {
-			return ErrEmptyKey
-		}
-	case op.RequestTxn != nil:
-		return ValidateTxn(op.RequestTxn)
+	case *pb.RequestOp_RequestTxn:
+		return ValidateTxn(tv.RequestTxn)
 	}
 	return nil
 }
 
-// interval is a key range [key, end); end "" is the key alone.
-type interval struct{ key, end string }
+// ValidatePut checks a put as etcd's gRPC layer does (checkPutRequest): a
+// key, and no value with ignore_value nor lease with ignore_lease.
+func ValidatePut(p *pb.PutRequest) error {
+	switch {
+	case len(p.Key) == 0:
+		return ErrEmptyKey
+	case p.IgnoreValue && len(p.Value) != 0:
+		return ErrValueProvided
+	case p.IgnoreLease && p.Lease != 0:
+		return ErrLeaseProvided
+	}
+	return nil
+}
+
+// interval is a key range [key, end); end empty is the key alone.
+type interval struct{ key, end []byte }
 
 // contains is etcd's interval tree test for a put's key. NB: etcd builds
 // the interval from the request's bytes, so a --from-key delete (end
 // GteEnd, "\x00") is the interval [key, "\x00"), which holds no key: a
 // real etcd v3.6.16 accepts `del a --from-key` and `put b` in one txn.
-func (iv interval) contains(k string) bool {
-	if iv.end == "" {
-		return k == iv.key
+func (iv interval) contains(k []byte) bool {
+	if len(iv.end) == 0 {
+		return bytes.Equal(k, iv.key)
 	}
-	return k >= iv.key && k < iv.end
+	return bytes.Compare(k, iv.key) >= 0 && bytes.Compare(k, iv.end) < 0
 }
 
 // checkIntervals refuses a branch that puts a key twice, or puts a key
 // that it also deletes, counting nested transactions' branches.
-func checkIntervals(reqs []*RequestOp) (map[string]bool, []interval, error) {
+func checkIntervals(reqs []*pb.RequestOp) (map[string]bool, []interval, error) {
 	var dels []interval
 	for _, req := range reqs {
-		if d := req.RequestDeleteRange; d != nil {
+		if d := req.GetRequestDeleteRange(); d != nil {
 			dels = append(dels, interval{d.Key, d.RangeEnd})
 		}
 	}
-	deleted := func(k string) bool {
+	deleted := func(k []byte) bool {
 		for _, iv := range dels {
 			if iv.contains(k) {
 				return true
@@ -303,20 +318,21 @@ func checkIntervals(reqs []*RequestOp) (map[string]bool, []interval, error) {
 	}
 	puts := map[string]bool{}
 	for _, req := range reqs {
-		if req.RequestTxn == nil {
+		t := req.GetRequestTxn()
+		if t == nil {
 			continue
 		}
-		putsThen, delsThen, err := checkIntervals(req.RequestTxn.Success)
+		putsThen, delsThen, err := checkIntervals(t.Success)
 		if err != nil {
 			return nil, nil, err
 		}
-		putsElse, delsElse, err := checkIntervals(req.RequestTxn.Failure)
+		putsElse, delsElse, err := checkIntervals(t.Failure)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, branch := range []map[string]bool{putsThen, putsElse} {
 			for k := range branch {
-				if puts[k] || deleted(k) {
+				if puts[k] || deleted([]byte(k)) {
 					return nil, nil, ErrDuplicateKey
 				}
 			}
@@ -331,11 +347,11 @@ func checkIntervals(reqs []*RequestOp) (map[string]bool, []interval, error) {
 		dels = append(dels, delsElse...)
 	}
 	for _, req := range reqs {
-		if p := req.RequestPut; p != nil {
-			if puts[p.Key] || deleted(p.Key) {
+		if p := req.GetRequestPut(); p != nil {
+			if puts[string(p.Key)] || deleted(p.Key) {
 				return nil, nil, ErrDuplicateKey
 			}
-			puts[p.Key] = true
+			puts[string(p.Key)] = true
 		}
 	}
 	return puts, dels, nil

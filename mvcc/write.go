@@ -1,6 +1,11 @@
 package mvcc
 
-import "slices"
+import (
+	"slices"
+
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+)
 
 // writeTxn is one write transaction, as etcd's storeTxnWrite: every change
 // in it has the main revision beginRev+1 and its own sub revision, and the
@@ -9,7 +14,7 @@ type writeTxn struct {
 	s        *Store
 	beginRev int64
 	changes  int // changes so far; the next one's sub revision
-	events   []Event
+	events   []mvccpb.Event
 }
 
 func (s *Store) write() writeTxn { return writeTxn{s: s, beginRev: s.currentRev} }
@@ -23,7 +28,7 @@ func (tw *writeTxn) rev() int64 {
 	return tw.beginRev
 }
 
-func (tw *writeTxn) end() []Event {
+func (tw *writeTxn) end() []mvccpb.Event {
 	if tw.changes > 0 {
 		tw.s.currentRev++
 	}
@@ -31,57 +36,55 @@ func (tw *writeTxn) end() []Event {
 }
 
 // get returns the key as the transaction sees it.
-func (tw *writeTxn) get(key string) (KeyValue, bool) {
-	ki := tw.s.index[key]
+func (tw *writeTxn) get(key []byte) (mvccpb.KeyValue, bool) {
+	ki := tw.s.index[string(key)]
 	if ki == nil {
-		return KeyValue{}, false
+		return mvccpb.KeyValue{}, false
 	}
 	mod, _, _, err := ki.get(tw.rev())
 	if err != nil {
-		return KeyValue{}, false
+		return mvccpb.KeyValue{}, false
 	}
-	return tw.s.fetch(ki, mod).kv, true
+	return tw.s.fetch(ki, mod).kv(), true
 }
 
 // event records a change for the watches, unless nobody watches.
-func (tw *writeTxn) event(ev Event) {
+func (tw *writeTxn) event(ev mvccpb.Event) {
 	if !tw.s.noEvents {
 		tw.events = append(tw.events, ev)
 	}
 }
 
-func (tw *writeTxn) put(key, value string, lease int64) {
+func (tw *writeTxn) put(key, value []byte, lease int64) {
 	s := tw.s
-	if ki := s.index[key]; ki != nil {
-		key = ki.key // the index's copy: the caller's can then die young instead of living in the backend
-	}
 	rev := tw.beginRev + 1
-	kv := KeyValue{Key: key, Value: value, CreateRevision: rev, ModRevision: rev, Version: 1, Lease: lease}
+	r := record{rev: Revision{Main: rev, Sub: int64(tw.changes)}, value: value, create: rev, version: 1, lease: lease}
 	prev, existed := tw.get(key)
 	if existed {
-		kv.CreateRevision = prev.CreateRevision
-		kv.Version = prev.Version + 1
+		r.create, r.version = prev.CreateRevision, prev.Version+1
 	}
-	idx := Revision{Main: rev, Sub: int64(tw.changes)}
-	ki := s.index[key]
+	ki := s.index[string(key)]
 	if ki == nil {
 		ki = &keyIndex{key: key}
-		s.index[key] = ki
-		i, _ := slices.BinarySearch(s.keys, key)
-		s.keys = slices.Insert(s.keys, i, key)
+		k := string(key)
+		s.index[k] = ki
+		i, _ := slices.BinarySearch(s.keys, k)
+		s.keys = slices.Insert(s.keys, i, k)
 	}
-	ki.put(idx)
+	r.key = ki.key // the index's copy: the request's can then die young instead of living in the backend
+	ki.put(r.rev)
 	ki.pos = s.backend.len()
-	s.backend.append(record{rev: idx, kv: kv})
+	s.backend.append(r)
 	if s.sizer != nil {
-		s.sizer.Put(idx, false, keyValueLen(&kv))
+		kv := r.kv()
+		s.sizer.Put(r.rev, false, kv.Size())
 	}
 	tw.changes++
 	if !s.noEvents {
-		// NB: copies, so that kv and prev stay off the heap when nobody
-		// watches.
-		now, before := kv, prev
-		ev := Event{Type: PUT, Kv: &now}
+		// NB: copies, so that the key-values stay off the heap when
+		// nobody watches.
+		now, before := r.kv(), prev
+		ev := mvccpb.Event{Type: mvccpb.PUT, Kv: &now}
 		if existed {
 			ev.PrevKv = &before
 		}
@@ -92,16 +95,16 @@ func (tw *writeTxn) put(key, value string, lease int64) {
 		return
 	}
 	if old != 0 {
-		s.lessor.Detach(old, key)
+		s.lessor.Detach(old, string(ki.key))
 	}
 	if lease != 0 {
-		s.lessor.Attach(lease, key)
+		s.lessor.Attach(lease, string(ki.key))
 	}
 }
 
 // deleteRange deletes every key in [key, end) that exists, and returns how
 // many.
-func (tw *writeTxn) deleteRange(key, end string) int64 {
+func (tw *writeTxn) deleteRange(key, end []byte) int64 {
 	kvs, _, _, _ := tw.s.rangeKeys(key, end, tw.rev(), 0, 0, false)
 	for i := range kvs {
 		tw.delete(kvs[i])
@@ -109,32 +112,33 @@ func (tw *writeTxn) deleteRange(key, end string) int64 {
 	return int64(len(kvs))
 }
 
-func (tw *writeTxn) delete(prev KeyValue) {
+func (tw *writeTxn) delete(prev mvccpb.KeyValue) {
 	s := tw.s
-	idx := Revision{Main: tw.beginRev + 1, Sub: int64(tw.changes)}
-	kv := KeyValue{Key: prev.Key, ModRevision: idx.Main}
-	ki := s.index[prev.Key]
-	if err := ki.tombstone(idx); err != nil {
-		panic("mvcc: tombstone of " + prev.Key + ": " + err.Error())
+	ki := s.index[string(prev.Key)]
+	r := record{rev: Revision{Main: tw.beginRev + 1, Sub: int64(tw.changes)}, key: ki.key, tomb: true}
+	if err := ki.tombstone(r.rev); err != nil {
+		panic("mvcc: tombstone of " + string(prev.Key) + ": " + err.Error())
 	}
 	ki.pos = s.backend.len()
-	s.backend.append(record{rev: idx, kv: kv, tomb: true})
+	s.backend.append(r)
 	if s.sizer != nil {
-		s.sizer.Put(idx, true, keyValueLen(&KeyValue{Key: kv.Key}))
+		kv := mvccpb.KeyValue{Key: r.key} // etcd stores a tombstone's key alone
+		s.sizer.Put(r.rev, true, kv.Size())
 	}
 	tw.changes++
 	if !s.noEvents {
-		now, before := kv, prev
-		tw.event(Event{Type: DELETE, Kv: &now, PrevKv: &before})
+		now, before := mvccpb.KeyValue{Key: r.key, ModRevision: r.rev.Main}, prev
+		tw.event(mvccpb.Event{Type: mvccpb.DELETE, Kv: &now, PrevKv: &before})
 	}
 	if prev.Lease != 0 && s.lessor != nil {
-		s.lessor.Detach(prev.Lease, prev.Key)
+		s.lessor.Detach(prev.Lease, string(prev.Key))
 	}
 }
 
 // Put applies a put, as etcd's apply layer does (txn.Put): the lease must
-// exist; ignore_value and ignore_lease need the key to exist.
-func (s *Store) Put(p *PutRequest) (*PutResponse, []Event, error) {
+// exist; ignore_value and ignore_lease need the key to exist. The store
+// keeps the request's key and value bytes.
+func (s *Store) Put(p *pb.PutRequest) (*pb.PutResponse, []mvccpb.Event, error) {
 	if p.Lease != 0 && (s.lessor == nil || !s.lessor.Exists(p.Lease)) {
 		return nil, nil, ErrLeaseNotFound
 	}
@@ -148,8 +152,17 @@ func (s *Store) Put(p *PutRequest) (*PutResponse, []Event, error) {
 	return resp, evs, nil
 }
 
-func (tw *writeTxn) applyPut(p *PutRequest) (*PutResponse, error) {
-	resp := &PutResponse{}
+// putResponse is a PutResponse and its header in one allocation: every
+// member builds one for every put it applies.
+type putResponse struct {
+	resp   pb.PutResponse
+	header pb.ResponseHeader
+}
+
+func (tw *writeTxn) applyPut(p *pb.PutRequest) (*pb.PutResponse, error) {
+	pr := &putResponse{}
+	resp := &pr.resp
+	resp.Header = &pr.header
 	value, lease := p.Value, p.Lease
 	prev, existed := tw.get(p.Key)
 	if (p.IgnoreValue || p.IgnoreLease) && !existed {
@@ -171,7 +184,7 @@ func (tw *writeTxn) applyPut(p *PutRequest) (*PutResponse, error) {
 }
 
 // DeleteRange applies a delete of one key or a range.
-func (s *Store) DeleteRange(r *DeleteRangeRequest) (*DeleteRangeResponse, []Event, error) {
+func (s *Store) DeleteRange(r *pb.DeleteRangeRequest) (*pb.DeleteRangeResponse, []mvccpb.Event, error) {
 	tw := s.write()
 	resp := tw.applyDeleteRange(r)
 	evs := tw.end()
@@ -179,8 +192,8 @@ func (s *Store) DeleteRange(r *DeleteRangeRequest) (*DeleteRangeResponse, []Even
 	return resp, evs, nil
 }
 
-func (tw *writeTxn) applyDeleteRange(r *DeleteRangeRequest) *DeleteRangeResponse {
-	resp := &DeleteRangeResponse{}
+func (tw *writeTxn) applyDeleteRange(r *pb.DeleteRangeRequest) *pb.DeleteRangeResponse {
+	resp := &pb.DeleteRangeResponse{Header: &pb.ResponseHeader{}}
 	if r.PrevKv {
 		kvs, _, _, _ := tw.s.rangeKeys(r.Key, r.RangeEnd, tw.rev(), 0, 0, false)
 		for i := range kvs {
@@ -194,10 +207,10 @@ func (tw *writeTxn) applyDeleteRange(r *DeleteRangeRequest) *DeleteRangeResponse
 
 // DeleteKeys deletes the keys that exist, in one revision: what revoking a
 // lease does to the keys attached to it.
-func (s *Store) DeleteKeys(keys []string) []Event {
+func (s *Store) DeleteKeys(keys []string) []mvccpb.Event {
 	tw := s.write()
 	for _, k := range keys {
-		if kv, ok := tw.get(k); ok {
+		if kv, ok := tw.get([]byte(k)); ok {
 			tw.delete(kv)
 		}
 	}
@@ -208,7 +221,7 @@ func (s *Store) DeleteKeys(keys []string) []Event {
 // revision of a key older than its last change at or before rev, and keys
 // deleted by then. Reads and watches before rev then fail with
 // ErrCompacted.
-func (s *Store) Compact(rev int64) (*CompactionResponse, error) {
+func (s *Store) Compact(rev int64) (*pb.CompactionResponse, error) {
 	if rev <= s.compactMainRev {
 		return nil, ErrCompacted
 	}
@@ -239,5 +252,5 @@ func (s *Store) Compact(rev int64) (*CompactionResponse, error) {
 		}
 		return !keep
 	})
-	return &CompactionResponse{Header: ResponseHeader{Revision: s.currentRev}}, nil
+	return &pb.CompactionResponse{Header: header(s.currentRev)}, nil
 }

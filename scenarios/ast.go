@@ -7,7 +7,6 @@ import (
 
 	"go.etcd.io/raft/v3/raftpb"
 
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -265,20 +264,18 @@ type Step struct {
 	PeerURL string
 	Start   bool
 
-	// Via is the client of StepPut, StepDelete, StepGet and StepWatch: a
-	// RefClient, or a reference to a member, meaning that member's local
-	// client. It always resolves to one node.
+	// Via is the client of a client operation: a RefClient, or a
+	// reference to a member, meaning that member's local client. It always
+	// resolves to one node. A membership call's Via is optional (the
+	// leader's, by default).
 	Via NodeRef
-	// Key is the key of a client operation; with Prefix it is a prefix
-	// (etcd --prefix) for StepDelete, StepGet and StepWatch.
-	Key    string
-	Prefix bool
-	// Value is what StepPut writes.
-	Value string
-	// Serializable selects a serializable StepGet (the default is
-	// linearizable); KeysOnly returns keys without values.
-	Serializable bool
-	KeysOnly     bool
+	// Req is a client operation's request, in etcd's own types, as the
+	// step's keys describe it: key, value, prefix (clientv3's WithPrefix),
+	// from_key, range_end, consistency, keys_only, rev, limit, count_only,
+	// sort_by, order, prev_kv, lease (a number), ttl, keys, and a txn's
+	// if/then/else in etcdctl's syntax. A member_list's consistency is
+	// Req.MemberList.
+	Req sim.Request
 	// RequireLeader cancels a StepWatch with "no leader" when the serving
 	// member loses its leader.
 	RequireLeader bool
@@ -309,43 +306,18 @@ type Step struct {
 	Label    string
 	LabelPos Pos
 
-	// Extensions for etcd's MVCC store and leases (put, delete, get,
-	// watch, txn, compact and the lease steps).
-	//
-	// Rev is the revision a get reads at, a watch starts from, or a compact
-	// compacts at; RevOf, when set, takes it from the answer of the
-	// operation with that label instead (its header revision).
-	Rev      int64
-	RevOf    string
-	RevOfPos Pos
-	// FromKey reads or deletes every key from Key on (etcd --from-key);
-	// RangeEnd, when set, the keys in [Key, RangeEnd).
-	FromKey  bool
-	RangeEnd string
-	// SortTarget and SortOrder sort a get (etcd --sort-by, --order).
-	SortTarget mvcc.SortTarget
-	SortOrder  mvcc.SortOrder
-	// Limit and CountOnly shape a get (etcd --limit, --count-only).
-	Limit     int64
-	CountOnly bool
-	// PrevKV returns the previous key-values of a put or delete, and
-	// makes a watch's events carry them.
-	PrevKV bool
-	// Lease is the lease of a put or a lease step: the label of a
-	// lease_grant (LeaseLabel) or a lease ID written as a number.
+	// References a request takes from earlier operations when it runs:
+	// RevOf, the revision of the answer of the operation with that label
+	// (a get's or watch's rev, a compact's revision); LeaseLabel, the
+	// lease a lease_grant with that label granted (a put's lease, or the
+	// lease of a lease step).
+	RevOf      string
+	RevOfPos   Pos
 	LeaseLabel string
-	LeaseID    int64
 	LeasePos   Pos
-	// TTL is a lease_grant's TTL in seconds.
-	TTL int64
 	// Repeat makes lease_keepalive keep the lease alive until it is gone
-	// or cancelled, as clientv3's KeepAlive; LeaseKeys makes
-	// lease_timetolive list the keys attached.
-	Repeat    bool
-	LeaseKeys bool
-	// Txn is a txn step's transaction, read from its if/then/else lines in
-	// etcdctl's syntax.
-	Txn *mvcc.TxnRequest
+	// or cancelled, as clientv3's KeepAlive.
+	Repeat bool
 
 	// Conds are the conditions of StepExpect and StepExpectAlways, one per
 	// check, in file order.

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	"slices"
 	"strconv"
 	"strings"
@@ -132,8 +133,9 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 		if !ok {
 			return false, seen("there is no leader to ask"), nil
 		}
-		alive := w.LeaseAlive(lead, op.LeaseResp.ID)
-		return alive == c.Alive, seen("the lease %016x of %s is %s at %s", op.LeaseResp.ID, c.Label, aliveWord(alive), lead), nil
+		id := op.Resp.LeaseGrant.GetID()
+		alive := w.LeaseAlive(lead, id)
+		return alive == c.Alive, seen("the lease %016x of %s is %s at %s", id, c.Label, aliveWord(alive), lead), nil
 	case CondOp, CondValue, CondKeys, CondEvents, CondError, CondRevision, CondModRevision, CondSucceeded, CondWatch:
 		op := w.Op(c.Label)
 		if op == nil {
@@ -153,17 +155,18 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 			if op.Status != sim.OpOK {
 				return false, status, nil
 			}
+			v, found := op.Found()
 			if c.Value == nil {
-				return !op.Found, seen("%s returned %q", c.Label, op.Result), nil
+				return !found, seen("%s returned %q", c.Label, v), nil
 			}
-			if !op.Found {
+			if !found {
 				return false, seen("%s found no key", c.Label), nil
 			}
-			return op.Result == *c.Value, seen("%s returned %q", c.Label, op.Result), nil
+			return v == *c.Value, seen("%s returned %q", c.Label, v), nil
 		case CondKeys:
 			var keys []string
-			for _, kv := range op.KVs {
-				keys = append(keys, kv.Key)
+			for _, kv := range op.KVs() {
+				keys = append(keys, string(kv.Key))
 			}
 			holds := op.Status == sim.OpOK && slices.Equal(keys, c.Keys)
 			if !describe {
@@ -177,21 +180,21 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 			if op.Status != sim.OpOK {
 				return false, status, nil
 			}
-			return c.Cmp.Holds(uint64(op.Revision)), seen("%s answered at revision %d", c.Label, op.Revision), nil
+			return c.Cmp.Holds(uint64(op.Revision())), seen("%s answered at revision %d", c.Label, op.Revision()), nil
 		case CondModRevision:
 			if op.Status != sim.OpOK {
 				return false, status, nil
 			}
 			mod := int64(0)
-			if op.Found && len(op.KVs) > 0 {
-				mod = op.KVs[0].ModRevision
+			if _, found := op.Found(); found {
+				mod = op.KVs()[0].ModRevision
 			}
 			return c.Cmp.Holds(uint64(mod)), seen("%s read mod_revision %d", c.Label, mod), nil
 		case CondSucceeded:
-			if op.Status != sim.OpOK || op.TxnResp == nil {
+			if op.Status != sim.OpOK || op.Resp.Txn == nil {
 				return false, status, nil
 			}
-			return op.TxnResp.Succeeded == c.Succeeded, seen("%s succeeded: %v", c.Label, op.TxnResp.Succeeded), nil
+			return op.Resp.Txn.Succeeded == c.Succeeded, seen("%s succeeded: %v", c.Label, op.Resp.Txn.Succeeded), nil
 		case CondWatch:
 			got := watchEvents(op)
 			return slices.Equal(got, c.Events), seen("%s delivered %s", c.Label, list(got)), nil
@@ -423,12 +426,12 @@ func aliveWord(alive bool) string {
 func watchEvents(op *sim.Op) []string {
 	out := []string{}
 	for _, e := range op.Events {
-		s := e.Type + " " + e.KV.Key
-		if e.Type == "PUT" {
-			s += "=" + e.KV.Value
+		s := e.Type.String() + " " + string(e.Kv.Key)
+		if e.Type == mvccpb.PUT {
+			s += "=" + string(e.Kv.Value)
 		}
-		if e.PrevKV != nil {
-			s += " prev=" + e.PrevKV.Value
+		if e.PrevKv != nil {
+			s += " prev=" + string(e.PrevKv.Value)
 		}
 		out = append(out, s)
 	}

@@ -117,7 +117,7 @@ var flips = map[string]flip{
 	},
 	"stale-read": {
 		what:  "the read at the cut-off follower is serializable",
-		apply: func(s *Scenario) { opStep(s, "l1").Serializable = true },
+		apply: func(s *Scenario) { opStep(s, "l1").Req.Range.Serializable = true },
 	},
 	"leader-crash": {
 		what:  "election_ticks: 100 (a 10s election timeout)",
@@ -358,8 +358,9 @@ func TestLeaseReadStaleEvenWithTrueClocks(t *testing.T) {
 		if st, err := r.Run(); st != Done || err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		switch op := r.World().Op("r1"); {
-		case op.Status == sim.OpOK && op.Result == "v1":
+		op := r.World().Op("r1")
+		switch v, _ := op.Found(); {
+		case op.Status == sim.OpOK && v == "v1":
 			stale++
 		default:
 			fresh++

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/mvcc"
 	"strconv"
 	"strings"
 
@@ -167,14 +168,19 @@ func dumpStep(st Step) string {
 	case StepAddMember:
 		w("%s learner=%t start=%t", st.Name, st.Learner, st.Start)
 	case StepPut, StepDelete, StepGet, StepWatch:
-		w("via=%s key=%q", dumpRef(st.Via), st.Key)
+		key, end := st.Req.KeyRange()
+		prefix := sim.IsPrefix(key, end)
+		if prefix && mvcc.IsGteEnd(end) {
+			key = nil // the empty prefix
+		}
+		w("via=%s key=%q", dumpRef(st.Via), key)
 		if st.Kind == StepPut {
-			w("value=%q", st.Value)
+			w("value=%q", st.Req.Put.Value)
 		}
 		for _, f := range []struct {
 			on   bool
 			name string
-		}{{st.Prefix, "prefix"}, {st.Serializable, "serializable"}, {st.KeysOnly, "keys_only"}, {st.RequireLeader, "require_leader"}} {
+		}{{prefix, "prefix"}, {st.Req.Serializable(), "serializable"}, {st.Req.Range.GetKeysOnly(), "keys_only"}, {st.RequireLeader, "require_leader"}} {
 			if f.on {
 				w("%s", f.name)
 			}

@@ -3,20 +3,58 @@ package scenarios
 import (
 	"math"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"gopkg.in/yaml.v3"
 
 	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/lease"
 	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/sim"
 )
 
-// mvccKeys reads the keys of the MVCC and lease extensions of an operation
-// step: rev, rev_of, limit, count_only, prev_kv, lease, ttl, repeat, keys,
-// and a txn's if/then/else.
-func (p *parser) mvccKeys(st *Step, f fields, v *yaml.Node) {
+// request reads the keys of a client operation step into its request,
+// in etcd's types (Step.Req): key, value, prefix, from_key, range_end,
+// consistency, keys_only, rev (or rev_of), limit, count_only, sort_by,
+// order, prev_kv, lease (a number, or the label of a lease_grant), ttl,
+// keys, and a txn's if/then/else in etcdctl's syntax. Which keys a step
+// takes is opKeys's business; here each goes into the field of its
+// request.
+func (p *parser) request(st *Step, f fields, v *yaml.Node) {
 	what := st.Kind.String()
+	r := &st.Req
+	switch st.Kind {
+	case StepPut:
+		r.Put = &etcdserverpb.PutRequest{}
+	case StepDelete:
+		r.DeleteRange = &etcdserverpb.DeleteRangeRequest{}
+	case StepGet:
+		r.Range = &etcdserverpb.RangeRequest{Serializable: p.serializable(f)}
+	case StepWatch:
+		r.Watch = &etcdserverpb.WatchCreateRequest{}
+	case StepTxn:
+		r.Txn = &etcdserverpb.TxnRequest{}
+	case StepCompact:
+		r.Compaction = &etcdserverpb.CompactionRequest{}
+	case StepLeaseGrant:
+		r.LeaseGrant = &etcdserverpb.LeaseGrantRequest{}
+	case StepLeaseRevoke:
+		r.LeaseRevoke = &etcdserverpb.LeaseRevokeRequest{}
+	case StepLeaseKeepAlive:
+		r.LeaseKeepAlive = &etcdserverpb.LeaseKeepAliveRequest{}
+	case StepLeaseTimeToLive:
+		r.LeaseTimeToLive = &etcdserverpb.LeaseTimeToLiveRequest{}
+	}
+	p.keyRange(st, f, v)
+	if st.Kind == StepPut {
+		if x := f.get("value"); x == nil {
+			p.errorf(p.pos(v), "put: missing value: (use delete: to remove a key)")
+		} else if val, ok := p.str(x, "put value"); ok {
+			r.Put.Value = []byte(val)
+		}
+	}
 	if x := f.get("rev"); x != nil {
-		st.Rev, _ = p.integer(x, what+" rev", 1, math.MaxInt64)
+		rev, _ := p.integer(x, what+" rev", 1, math.MaxInt64)
+		setRev(r, rev)
 	}
 	if x := f.get("rev_of"); x != nil {
 		if f.get("rev") != nil {
@@ -29,63 +67,36 @@ func (p *parser) mvccKeys(st *Step, f fields, v *yaml.Node) {
 	if st.Kind == StepCompact && f.get("rev") == nil && f.get("rev_of") == nil {
 		p.errorf(p.pos(v), "compact: missing rev: (the revision to compact at) or rev_of: (the label of an operation whose revision to use)")
 	}
-	if x := f.get("range_end"); x != nil {
-		if st.Prefix || st.FromKey {
-			p.errorf(p.pos(x), "%s: range_end goes with neither prefix nor from_key", what)
-		}
-		if e, ok := p.str(x, "range_end"); ok {
-			if e == "" || e <= st.Key {
-				p.errorf(p.pos(x), "%s: range_end %q must come after the key %q", what, e, st.Key)
-			}
-			st.RangeEnd = e
-		}
-	}
-	if x := f.get("sort_by"); x != nil {
-		if t, ok := p.str(x, "sort_by"); ok {
-			target, found := map[string]mvcc.SortTarget{"CREATE": mvcc.SortByCreate, "KEY": mvcc.SortByKey,
-				"MODIFY": mvcc.SortByMod, "VALUE": mvcc.SortByValue, "VERSION": mvcc.SortByVersion}[t]
-			if !found {
-				p.errorf(p.pos(x), "sort_by: want CREATE, KEY, MODIFY, VALUE or VERSION, found %q", t)
-			}
-			st.SortTarget = target
-		}
-	}
-	if x := f.get("order"); x != nil {
-		if o, ok := p.str(x, "order"); ok {
-			switch o {
-			case "ASCEND":
-				st.SortOrder = mvcc.SortAscend
-			case "DESCEND":
-				st.SortOrder = mvcc.SortDescend
-			default:
-				p.errorf(p.pos(x), "order: want ASCEND or DESCEND, found %q", o)
-			}
-		}
-	}
-	if x := f.get("limit"); x != nil {
-		st.Limit, _ = p.integer(x, "limit", 1, math.MaxInt64)
-	}
-	if x := f.get("count_only"); x != nil {
-		st.CountOnly, _ = p.boolean(x, "count_only")
+	if g := r.Range; g != nil {
+		p.rangeKeys(g, f)
 	}
 	if x := f.get("prev_kv"); x != nil {
-		st.PrevKV, _ = p.boolean(x, "prev_kv")
+		on, _ := p.boolean(x, "prev_kv")
+		switch {
+		case r.Put != nil:
+			r.Put.PrevKv = on
+		case r.DeleteRange != nil:
+			r.DeleteRange.PrevKv = on
+		case r.Watch != nil:
+			r.Watch.PrevKv = on
+		}
 	}
 	if x := f.get("repeat"); x != nil {
 		st.Repeat, _ = p.boolean(x, "repeat")
 	}
 	if x := f.get("keys"); x != nil {
-		st.LeaseKeys, _ = p.boolean(x, "keys")
+		r.LeaseTimeToLive.Keys, _ = p.boolean(x, "keys")
 	}
 	if x := f.get("ttl"); x != nil {
-		st.TTL, _ = p.integer(x, "ttl", 1, lease.MaxLeaseTTL)
+		r.LeaseGrant.TTL, _ = p.integer(x, "ttl", 1, lease.MaxLeaseTTL)
 	} else if st.Kind == StepLeaseGrant {
 		p.errorf(p.pos(v), "lease_grant: missing ttl: (the lease's time to live in seconds, like 10)")
 	}
 	if x := f.get("lease"); x != nil {
 		st.LeasePos = p.pos(x)
 		if x.Kind == yaml.ScalarNode && x.ShortTag() == "!!int" {
-			st.LeaseID, _ = p.integer(x, "lease", 1, math.MaxInt64)
+			id, _ := p.integer(x, "lease", 1, math.MaxInt64)
+			setLease(r, id)
 		} else if l, ok := p.str(x, "lease"); ok {
 			st.LeaseLabel = l
 		}
@@ -93,37 +104,174 @@ func (p *parser) mvccKeys(st *Step, f fields, v *yaml.Node) {
 		p.errorf(p.pos(v), "%s: missing lease: (the label of a lease_grant, or a lease ID)", what)
 	}
 	if st.Kind == StepTxn {
-		st.Txn = &mvcc.TxnRequest{}
-		if x := f.get("if"); x != nil {
-			for _, line := range p.lines(x, "txn if") {
-				c, err := etcdctl.ParseCompare(line.text)
-				if err != nil {
-					p.errorf(line.pos, "txn if: %v", err)
-					continue
-				}
-				st.Txn.Compare = append(st.Txn.Compare, c)
+		p.txn(r.Txn, f, v)
+	}
+}
+
+// keyRange reads key, prefix, from_key and range_end into the request's
+// key and range end, as etcdctl's --prefix and --from-key make them
+// (clientv3's WithPrefix and WithFromKey).
+func (p *parser) keyRange(st *Step, f fields, v *yaml.Node) {
+	what := st.Kind.String()
+	var prefix, fromKey bool
+	if x := f.get("prefix"); x != nil {
+		prefix, _ = p.boolean(x, "prefix")
+	}
+	if x := f.get("from_key"); x != nil {
+		fromKey, _ = p.boolean(x, "from_key")
+		if fromKey && prefix {
+			p.errorf(p.pos(x), "%s: prefix and from_key cannot both be set, choose one", what)
+		}
+	}
+	var key string
+	if x := f.get("key"); x == nil && hasKey(st.Kind, "key") {
+		p.errorf(p.pos(v), "%s: missing key: (like /registry/pods/default/nginx)", what)
+	} else if x == nil {
+		return
+	} else if k, ok := p.str(x, what+" key"); ok {
+		if k == "" && !prefix && !fromKey {
+			p.errorf(p.pos(x), "%s: the key is empty", what)
+		}
+		key = k
+	}
+	var end []byte
+	if x := f.get("range_end"); x != nil {
+		if prefix || fromKey {
+			p.errorf(p.pos(x), "%s: range_end goes with neither prefix nor from_key", what)
+		}
+		if e, ok := p.str(x, "range_end"); ok {
+			if e == "" || e <= key {
+				p.errorf(p.pos(x), "%s: range_end %q must come after the key %q", what, e, key)
+			}
+			end = []byte(e)
+		}
+	}
+	k := []byte(key)
+	switch {
+	case prefix:
+		k, end = sim.PrefixRange(key)
+	case fromKey:
+		if key == "" {
+			k = []byte{0}
+		}
+		end = mvcc.GteEnd
+	}
+	setKeyRange(&st.Req, k, end)
+}
+
+// rangeKeys reads what shapes a get's answer: keys_only, limit,
+// count_only, sort_by and order.
+func (p *parser) rangeKeys(g *etcdserverpb.RangeRequest, f fields) {
+	if x := f.get("keys_only"); x != nil {
+		g.KeysOnly, _ = p.boolean(x, "keys_only")
+	}
+	if x := f.get("sort_by"); x != nil {
+		if t, ok := p.str(x, "sort_by"); ok {
+			target, found := sortTargets[t]
+			if !found {
+				p.errorf(p.pos(x), "sort_by: want CREATE, KEY, MODIFY, VALUE or VERSION, found %q", t)
+			}
+			g.SortTarget = target
+		}
+	}
+	if x := f.get("order"); x != nil {
+		if o, ok := p.str(x, "order"); ok {
+			switch o {
+			case "ASCEND":
+				g.SortOrder = etcdserverpb.RangeRequest_ASCEND
+			case "DESCEND":
+				g.SortOrder = etcdserverpb.RangeRequest_DESCEND
+			default:
+				p.errorf(p.pos(x), "order: want ASCEND or DESCEND, found %q", o)
 			}
 		}
-		for _, branch := range []struct {
-			key string
-			ops *[]*mvcc.RequestOp
-		}{{"then", &st.Txn.Success}, {"else", &st.Txn.Failure}} {
-			x := f.get(branch.key)
-			if x == nil {
+	}
+	if x := f.get("limit"); x != nil {
+		g.Limit, _ = p.integer(x, "limit", 1, math.MaxInt64)
+	}
+	if x := f.get("count_only"); x != nil {
+		g.CountOnly, _ = p.boolean(x, "count_only")
+	}
+}
+
+// sortTargets are sort_by's values, etcdctl's --sort-by names.
+var sortTargets = map[string]etcdserverpb.RangeRequest_SortTarget{"CREATE": etcdserverpb.RangeRequest_CREATE,
+	"KEY": etcdserverpb.RangeRequest_KEY, "MODIFY": etcdserverpb.RangeRequest_MOD,
+	"VALUE": etcdserverpb.RangeRequest_VALUE, "VERSION": etcdserverpb.RangeRequest_VERSION}
+
+// txn reads a txn's if, then and else, in etcdctl's syntax.
+func (p *parser) txn(t *etcdserverpb.TxnRequest, f fields, v *yaml.Node) {
+	if x := f.get("if"); x != nil {
+		for _, line := range p.lines(x, "txn if") {
+			c, err := etcdctl.ParseCompare(line.text)
+			if err != nil {
+				p.errorf(line.pos, "txn if: %v", err)
 				continue
 			}
-			for _, line := range p.lines(x, "txn "+branch.key) {
-				op, err := etcdctl.ParseRequest(line.text)
-				if err != nil {
-					p.errorf(line.pos, "txn %s: %v", branch.key, err)
-					continue
-				}
-				*branch.ops = append(*branch.ops, op)
+			t.Compare = append(t.Compare, c)
+		}
+	}
+	for _, branch := range []struct {
+		key string
+		ops *[]*etcdserverpb.RequestOp
+	}{{"then", &t.Success}, {"else", &t.Failure}} {
+		x := f.get(branch.key)
+		if x == nil {
+			continue
+		}
+		for _, line := range p.lines(x, "txn "+branch.key) {
+			op, err := etcdctl.ParseRequest(line.text)
+			if err != nil {
+				p.errorf(line.pos, "txn %s: %v", branch.key, err)
+				continue
 			}
+			*branch.ops = append(*branch.ops, op)
 		}
-		if err := mvcc.ValidateTxn(st.Txn); err != nil {
-			p.errorf(p.pos(v), "txn: %v", err)
-		}
+	}
+	if err := mvcc.ValidateTxn(t); err != nil {
+		p.errorf(p.pos(v), "txn: %v", err)
+	}
+}
+
+// setKeyRange sets the key and range end of a get, put, delete or watch.
+func setKeyRange(r *sim.Request, key, end []byte) {
+	switch {
+	case r.Range != nil:
+		r.Range.Key, r.Range.RangeEnd = key, end
+	case r.Put != nil:
+		r.Put.Key = key
+	case r.DeleteRange != nil:
+		r.DeleteRange.Key, r.DeleteRange.RangeEnd = key, end
+	case r.Watch != nil:
+		r.Watch.Key, r.Watch.RangeEnd = key, end
+	}
+}
+
+// setRev sets the revision of a get (read at it), a watch (from it) or a
+// compaction (at it).
+func setRev(r *sim.Request, rev int64) {
+	switch {
+	case r.Range != nil:
+		r.Range.Revision = rev
+	case r.Watch != nil:
+		r.Watch.StartRevision = rev
+	case r.Compaction != nil:
+		r.Compaction.Revision = rev
+	}
+}
+
+// setLease sets the lease a put attaches its key to, or the lease of a
+// lease call.
+func setLease(r *sim.Request, id int64) {
+	switch {
+	case r.Put != nil:
+		r.Put.Lease = id
+	case r.LeaseRevoke != nil:
+		r.LeaseRevoke.ID = id
+	case r.LeaseKeepAlive != nil:
+		r.LeaseKeepAlive.ID = id
+	case r.LeaseTimeToLive != nil:
+		r.LeaseTimeToLive.ID = id
 	}
 }
 

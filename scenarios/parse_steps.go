@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"gopkg.in/yaml.v3"
 
 	"github.com/raftsim/raftsim/sim"
@@ -128,7 +129,9 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if f == nil {
 			return
 		}
-		st.Serializable = p.serializable(f)
+		if st.Kind == StepMemberList {
+			st.Req.MemberList = &etcdserverpb.MemberListRequest{Linearizable: !p.serializable(f)}
+		}
 		p.membershipCall(st, f, what)
 	case StepPromote, StepRemoveMember:
 		if v.Kind != yaml.MappingNode {
@@ -379,39 +382,10 @@ func (p *parser) op(st *Step, v *yaml.Node) {
 		st.Timeout, _ = p.positive(x, what+" timeout")
 	}
 	p.sender(st, f, what)
-	if x := f.get("prefix"); x != nil {
-		st.Prefix, _ = p.boolean(x, "prefix")
-	}
-	if x := f.get("from_key"); x != nil {
-		st.FromKey, _ = p.boolean(x, "from_key")
-		if st.FromKey && st.Prefix {
-			p.errorf(p.pos(x), "%s: prefix and from_key cannot both be set, choose one", what)
-		}
-	}
-	if x := f.get("key"); x == nil && hasKey(st.Kind, "key") {
-		p.errorf(p.pos(v), "%s: missing key: (like /registry/pods/default/nginx)", what)
-	} else if x == nil {
-	} else if k, ok := p.str(x, what+" key"); ok {
-		if k == "" && !st.Prefix && !st.FromKey {
-			p.errorf(p.pos(x), "%s: the key is empty", what)
-		}
-		st.Key = k
-	}
-	p.mvccKeys(st, f, v)
-	if st.Kind == StepPut {
-		if x := f.get("value"); x == nil {
-			p.errorf(p.pos(v), "put: missing value: (use delete: to remove a key)")
-		} else {
-			st.Value, _ = p.str(x, "put value")
-		}
-	}
-	if x := f.get("keys_only"); x != nil {
-		st.KeysOnly, _ = p.boolean(x, "keys_only")
-	}
+	p.request(st, f, v)
 	if x := f.get("require_leader"); x != nil {
 		st.RequireLeader, _ = p.boolean(x, "require_leader")
 	}
-	st.Serializable = p.serializable(f)
 	if x := f.get("as"); x != nil {
 		if l, ok := p.str(x, what+" as"); ok {
 			if identRE.MatchString(l) {

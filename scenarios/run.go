@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/i18n"
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -618,7 +617,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
 		return cmds, perNode(sim.Command{Kind: kind})
 	case StepMemberList, StepAlarmList:
-		c := sim.Command{Kind: kind, Label: s.Label, Serializable: s.Serializable, By: s.By, External: s.External}
+		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, By: s.By, External: s.External}
 		if s.Via.Kind != RefInvalid {
 			via, err := r.resolveOne(s.Via)
 			if err != nil {
@@ -708,13 +707,8 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		c := sim.Command{Kind: kind, Via: via, By: s.By, External: s.External, Timeout: s.Timeout, Key: s.Key, Value: s.Value, Label: s.Label, Prefix: s.Prefix,
-			KeysOnly: s.KeysOnly, Serializable: s.Serializable, RequireLeader: s.RequireLeader,
-			Rev: s.Rev, Limit: s.Limit, CountOnly: s.CountOnly, PrevKV: s.PrevKV, Lease: s.LeaseID, TTL: s.TTL,
-			Repeat: s.Repeat, LeaseKeys: s.LeaseKeys, Txn: s.Txn, RangeEnd: s.RangeEnd, SortTarget: s.SortTarget, SortOrder: s.SortOrder}
-		if s.FromKey {
-			c.RangeEnd = mvcc.GteEnd
-		}
+		c := sim.Command{Kind: kind, Via: via, By: s.By, External: s.External, Timeout: s.Timeout, Label: s.Label, Req: s.Req,
+			RequireLeader: s.RequireLeader, Repeat: s.Repeat}
 		if err := r.resolveOpRefs(s, &c); err != nil {
 			return nil, err
 		}
@@ -819,23 +813,27 @@ func linResult(r string) string {
 // resolveOpRefs turns an operation step's lease: label and rev_of: label
 // into the lease ID and the revision their operations answered with.
 func (r *Runner) resolveOpRefs(s *Step, c *sim.Command) *Error {
+	if s.LeaseLabel == "" && s.RevOf == "" {
+		return nil
+	}
+	c.Req = s.Req.Copy() // the step's own request stays as the file wrote it
 	if s.LeaseLabel != "" {
 		op := r.w.Op(s.LeaseLabel)
-		if op == nil || op.Status != sim.OpOK {
+		if op == nil || op.Status != sim.OpOK || op.Resp.LeaseGrant == nil {
 			status := "has not been sent"
 			if op != nil {
 				status = "is " + op.Status.String()
 			}
 			return &Error{Pos: s.LeasePos, Msg: fmt.Sprintf("lease: the lease_grant %q %s, so there is no lease to use", s.LeaseLabel, status)}
 		}
-		c.Lease = op.LeaseResp.ID
+		setLease(&c.Req, op.Resp.LeaseGrant.ID)
 	}
 	if s.RevOf != "" {
 		op := r.w.Op(s.RevOf)
-		if op == nil || op.Status != sim.OpOK || op.Revision == 0 {
+		if op == nil || op.Status != sim.OpOK || op.Revision() == 0 {
 			return &Error{Pos: s.RevOfPos, Msg: fmt.Sprintf("rev_of: %q has not answered with a revision", s.RevOf)}
 		}
-		c.Rev = op.Revision
+		setRev(&c.Req, op.Revision())
 	}
 	return nil
 }

@@ -319,7 +319,8 @@ func (v *validator) step(st *Step) {
 			v.p.errorf(st.LabelPos, "as: label %q is already used by the %s at line %d; labels name one operation each", st.Label, prev.kind, prev.pos.Line)
 			break
 		}
-		v.labels[st.Label] = labelInfo{kind: st.Kind, prefix: st.Prefix, pos: st.LabelPos}
+		key, end := st.Req.KeyRange()
+		v.labels[st.Label] = labelInfo{kind: st.Kind, prefix: sim.IsPrefix(key, end), pos: st.LabelPos}
 	case StepExpect, StepExpectAlways:
 		for i := range st.Conds {
 			v.cond(&st.Conds[i])

@@ -7,8 +7,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/raftsim/raftsim/etcdctl"
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -37,59 +35,100 @@ func Marshal(cfg sim.Config, cmds []sim.Command) ([]byte, error) {
 	return MarshalWith(MarshalOptions{}, cfg, cmds)
 }
 
-// MarshalWith is Marshal with options.
+// MarshalWith is Marshal with options. The session becomes a scenario,
+// one step per command, which MarshalScenario writes.
 func MarshalWith(opts MarshalOptions, cfg sim.Config, cmds []sim.Command) ([]byte, error) {
 	name := opts.Name
 	if name == "" {
 		name = SessionName
-	}
-	if !nameRE.MatchString(name) {
-		return nil, fmt.Errorf("scenario name %q: want lower-case letters, digits and dashes", name)
 	}
 	for _, m := range cfg.Members {
 		if !nameRE.MatchString(m) {
 			return nil, fmt.Errorf("member name %q cannot be written in a scenario: want lower-case letters, digits and dashes", m)
 		}
 	}
-	root := ymap(false)
-	yadd(root, "name", ystr(name))
-	if opts.Title != "" {
-		yadd(root, "title", ystr(opts.Title))
-	}
-	yadd(root, "seed", yplain(strconv.FormatUint(cfg.Seed, 10)))
-	if len(cfg.Bugs) > 0 {
-		yadd(root, "bugs", ybugs(cfg.Bugs))
-	}
-	yadd(root, "cluster", clusterNode(cfg))
-	yadd(root, "network", networkNode(cfg))
-	if len(cfg.Clients) > 0 {
-		yadd(root, "clients", clientsNode(cfg.Clients))
-	}
-	steps := &yaml.Node{Kind: yaml.SequenceNode}
+	s := &Scenario{Name: name, Title: Text{En: opts.Title}, Seed: cfg.Seed, SeedSet: true, Config: cfg}
 	var last sim.Time
 	for i, c := range cmds {
 		if c.At < last {
 			return nil, fmt.Errorf("command %d (%s) at %s is earlier than the one before it at %s", i+1, c.Kind, c.At, last)
 		}
 		last = c.At
-		st, err := stepNode(c)
+		st, err := stepOf(c)
 		if err != nil {
 			return nil, fmt.Errorf("command %d (%s at %s): %w", i+1, c.Kind, c.At, err)
 		}
-		steps.Content = append(steps.Content, st)
+		s.Steps = append(s.Steps, st)
 	}
 	if opts.End > last {
-		st := ymap(true)
-		yadd(st, "wait", yplain(time.Duration(opts.End-last).String()))
-		steps.Content = append(steps.Content, st)
+		s.Steps = append(s.Steps, Step{Kind: StepWait, Wait: time.Duration(opts.End - last)})
 	}
-	yadd(root, "steps", steps)
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
-	out, err := yaml.Marshal(doc)
-	if err != nil {
-		return nil, err
+	return MarshalScenario(s)
+}
+
+// stepOf is the step that does what a command did, at the command's time.
+func stepOf(c sim.Command) (Step, error) {
+	at := c.At.Duration()
+	st := Step{At: &at, Kind: actionKind(string(c.Kind)), Both: !c.OneWay, By: c.By, External: c.External, Timeout: c.Timeout,
+		Label: c.Label, Req: c.Req, RequireLeader: c.RequireLeader, Repeat: c.Repeat,
+		Learner: c.Learner, PeerURL: c.PeerURL, Start: c.Start, For: c.For, Rate: c.Rate,
+		Latency: c.Latency, Loss: c.Loss, Duplicate: c.Dup, Load: c.Load}
+	ref := func(name string) NodeRef { return NodeRef{Kind: RefName, Name: name} }
+	refs := func(names []string) []NodeRef {
+		var out []NodeRef
+		for _, n := range names {
+			out = append(out, ref(n))
+		}
+		return out
 	}
-	return out, nil
+	if c.Via != "" {
+		st.Via = ref(c.Via)
+	}
+	switch c.Kind {
+	case sim.CmdCaption:
+		st.Kind = actionKind(c.Caption)
+		if st.Kind != StepSay && st.Kind != StepPause && st.Kind != StepChapter {
+			return st, fmt.Errorf("unknown caption kind %q (want say, pause or chapter)", c.Caption)
+		}
+		st.Text = Text{En: c.Text}
+	case sim.CmdCrash, sim.CmdRestart, sim.CmdIsolate, sim.CmdCampaign, sim.CmdSnapshot, sim.CmdStart,
+		sim.CmdUpdateMember, sim.CmdPromote, sim.CmdRemoveMember, sim.CmdStall, sim.CmdClock:
+		st.Nodes = refs([]string{c.Node})
+	case sim.CmdTransferLeader:
+		st.To = refs([]string{c.Node})
+	case sim.CmdAddMember:
+		st.Name = c.Node
+	case sim.CmdPartition:
+		for _, g := range c.Groups {
+			st.Groups = append(st.Groups, refs(g))
+		}
+	case sim.CmdCut, sim.CmdRestore, sim.CmdLink:
+		st.From, st.To = refs([]string{c.From}), refs([]string{c.To})
+	case sim.CmdPut, sim.CmdDelete, sim.CmdGet, sim.CmdWatch:
+		if k, end := c.Req.KeyRange(); len(k) == 0 && len(end) == 0 {
+			return st, fmt.Errorf("an empty key without prefix")
+		}
+	case sim.CmdTxn:
+		if c.Req.Txn == nil {
+			return st, fmt.Errorf("a txn without a transaction")
+		}
+	case sim.CmdLoad:
+		if c.Load == nil {
+			return st, fmt.Errorf("a load without its workload")
+		}
+		// The steps after it say when they run (at:), so the load goes
+		// on beside them, as it did; its via: is written out.
+		st.Background, st.LoadVia = true, make([]Pos, len(c.Load.Via))
+	case sim.CmdCancel:
+		if c.Label == "" {
+			return st, fmt.Errorf("cancel needs the label of an operation")
+		}
+		st.Cancel, st.Label = c.Label, ""
+	}
+	if st.Kind == StepInvalid {
+		return st, fmt.Errorf("no scenario step for command %q", c.Kind)
+	}
+	return st, nil
 }
 
 // ybugs writes the injected bugs by name.
@@ -207,204 +246,6 @@ func networkNode(c sim.Config) *yaml.Node {
 	return m
 }
 
-// stepNode writes one command as a step that runs at the command's time.
-func stepNode(c sim.Command) (*yaml.Node, error) {
-	st := ymap(true)
-	yadd(st, "at", yplain(c.At.Duration().String()))
-	action := func(v *yaml.Node) { yadd(st, string(c.Kind), v) }
-	switch c.Kind {
-	case sim.CmdCaption:
-		switch c.Caption {
-		case "say", "pause", "chapter":
-		default:
-			return nil, fmt.Errorf("unknown caption kind %q (want say, pause or chapter)", c.Caption)
-		}
-		yadd(st, c.Caption, ystr(c.Text))
-	case sim.CmdCrash, sim.CmdRestart, sim.CmdIsolate, sim.CmdCampaign, sim.CmdSnapshot, sim.CmdStart:
-		action(ystr(c.Node))
-	case sim.CmdUpdateMember:
-		m := ymap(true)
-		yadd(m, "node", ystr(c.Node))
-		yadd(m, "peer_url", ystr(c.PeerURL))
-		writeCall(m, c)
-		action(m)
-	case sim.CmdMemberList, sim.CmdAlarmList:
-		m := ymap(true)
-		writeCall(m, c)
-		if c.Serializable {
-			yadd(m, "consistency", yplain("serializable"))
-		}
-		action(m)
-	case sim.CmdPromote, sim.CmdRemoveMember:
-		if c.Via == "" && c.Label == "" {
-			action(ystr(c.Node))
-			break
-		}
-		m := ymap(true)
-		yadd(m, "node", ystr(c.Node))
-		writeCall(m, c)
-		action(m)
-	case sim.CmdStall:
-		m := ymap(true)
-		yadd(m, "node", ystr(c.Node))
-		yadd(m, "for", yplain(c.For.String()))
-		action(m)
-	case sim.CmdClock:
-		m := ymap(true)
-		yadd(m, "node", ystr(c.Node))
-		r := strconv.FormatFloat(c.Rate, 'g', -1, 64)
-		n := yplain(r)
-		n.Tag = "!!float"
-		yadd(m, "rate", n)
-		action(m)
-	case sim.CmdPartition:
-		g := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-		for _, grp := range c.Groups {
-			g.Content = append(g.Content, ylist(grp))
-		}
-		action(g)
-	case sim.CmdCut, sim.CmdRestore, sim.CmdLink:
-		m := ymap(true)
-		yadd(m, "from", ystr(c.From))
-		yadd(m, "to", ystr(c.To))
-		if c.Kind == sim.CmdLink {
-			if c.Latency == nil && c.Loss == nil && c.Dup == nil {
-				return nil, fmt.Errorf("a link change with nothing to change")
-			}
-			if c.Latency != nil {
-				yadd(m, "latency", ystr(c.Latency.String()))
-			}
-			if c.Loss != nil {
-				yadd(m, "loss", ystr(c.Loss.String()))
-			}
-			if c.Dup != nil {
-				yadd(m, "duplicate", ystr(c.Dup.String()))
-			}
-		}
-		if c.OneWay {
-			yadd(m, "both", ybool(false))
-		}
-		action(m)
-	case sim.CmdHeal:
-		action(yplain("all"))
-	case sim.CmdTransferLeader:
-		m := ymap(true)
-		yadd(m, "to", ystr(c.Node))
-		action(m)
-	case sim.CmdAddMember:
-		m := ymap(true)
-		yadd(m, "name", ystr(c.Node))
-		if c.Learner {
-			yadd(m, "learner", ybool(true))
-		}
-		if c.PeerURL != "" {
-			yadd(m, "peer_url", ystr(c.PeerURL))
-		}
-		if !c.Start {
-			yadd(m, "start", ybool(false)) // a scenario's add_member starts it by default
-		}
-		writeCall(m, c)
-		action(m)
-	case sim.CmdPut, sim.CmdDelete, sim.CmdGet, sim.CmdWatch:
-		if c.Key == "" && !c.Prefix {
-			return nil, fmt.Errorf("an empty key without prefix")
-		}
-		m := ymap(true)
-		yadd(m, "via", ystr(c.Via))
-		writeSender(m, c)
-		if c.Timeout > 0 {
-			yadd(m, "timeout", yplain(c.Timeout.String()))
-		}
-		yadd(m, "key", ystr(c.Key))
-		if c.Kind == sim.CmdPut {
-			yadd(m, "value", ystr(c.Value))
-		}
-		if c.Prefix {
-			if c.Kind == sim.CmdPut {
-				return nil, fmt.Errorf("a put cannot have a prefix")
-			}
-			yadd(m, "prefix", ybool(true))
-		}
-		if c.Kind == sim.CmdGet {
-			if c.Serializable {
-				yadd(m, "consistency", yplain("serializable"))
-			}
-			if c.KeysOnly {
-				yadd(m, "keys_only", ybool(true))
-			}
-		}
-		if c.Kind == sim.CmdWatch && c.RequireLeader {
-			yadd(m, "require_leader", ybool(true))
-		}
-		if err := mvccFields(m, c); err != nil {
-			return nil, err
-		}
-		if c.Label != "" {
-			yadd(m, "as", ystr(c.Label))
-		}
-		action(m)
-	case sim.CmdTxn, sim.CmdCompact, sim.CmdLeaseGrant, sim.CmdLeaseRevoke, sim.CmdLeaseKeepAlive, sim.CmdLeaseTimeToLive:
-		m := ymap(true)
-		yadd(m, "via", ystr(c.Via))
-		writeSender(m, c)
-		if c.Timeout > 0 {
-			yadd(m, "timeout", yplain(c.Timeout.String()))
-		}
-		switch c.Kind {
-		case sim.CmdTxn:
-			if c.Txn == nil {
-				return nil, fmt.Errorf("a txn without a transaction")
-			}
-			var cmps, then, els []string
-			for _, x := range c.Txn.Compare {
-				cmps = append(cmps, etcdctl.FormatCompare(x))
-			}
-			for _, x := range c.Txn.Success {
-				then = append(then, etcdctl.FormatRequest(x))
-			}
-			for _, x := range c.Txn.Failure {
-				els = append(els, etcdctl.FormatRequest(x))
-			}
-			yadd(m, "if", ystrs(cmps))
-			yadd(m, "then", ystrs(then))
-			yadd(m, "else", ystrs(els))
-		case sim.CmdCompact:
-			yadd(m, "rev", yplain(strconv.FormatInt(c.Rev, 10)))
-		case sim.CmdLeaseGrant:
-			yadd(m, "ttl", yplain(strconv.FormatInt(c.TTL, 10)))
-		default:
-			yadd(m, "lease", yplain(strconv.FormatInt(c.Lease, 10)))
-			if c.Repeat {
-				yadd(m, "repeat", ybool(true))
-			}
-			if c.LeaseKeys {
-				yadd(m, "keys", ybool(true))
-			}
-		}
-		if c.Label != "" {
-			yadd(m, "as", ystr(c.Label))
-		}
-		action(m)
-	case sim.CmdLoad:
-		if c.Load == nil {
-			return nil, fmt.Errorf("a load without its workload")
-		}
-		m := loadSpecNode(c.Load, true)
-		// The steps after it say when they run (at:), so the load goes
-		// on beside them, as it did.
-		yadd(m, "background", ybool(true))
-		action(m)
-	case sim.CmdCancel:
-		if c.Label == "" {
-			return nil, fmt.Errorf("cancel needs the label of an operation")
-		}
-		action(ystr(c.Label))
-	default:
-		return nil, fmt.Errorf("no scenario step for command %q", c.Kind)
-	}
-	return st, nil
-}
-
 func ymap(flow bool) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode}
 	if flow {
@@ -434,58 +275,6 @@ func ylist(ss []string) *yaml.Node {
 	return n
 }
 
-// mvccFields writes the MVCC extensions of a put, delete, get or watch.
-func mvccFields(m *yaml.Node, c sim.Command) error {
-	switch c.RangeEnd {
-	case "":
-	case mvcc.GteEnd:
-		yadd(m, "from_key", ybool(true))
-	default:
-		yadd(m, "range_end", ystr(c.RangeEnd))
-	}
-	if c.Rev != 0 {
-		yadd(m, "rev", yplain(strconv.FormatInt(c.Rev, 10)))
-	}
-	if c.Limit != 0 {
-		yadd(m, "limit", yplain(strconv.FormatInt(c.Limit, 10)))
-	}
-	if c.CountOnly {
-		yadd(m, "count_only", ybool(true))
-	}
-	if c.SortTarget != mvcc.SortByKey {
-		yadd(m, "sort_by", yplain([...]string{"KEY", "VERSION", "CREATE", "MODIFY", "VALUE"}[c.SortTarget]))
-	}
-	if c.SortOrder != mvcc.SortNone {
-		yadd(m, "order", yplain([...]string{"NONE", "ASCEND", "DESCEND"}[c.SortOrder]))
-	}
-	if c.PrevKV {
-		yadd(m, "prev_kv", ybool(true))
-	}
-	if c.Lease != 0 {
-		yadd(m, "lease", yplain(strconv.FormatInt(c.Lease, 10)))
-	}
-	return nil
-}
-
-func ystrs(ss []string) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	for _, s := range ss {
-		n.Content = append(n.Content, ystr(s))
-	}
-	return n
-}
-
-// writeCall writes a membership change's via and label.
-func writeCall(m *yaml.Node, c sim.Command) {
-	if c.Via != "" {
-		yadd(m, "via", ystr(c.Via))
-	}
-	writeSender(m, c)
-	if c.Label != "" {
-		yadd(m, "as", ystr(c.Label))
-	}
-}
-
 // loadSpecNode writes a load's workload, the fields of load: other than
 // background. via is written only when asked: a scenario that did not name
 // it leaves the parser to fill in every client again.
@@ -512,15 +301,4 @@ func loadSpecNode(l *sim.LoadSpec, via bool) *yaml.Node {
 	}
 	yadd(m, "mix", mix)
 	return m
-}
-
-// writeSender writes who sent a request via a member, and whether from
-// outside the simulation.
-func writeSender(m *yaml.Node, c sim.Command) {
-	if c.By != "" {
-		yadd(m, "by", ystr(c.By))
-	}
-	if c.External {
-		yadd(m, "external", ybool(true))
-	}
 }

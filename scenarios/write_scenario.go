@@ -6,8 +6,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+
 	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/sim"
 )
 
 // MarshalScenario writes a scenario back as a file that parses to the same
@@ -94,7 +97,7 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 	case StepMemberList, StepAlarmList:
 		v = ymap(true)
 		membershipCallNode(v, s)
-		if s.Serializable {
+		if s.Req.Serializable() {
 			yadd(v, "consistency", yplain("serializable"))
 		}
 	case StepStall:
@@ -189,8 +192,8 @@ func membershipCallNode(m *yaml.Node, s *Step) {
 	}
 }
 
-// opNode writes the argument of a client operation: put, delete, get,
-// watch, txn, compact and the lease requests.
+// opNode writes the argument of a client operation (put, delete, get,
+// watch, txn, compact and the lease requests) from its request.
 func opNode(s *Step) *yaml.Node {
 	m := ymap(true)
 	yadd(m, "via", yref(s.Via))
@@ -198,72 +201,92 @@ func opNode(s *Step) *yaml.Node {
 	if s.Timeout > 0 {
 		yadd(m, "timeout", yplain(s.Timeout.String()))
 	}
-	if hasKey(s.Kind, "key") {
-		yadd(m, "key", ystr(s.Key))
-	}
-	if s.Kind == StepPut {
-		yadd(m, "value", ystr(s.Value))
-	}
 	flag := func(key string, on bool) {
 		if on {
 			yadd(m, key, ybool(true))
 		}
 	}
-	flag("prefix", s.Prefix)
-	flag("from_key", s.FromKey)
-	if s.RangeEnd != "" {
-		yadd(m, "range_end", ystr(s.RangeEnd))
+	number := func(key string, v int64) {
+		if v != 0 {
+			yadd(m, key, yplain(strconv.FormatInt(v, 10)))
+		}
 	}
-	if s.Serializable {
-		yadd(m, "consistency", yplain("serializable"))
+	r := &s.Req
+	if key, end := r.KeyRange(); hasKey(s.Kind, "key") {
+		switch {
+		case len(end) == 0:
+			yadd(m, "key", ystr(string(key)))
+		case sim.IsPrefix(key, end):
+			if mvcc.IsGteEnd(end) {
+				key = nil // the empty prefix, which clientv3 sends as "\x00" from on
+			}
+			yadd(m, "key", ystr(string(key)))
+			flag("prefix", true)
+		case mvcc.IsGteEnd(end):
+			yadd(m, "key", ystr(string(key)))
+			flag("from_key", true)
+		default:
+			yadd(m, "key", ystr(string(key)))
+			yadd(m, "range_end", ystr(string(end)))
+		}
 	}
-	flag("keys_only", s.KeysOnly)
+	if p := r.Put; p != nil {
+		yadd(m, "value", ystr(string(p.Value)))
+	}
+	if g := r.Range; g != nil {
+		if g.Serializable {
+			yadd(m, "consistency", yplain("serializable"))
+		}
+		flag("keys_only", g.KeysOnly)
+	}
 	flag("require_leader", s.RequireLeader)
-	if s.Rev != 0 {
-		yadd(m, "rev", yplain(strconv.FormatInt(s.Rev, 10)))
+	switch {
+	case r.Range != nil:
+		number("rev", r.Range.Revision)
+	case r.Watch != nil:
+		number("rev", r.Watch.StartRevision)
+	case r.Compaction != nil:
+		number("rev", r.Compaction.Revision)
 	}
 	if s.RevOf != "" {
 		yadd(m, "rev_of", ystr(s.RevOf))
 	}
-	if s.Limit != 0 {
-		yadd(m, "limit", yplain(strconv.FormatInt(s.Limit, 10)))
+	if g := r.Range; g != nil {
+		number("limit", g.Limit)
+		flag("count_only", g.CountOnly)
+		if g.SortTarget != etcdserverpb.RangeRequest_KEY {
+			yadd(m, "sort_by", yplain(etcdctl.SortTargetName(g.SortTarget)))
+		}
+		if g.SortOrder != etcdserverpb.RangeRequest_NONE {
+			yadd(m, "order", yplain(g.SortOrder.String()))
+		}
 	}
-	flag("count_only", s.CountOnly)
-	if name, ok := sortTargetNames[s.SortTarget]; ok && s.SortTarget != mvcc.SortByKey {
-		yadd(m, "sort_by", yplain(name))
-	}
-	switch s.SortOrder {
-	case mvcc.SortAscend:
-		yadd(m, "order", yplain("ASCEND"))
-	case mvcc.SortDescend:
-		yadd(m, "order", yplain("DESCEND"))
-	}
-	flag("prev_kv", s.PrevKV)
+	flag("prev_kv", r.Put.GetPrevKv() || r.DeleteRange.GetPrevKv() || r.Watch.GetPrevKv())
 	switch {
 	case s.LeaseLabel != "":
 		yadd(m, "lease", ystr(s.LeaseLabel))
-	case s.LeaseID != 0:
-		yadd(m, "lease", yplain(strconv.FormatInt(s.LeaseID, 10)))
+	case s.Kind != StepLeaseGrant:
+		number("lease", r.Lease())
 	}
-	if s.TTL != 0 {
-		yadd(m, "ttl", yplain(strconv.FormatInt(s.TTL, 10)))
+	if g := r.LeaseGrant; g != nil {
+		number("ttl", g.TTL)
 	}
 	flag("repeat", s.Repeat)
-	flag("keys", s.LeaseKeys)
-	if s.Kind == StepTxn && s.Txn != nil {
+	flag("keys", r.LeaseTimeToLive.GetKeys())
+	if t := r.Txn; t != nil {
 		lines := func(key string, ls []string) {
 			if len(ls) > 0 {
 				yadd(m, key, ylist(ls))
 			}
 		}
 		var cmp, then, els []string
-		for _, c := range s.Txn.Compare {
+		for _, c := range t.Compare {
 			cmp = append(cmp, etcdctl.FormatCompare(c))
 		}
-		for _, op := range s.Txn.Success {
+		for _, op := range t.Success {
 			then = append(then, etcdctl.FormatRequest(op))
 		}
-		for _, op := range s.Txn.Failure {
+		for _, op := range t.Failure {
 			els = append(els, etcdctl.FormatRequest(op))
 		}
 		lines("if", cmp)
@@ -284,9 +307,6 @@ func loadNode(s *Step) *yaml.Node {
 	}
 	return m
 }
-
-var sortTargetNames = map[mvcc.SortTarget]string{mvcc.SortByCreate: "CREATE", mvcc.SortByKey: "KEY",
-	mvcc.SortByMod: "MODIFY", mvcc.SortByValue: "VALUE", mvcc.SortByVersion: "VERSION"}
 
 // expectNode writes expect and expect_always: the conditions, then
 // within: or for:.

@@ -23,11 +23,13 @@ func TestMarshalRoundTrip(t *testing.T) {
 	loss := netmodel.Ratio{Num: 5, Den: 1000}
 	cfg.Links = []sim.LinkOverride{{From: "etcd-1", To: "etcd-2", Latency: &lat, OneWay: true}}
 	at := func(ms int) sim.Time { return sim.Time(time.Duration(ms) * time.Millisecond) }
+	keysOnly := sim.GetPrefix("", true)
+	keysOnly.Range.KeysOnly = true
 	cmds := []sim.Command{
-		{At: at(1000), Kind: sim.CmdPut, Via: "apiserver-1", Key: "true", Value: "null"},
-		{At: at(1000), Kind: sim.CmdGet, Via: "etcd-2", Key: "", Prefix: true, KeysOnly: true, Serializable: true},
-		{At: at(1001), Kind: sim.CmdDelete, Via: "etcd-3", Key: "/a", Prefix: true, Label: "d1"},
-		{At: at(1002), Kind: sim.CmdWatch, Via: "etcd-3", Key: "k: v", RequireLeader: true},
+		{At: at(1000), Kind: sim.CmdPut, Via: "apiserver-1", Req: sim.Put("true", "null")},
+		{At: at(1000), Kind: sim.CmdGet, Via: "etcd-2", Req: keysOnly},
+		{At: at(1001), Kind: sim.CmdDelete, Via: "etcd-3", Req: sim.DeletePrefix("/a"), Label: "d1"},
+		{At: at(1002), Kind: sim.CmdWatch, Via: "etcd-3", Req: sim.Watch("k: v"), RequireLeader: true},
 		{At: at(1003), Kind: sim.CmdCrash, Node: "etcd-5"},
 		{At: at(1004), Kind: sim.CmdRestart, Node: "etcd-5"},
 		{At: at(1005), Kind: sim.CmdStall, Node: "etcd-4", For: 300 * time.Millisecond},
@@ -79,13 +81,13 @@ func TestMarshalRoundTrip(t *testing.T) {
 		}
 	}
 	put, get, watch, link := s.Steps[0], s.Steps[1], s.Steps[3], s.Steps[13]
-	if put.Key != "true" || put.Value != "null" || put.Via.Name != "apiserver-1" {
+	if string(put.Req.Put.Key) != "true" || string(put.Req.Put.Value) != "null" || put.Via.Name != "apiserver-1" {
 		t.Errorf("put: %+v", put)
 	}
-	if !get.Prefix || !get.KeysOnly || !get.Serializable || get.Key != "" {
+	if g := get.Req.Range; !sim.IsPrefix(g.Key, g.RangeEnd) || !g.KeysOnly || !g.Serializable || string(g.Key) != "\x00" {
 		t.Errorf("get: %+v", get)
 	}
-	if watch.Key != "k: v" || !watch.RequireLeader {
+	if string(watch.Req.Watch.Key) != "k: v" || !watch.RequireLeader {
 		t.Errorf("watch: %+v", watch)
 	}
 	if *link.Latency != lat || *link.Loss != loss || !link.Both {

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/raft/v3"
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/raftsim/raftsim/lease"
 	"github.com/raftsim/raftsim/mvcc"
@@ -44,90 +47,133 @@ func (m *member) setClockRate(rate float64) {
 	m.rate = rate
 }
 
-// nextLeaseID picks a lease ID as etcd's request ID generator does: the
-// member's ID in the top 16 bits, then the time the server started (ms, 40
-// bits, then 8 bits of counter), counting up.
-func (m *member) nextLeaseID() int64 {
+// nextID draws an ID as etcd's request ID generator (idutil.Generator)
+// does: the member's ID in the top 16 bits, then the time the server
+// started (ms, 40 bits, then 8 bits of counter), counting up. etcd draws
+// every request's ID and every lease's ID a member picks from it.
+func (m *member) nextID() uint64 {
 	m.idSuffix++
-	id := (m.memberID&0xffff)<<48 | m.idSuffix&(1<<48-1)
-	return int64(id & (1<<63 - 1))
+	return (m.memberID&0xffff)<<48 | m.idSuffix&(1<<48-1)
 }
 
-// applyRequest applies one committed request to the state machine, answers
-// the client that sent it here, and feeds the watches.
-func (m *member) applyRequest(data []byte) {
-	req, err := decodeRequest(data)
-	if err != nil {
+// nextLeaseID picks a lease ID as etcd does: the next ID, made positive.
+func (m *member) nextLeaseID() int64 { return int64(m.nextID() & (1<<63 - 1)) }
+
+// applyEntry applies one committed normal entry: an InternalRaftRequest,
+// as etcd's apply loop decodes it.
+func (m *member) applyEntry(data []byte) {
+	var r etcdserverpb.InternalRaftRequest
+	if isPut(data) {
+		// Every member decodes every write, and puts are most of them:
+		// a put is decoded into the world's own header and request, which
+		// nothing keeps (the store keeps the key and value bytes, which
+		// are the entry's own). NB: zeroed first, or the decoder would
+		// write the bytes into the last put's.
+		w := m.w
+		w.putHeader, w.put = etcdserverpb.RequestHeader{}, etcdserverpb.PutRequest{}
+		r.Header, r.Put = &w.putHeader, &w.put
+	}
+	if err := r.Unmarshal(data); err != nil {
 		panic("sim: " + m.name + ": bad entry: " + err.Error())
 	}
-	ext := req.ext
-	if ext == nil {
-		ext = &requestExt{}
+	switch {
+	case r.ClusterMemberAttrSet != nil, r.ClusterVersionSet != nil, r.Alarm != nil:
+		m.applyCluster(&r)
+	default:
+		m.applyRequest(&r)
 	}
+}
+
+// isPut reports whether an entry's InternalRaftRequest holds a header and
+// a put (fields 100 and 4) and nothing else.
+func isPut(data []byte) bool {
+	put := false
+	for len(data) > 0 {
+		num, typ, n := protowire.ConsumeTag(data)
+		if n < 0 || num != 100 && num != 4 {
+			return false
+		}
+		put = put || num == 4
+		m := protowire.ConsumeFieldValue(num, typ, data[n:])
+		if m < 0 {
+			return false
+		}
+		data = data[n+m:]
+	}
+	return put
+}
+
+// requestID is the ID of an InternalRaftRequest's header.
+func requestID(r *etcdserverpb.InternalRaftRequest) uint64 {
+	if r.Header == nil {
+		return 0
+	}
+	return r.Header.ID
+}
+
+// applyRequest applies one committed client request (or the leader's
+// lessor's revocation) to the state machine, answers the client that sent
+// it here, and feeds the watches. A request the store refuses (a put with
+// --ignore-value of a key that does not exist) is refused here, after
+// raft, as etcd refuses it: its entry is in the log all the same.
+func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
 	st := m.kv.store
 	st.ReportEvents(len(m.watches) > 0)
-	var r reply
-	var evs []mvcc.Event
+	var rep reply
+	var evs []mvccpb.Event
 	fail := func(err error) reply { return reply{status: OpError, err: mvcc.GRPCMessage(err), rev: st.Rev()} }
-	switch req.kind {
-	case OpPut:
-		resp, e, err := st.Put(&mvcc.PutRequest{Key: req.key, Value: req.value, Lease: ext.Lease, PrevKv: ext.PrevKV})
+	switch {
+	case r.Put != nil:
+		resp, e, err := st.Put(r.Put)
 		if err != nil {
-			r = fail(err)
+			rep = fail(err)
 			break
 		}
-		r, evs = reply{status: OpOK, rev: resp.Header.Revision}, e
-		if resp.PrevKv != nil {
-			r.prevKVs = []KeyValue{*resp.PrevKv}
-		}
-	case OpDelete:
-		end := ext.RangeEnd
-		if req.prefix {
-			end = prefixEnd(req.key)
-		}
-		resp, e, _ := st.DeleteRange(&mvcc.DeleteRangeRequest{Key: req.key, RangeEnd: end, PrevKv: ext.PrevKV})
-		r, evs = reply{status: OpOK, rev: resp.Header.Revision, deleted: int(resp.Deleted)}, e
-		for _, kv := range resp.PrevKvs {
-			r.prevKVs = append(r.prevKVs, *kv)
-		}
-	case OpTxn:
-		resp, e, err := st.Txn(ext.Txn)
+		rep, evs = reply{status: OpOK, resp: Response{Put: resp}}, e
+	case r.DeleteRange != nil:
+		resp, e, _ := st.DeleteRange(r.DeleteRange)
+		rep, evs = reply{status: OpOK, resp: Response{DeleteRange: resp}}, e
+	case r.Txn != nil:
+		resp, e, err := st.Txn(r.Txn)
 		if err != nil {
-			r = fail(err)
+			rep = fail(err)
 			break
 		}
-		r, evs = reply{status: OpOK, rev: resp.Header.Revision, txn: resp}, e
-	case OpCompact:
-		if _, err := st.Compact(ext.Rev); err != nil {
-			r = fail(err)
+		rep, evs = reply{status: OpOK, resp: Response{Txn: resp}}, e
+	case r.Compaction != nil:
+		resp, err := st.Compact(r.Compaction.Revision)
+		if err != nil {
+			rep = fail(err)
 			break
 		}
-		r = reply{status: OpOK, rev: st.Rev()}
-	case OpLeaseGrant:
-		l, err := m.kv.lessor.Grant(ext.Lease, ext.TTL, m.localNow())
+		rep = reply{status: OpOK, resp: Response{Compaction: resp}}
+	case r.LeaseGrant != nil:
+		l, err := m.kv.lessor.Grant(r.LeaseGrant.ID, r.LeaseGrant.TTL, m.localNow())
 		if err != nil {
-			r = fail(err)
+			rep = fail(err)
 			break
 		}
 		m.dbLease(l.ID, l.TTL)
-		r = reply{status: OpOK, rev: st.Rev(), lease: LeaseResult{ID: l.ID, TTL: l.TTL}}
-	case OpLeaseRevoke:
-		keys, err := m.kv.lessor.Revoke(ext.Lease)
+		rep = reply{status: OpOK, rev: st.Rev(), resp: Response{LeaseGrant: &etcdserverpb.LeaseGrantResponse{ID: l.ID, TTL: l.TTL}}}
+	case r.LeaseRevoke != nil:
+		id := r.LeaseRevoke.ID
+		keys, err := m.kv.lessor.Revoke(id)
 		if err != nil {
-			r = fail(err)
+			rep = fail(err)
 			break
 		}
-		m.dbLease(ext.Lease, 0)
+		m.dbLease(id, 0)
 		evs = st.DeleteKeys(keys)
-		r = reply{status: OpOK, rev: st.Rev()}
-		if req.op == 0 {
-			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(len(keys), leaseRevokedOne, leaseRevokedMany), ext.Lease, len(keys))})
+		rep = reply{status: OpOK, rev: st.Rev(), resp: Response{LeaseRevoke: &etcdserverpb.LeaseRevokeResponse{}}}
+		if m.w.lessorRevokes[requestID(r)] {
+			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(len(keys), leaseRevokedOne, leaseRevokedMany), id, len(keys))})
 		}
-		m.leaseGone(ext.Lease)
+		m.leaseGone(id)
 	}
-	if op := m.writes[req.op]; op != nil {
-		delete(m.writes, req.op)
-		m.w.reply(m, op, r)
+	if id := requestID(r); m.writes[id] != nil {
+		op := m.writes[id]
+		delete(m.writes, id)
+		m.w.reply(m, op, rep)
 	}
 	m.notify(evs)
 }
@@ -156,9 +202,11 @@ func (m *member) expireLeases() {
 	}
 	m.nextLeaseCheck = now + lease.CheckInterval
 	for _, id := range m.kv.lessor.ExpiredToRevoke(now) {
-		req := request{kind: OpLeaseRevoke, ext: &requestExt{Lease: id}}
+		reqID := m.nextID()
+		m.w.lessorRevokes[reqID] = true
+		data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: reqID}, LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{ID: id}})
 		m.enter()
-		err := m.rn.Propose(req.encode())
+		err := m.rn.Propose(data)
 		m.leave()
 		if err == nil {
 			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(leaseExpiredText, id)})
@@ -189,23 +237,9 @@ func (m *member) pollLeader() {
 	m.watches = kept
 }
 
-// watchRange returns the range a watch covers.
-func watchRange(op *Op) (key, end string) {
-	if op.Prefix {
-		return op.Key, prefixEnd(op.Key)
-	}
-	return op.Key, op.RangeEnd
-}
-
-func watchMatches(op *Op, key string) bool {
-	k, end := watchRange(op)
-	switch end {
-	case "":
-		return key == k
-	case mvcc.GteEnd:
-		return key >= k
-	}
-	return key >= k && key < end
+func watchMatches(op *Op, key []byte) bool {
+	w := op.Req.Watch
+	return mvcc.InRange(key, w.Key, w.RangeEnd)
 }
 
 // startWatch creates a watch at the member: it answers that the watch is
@@ -217,7 +251,7 @@ func (m *member) startWatch(op *Op) {
 	}
 	m.watches = append(m.watches, op)
 	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.store.Rev()})
-	m.syncWatch(op, op.Rev)
+	m.syncWatch(op, op.Req.Watch.StartRevision)
 }
 
 // syncWatch catches a watch up from revision from, as etcd's watchable
@@ -244,7 +278,7 @@ func (m *member) syncWatch(op *Op, from int64) {
 
 // send delivers the events that match the watch as one watch response,
 // whose header carries revision rev.
-func (m *member) send(op *Op, evs []mvcc.Event, rev int64) {
+func (m *member) send(op *Op, evs []mvccpb.Event, rev int64) {
 	resp := 0
 	for i := range evs {
 		if !watchMatches(op, evs[i].Kv.Key) {
@@ -269,17 +303,16 @@ func (m *member) dropWatch(op *Op) {
 	}
 }
 
-func watchEvent(op *Op, ev *mvcc.Event) WatchEvent {
-	we := WatchEvent{Type: ev.Type.String(), KV: *ev.Kv}
-	if op.PrevKV && ev.PrevKv != nil {
-		prev := *ev.PrevKv
-		we.PrevKV = &prev
+func watchEvent(op *Op, ev *mvccpb.Event) WatchEvent {
+	we := WatchEvent{Event: mvccpb.Event{Type: ev.Type, Kv: ev.Kv}}
+	if op.Req.Watch.PrevKv && ev.PrevKv != nil {
+		we.PrevKv = ev.PrevKv
 	}
 	return we
 }
 
 // notify feeds the events of one revision to the synced watches.
-func (m *member) notify(evs []mvcc.Event) {
+func (m *member) notify(evs []mvccpb.Event) {
 	if len(evs) == 0 {
 		return
 	}
@@ -295,64 +328,86 @@ func (m *member) notify(evs []mvcc.Event) {
 
 // read answers a range request (a get) from the local store.
 func (m *member) read(op *Op) reply {
-	req := &mvcc.RangeRequest{Key: op.Key, RangeEnd: op.RangeEnd, Revision: op.Rev, Limit: op.Limit,
-		SortOrder: op.SortOrder, SortTarget: op.SortTarget, KeysOnly: op.KeysOnly, CountOnly: op.CountOnly,
-		Serializable: op.Serializable}
-	if op.Prefix {
-		req.RangeEnd = prefixEnd(op.Key)
-	}
-	resp, err := m.kv.store.Range(req)
+	resp, err := m.kv.store.Range(op.Req.Range)
 	if err != nil {
 		return reply{status: OpError, err: mvcc.GRPCMessage(err), applied: m.applied}
 	}
-	r := reply{status: OpOK, rev: resp.Header.Revision, applied: m.applied, count: resp.Count, more: resp.More}
-	r.kvs = make([]KeyValue, len(resp.Kvs))
-	for i, kv := range resp.Kvs {
-		r.kvs[i] = *kv
-	}
-	if len(r.kvs) > 0 && !op.Prefix && op.RangeEnd == "" {
-		r.found, r.value = true, r.kvs[0].Value
-	}
-	return r
+	return reply{status: OpOK, resp: Response{Range: resp}, applied: m.applied}
 }
 
 // readTxn answers a transaction that writes nothing, as etcd serves one
 // like a read: at the read index, or locally when serializable.
 func (m *member) readTxn(op *Op) reply {
-	resp, _, err := m.kv.store.Txn(op.Txn)
+	resp, _, err := m.kv.store.Txn(op.Req.Txn)
 	if err != nil {
 		return reply{status: OpError, err: mvcc.GRPCMessage(err), applied: m.applied}
 	}
-	return reply{status: OpOK, rev: resp.Header.Revision, txn: resp, applied: m.applied}
+	return reply{status: OpOK, resp: Response{Txn: resp}, applied: m.applied}
 }
 
-// propose puts a client write into raft at this member.
-func (m *member) propose(op *Op) {
-	req := request{op: op.ID, kind: op.Kind, key: op.Key, value: op.Value, prefix: op.Prefix}
+// encodeEntry is what a raft entry holds: etcd's InternalRaftRequest.
+func encodeEntry(r *etcdserverpb.InternalRaftRequest) []byte {
+	data, err := r.Marshal()
+	if err != nil {
+		panic("sim: encode a request: " + err.Error())
+	}
+	return data
+}
+
+// raftRequest fills r with the InternalRaftRequest a client write
+// becomes, with header h. NB: r shares op's request (a lease grant's is
+// copied to take the ID the member picks).
+func raftRequest(r *etcdserverpb.InternalRaftRequest, h *etcdserverpb.RequestHeader, op *Op) {
+	r.Header = h
 	switch op.Kind {
 	case OpPut:
-		if op.Lease != 0 || op.PrevKV {
-			req.ext = &requestExt{Lease: op.Lease, PrevKV: op.PrevKV}
-		}
+		r.Put = op.Req.Put
 	case OpDelete:
-		if op.RangeEnd != "" || op.PrevKV {
-			req.ext = &requestExt{RangeEnd: op.RangeEnd, PrevKV: op.PrevKV}
-		}
+		r.DeleteRange = op.Req.DeleteRange
 	case OpTxn:
-		req.ext = &requestExt{Txn: op.Txn}
+		r.Txn = op.Req.Txn
 	case OpCompact:
-		req.ext = &requestExt{Rev: op.Rev}
+		r.Compaction = op.Req.Compaction
 	case OpLeaseGrant:
-		id := op.Lease
-		if id == 0 {
-			id = m.nextLeaseID() // etcd picks the ID where the request arrives
-		}
-		req.ext = &requestExt{Lease: id, TTL: op.TTL}
+		r.LeaseGrant = op.Req.LeaseGrant
 	case OpLeaseRevoke:
-		req.ext = &requestExt{Lease: op.Lease}
+		r.LeaseRevoke = op.Req.LeaseRevoke
 	}
+}
+
+// tooLargeToPropose reports whether etcd refuses to propose a write: its
+// InternalRaftRequest would be larger than --max-request-bytes.
+func (m *member) tooLargeToPropose(op *Op) bool {
+	if !op.Kind.IsWrite() {
+		return false
+	}
+	// The next ID: it decides the header's size.
+	h := etcdserverpb.RequestHeader{ID: (m.memberID&0xffff)<<48 | (m.idSuffix+1)&(1<<48-1)}
+	var r etcdserverpb.InternalRaftRequest
+	raftRequest(&r, &h, op)
+	if g := r.LeaseGrant; g != nil && g.ID == 0 {
+		r.LeaseGrant = &etcdserverpb.LeaseGrantRequest{TTL: g.TTL, ID: int64(h.ID & (1<<63 - 1))}
+	}
+	return r.Size() > MaxRequestBytes
+}
+
+// propose puts a client write into raft at this member, as etcd's
+// processInternalRaftRequestOnce does: the request in an
+// InternalRaftRequest with an ID of its own, which the member waits on.
+func (m *member) propose(op *Op) {
+	var leaseID int64
+	if op.Kind == OpLeaseGrant && op.Req.LeaseGrant.ID == 0 {
+		leaseID = m.nextLeaseID() // etcd picks the ID where the request arrives, before the request's own
+	}
+	h := etcdserverpb.RequestHeader{ID: m.nextID()}
+	var r etcdserverpb.InternalRaftRequest
+	raftRequest(&r, &h, op)
+	if leaseID != 0 {
+		r.LeaseGrant = &etcdserverpb.LeaseGrantRequest{TTL: op.Req.LeaseGrant.TTL, ID: leaseID}
+	}
+	data := encodeEntry(&r)
 	m.enter()
-	err := m.rn.Propose(req.encode())
+	err := m.rn.Propose(data)
 	m.leave()
 	if err != nil {
 		// etcd passes raft's ErrProposalDropped on as gRPC Unknown, with
@@ -366,26 +421,26 @@ func (m *member) propose(op *Op) {
 		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
 		return
 	}
-	m.writes[op.ID] = op
+	m.writes[h.ID] = op
 	m.flush()
 }
 
 // validate checks a request as etcd's gRPC layer does before it reaches
 // raft; it returns the error a client sees, or "".
 func validate(op *Op) string {
+	var err error
 	switch op.Kind {
 	case OpPut:
-		if op.Key == "" {
-			return mvcc.ErrEmptyKey.Error()
-		}
+		err = mvcc.ValidatePut(op.Req.Put)
 	case OpTxn:
-		if err := mvcc.ValidateTxn(op.Txn); err != nil {
-			return err.Error()
-		}
+		err = mvcc.ValidateTxn(op.Req.Txn)
 	case OpLeaseGrant:
-		if op.TTL > lease.MaxLeaseTTL {
-			return lease.ErrLeaseTTLTooLarge.Error()
+		if op.Req.LeaseGrant.TTL > lease.MaxLeaseTTL {
+			err = lease.ErrLeaseTTLTooLarge
 		}
+	}
+	if err != nil {
+		return err.Error()
 	}
 	return ""
 }
@@ -414,28 +469,33 @@ func (m *member) serveLease(op *Op) {
 func (m *member) answerLease(op *Op, origin *member) (reply, bool) {
 	le := m.kv.lessor
 	now := m.localNow()
+	rev := m.kv.store.Rev()
 	switch op.Kind {
 	case OpLeaseKeepAlive:
-		ttl, err := le.Renew(op.Lease, now)
+		id := op.Req.LeaseKeepAlive.ID
+		ttl, err := le.Renew(id, now)
 		switch err {
 		case nil:
-			return reply{status: OpOK, rev: m.kv.store.Rev(), lease: LeaseResult{ID: op.Lease, TTL: ttl}}, true
+			return reply{status: OpOK, rev: rev, resp: Response{LeaseKeepAlive: &etcdserverpb.LeaseKeepAliveResponse{ID: id, TTL: ttl}}}, true
 		case lease.ErrExpired:
 			m.leaseWaits = append(m.leaseWaits, leaseWait{op: op, origin: origin})
 			return reply{}, false
 		}
 		return reply{status: OpError, err: err.Error()}, true
 	case OpLeaseTimeToLive:
-		l := le.Lookup(op.Lease)
+		id := op.Req.LeaseTimeToLive.ID
+		l := le.Lookup(id)
 		if l == nil {
 			// etcd's gRPC layer answers a lease it does not know with TTL -1.
-			return reply{status: OpOK, rev: m.kv.store.Rev(), lease: LeaseResult{ID: op.Lease, TTL: -1}}, true
+			return reply{status: OpOK, rev: rev, resp: Response{LeaseTimeToLive: &etcdserverpb.LeaseTimeToLiveResponse{ID: id, TTL: -1}}}, true
 		}
-		res := LeaseResult{ID: op.Lease, TTL: l.Remaining(now) / int64(time.Second), GrantedTTL: l.TTL}
-		if op.LeaseKeys {
-			res.Keys = l.Keys()
+		resp := &etcdserverpb.LeaseTimeToLiveResponse{ID: id, TTL: l.Remaining(now) / int64(time.Second), GrantedTTL: l.TTL}
+		if op.Req.LeaseTimeToLive.Keys {
+			for _, k := range l.Keys() {
+				resp.Keys = append(resp.Keys, []byte(k))
+			}
 		}
-		return reply{status: OpOK, rev: m.kv.store.Rev(), lease: res}, true
+		return reply{status: OpOK, rev: rev, resp: Response{LeaseTimeToLive: resp}}, true
 	}
 	return reply{status: OpError, err: "not a lease request"}, true
 }
@@ -450,7 +510,7 @@ type leaseWait struct {
 func (m *member) leaseGone(id int64) {
 	kept := m.leaseWaits[:0]
 	for _, lw := range m.leaseWaits {
-		if lw.op.Lease != id {
+		if lw.op.Req.LeaseKeepAlive.ID != id {
 			kept = append(kept, lw)
 			continue
 		}

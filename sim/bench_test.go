@@ -7,6 +7,7 @@ package sim
 // simulation can be read off one run as a ratio.
 
 import (
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"testing"
 	"time"
 
@@ -97,12 +98,12 @@ func (c *bareCluster) settle() {
 // bareApply applies a committed write to a store as a member's apply does
 // (applyRequest): the entry decoded, the put made.
 func bareApply(st *mvcc.Store, data []byte) {
-	req, err := decodeRequest(data)
-	if err != nil || req.kind != OpPut {
+	var r etcdserverpb.InternalRaftRequest
+	if err := r.Unmarshal(data); err != nil || r.Put == nil {
 		panic("bare: not a put")
 	}
 	st.ReportEvents(false)
-	if _, _, err := st.Put(&mvcc.PutRequest{Key: req.key, Value: req.value}); err != nil {
+	if _, _, err := st.Put(r.Put); err != nil {
 		panic("bare: " + err.Error())
 	}
 }
@@ -132,7 +133,8 @@ func BenchmarkSimIdleTick(b *testing.B) {
 // member has applied it.
 func BenchmarkBareProposal(b *testing.B) {
 	c := newBareCluster(b, 5)
-	data := request{kind: OpPut, key: "/registry/pods/default/nginx", value: "v1"}.encode()
+	req := Put("/registry/pods/default/nginx", "v1")
+	data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 1<<62 + 1}, Put: req.Put})
 	b.ReportAllocs()
 	for b.Loop() {
 		c.nodes[0].Propose(data)
@@ -156,7 +158,8 @@ func BenchmarkBareEtcdProposal(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		// etcd encodes each request it proposes, as the sim does
-		c.nodes[0].Propose(request{kind: OpPut, key: "/registry/pods/default/nginx", value: "v1"}.encode())
+		req := Put("/registry/pods/default/nginx", "v1")
+		c.nodes[0].Propose(encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 1<<62 + 1}, Put: req.Put}))
 		c.settle()
 		for _, rn := range c.nodes {
 			rn.Tick()
@@ -170,7 +173,7 @@ func BenchmarkSimProposal(b *testing.B) {
 	lead, _ := w.Leader()
 	b.ReportAllocs()
 	for b.Loop() {
-		op, err := w.Do(Command{Kind: CmdPut, Via: lead, Key: "/registry/pods/default/nginx", Value: "v1"})
+		op, err := w.Do(Command{Kind: CmdPut, Via: lead, Req: Put("/registry/pods/default/nginx", "v1")})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -225,7 +228,7 @@ func BenchmarkSimTenMinutes(b *testing.B) {
 		}
 		lead, _ := w.Leader()
 		for i := 0; w.now < Time(10*time.Minute); i++ {
-			if _, err := w.Do(Command{Kind: CmdPut, Via: lead, Key: "/k", Value: "v"}); err != nil {
+			if _, err := w.Do(Command{Kind: CmdPut, Via: lead, Req: Put("/k", "v")}); err != nil {
 				b.Fatal(err)
 			}
 			if err := w.Advance(10 * time.Millisecond); err != nil {

@@ -4,6 +4,9 @@ import (
 	"strconv"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/membershippb"
+
 	"go.etcd.io/raft/v3"
 )
 
@@ -148,8 +151,11 @@ func (m *member) publish() {
 	if m.ready || m.publishing || !m.up || m.removed {
 		return
 	}
+	attr := &membershippb.ClusterMemberAttrSetRequest{Member_ID: m.memberID,
+		MemberAttributes: &membershippb.Attributes{Name: m.name, ClientUrls: []string{m.clientURL}}}
+	data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.nextID()}, ClusterMemberAttrSet: attr})
 	m.enter()
-	err := m.rn.Propose(encodeMemberAttr(m.id, m.inc, m.name))
+	err := m.rn.Propose(data)
 	m.leave()
 	if err != nil {
 		if m.w.cfg.DisableProposalForwarding && m.soft.RaftState != raft.StateLeader {
@@ -199,8 +205,10 @@ func (m *member) monitorClusterVersion() {
 		want = minClusterVersion
 	}
 	if want != "" {
+		data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.nextID()},
+			ClusterVersionSet: &membershippb.ClusterVersionSetRequest{Ver: want}})
 		m.enter()
-		err := m.rn.Propose(encodeClusterVersion(want))
+		err := m.rn.Propose(data)
 		m.leave()
 		if err == nil {
 			m.w.fault(m.id, clusterVersionPrefix+want)
@@ -213,19 +221,40 @@ func (m *member) monitorClusterVersion() {
 	}
 }
 
-// applyCluster applies a cluster request. A member that applies its own
-// publication from this life is ready to serve clients.
-func (m *member) applyCluster(data []byte) {
-	id, inc, err := m.cluster.applyClusterRequest(data)
-	if err != nil {
-		panic("sim: " + m.name + ": bad cluster entry: " + err.Error())
+// applyCluster applies a cluster request: a member's publication, the
+// cluster version, an alarm list. A member that applies its own
+// publication from this life (an ID it drew since it started) is ready to
+// serve clients.
+func (m *member) applyCluster(r *etcdserverpb.InternalRaftRequest) {
+	id := requestID(r)
+	switch {
+	case r.ClusterMemberAttrSet != nil:
+		a := r.ClusterMemberAttrSet
+		if o := m.w.memberWithID(a.Member_ID); o != nil {
+			if cm := m.cluster.find(o.id); cm != nil {
+				cm.name, cm.published = attrName(a.MemberAttributes), true
+			}
+		}
+		if a.Member_ID == m.memberID && id >= m.firstID && !m.ready {
+			m.ready = true
+			m.w.fault(m.id, publishedText)
+		}
+	case r.ClusterVersionSet != nil:
+		m.cluster.version = r.ClusterVersionSet.Ver
+	case r.Alarm != nil:
+		if op := m.writes[id]; op != nil {
+			delete(m.writes, id)
+			m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev()}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
+		}
 	}
-	if data[0] == reqMemberAttr && id == m.id && inc == m.inc && !m.ready {
-		m.ready = true
-		m.w.fault(m.id, publishedText)
+}
+
+// memberWithID returns the member with etcd's member ID id, or nil.
+func (w *World) memberWithID(id uint64) *member {
+	for _, o := range w.members {
+		if o.memberID == id {
+			return o
+		}
 	}
-	if op := m.writes[id]; data[0] == reqAlarmList && op != nil {
-		delete(m.writes, id)
-		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev()}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
-	}
+	return nil
 }

@@ -113,7 +113,7 @@ func (m *member) applyUncommitted(ents []*pb.Entry) {
 		return
 	}
 	n := slices.IndexFunc(ents, func(e *pb.Entry) bool {
-		return e.GetType() != pb.EntryNormal || len(e.GetData()) == 0 || isClusterRequest(e.GetData())
+		return e.GetType() != pb.EntryNormal || len(e.GetData()) == 0 || isClusterEntry(e.GetData())
 	})
 	if n < 0 {
 		n = len(ents)
@@ -240,5 +240,5 @@ func (m *member) loseUnsynced() {
 // readsLocally reports whether a read is answered from local state at
 // once: a serializable one, or any with BugStaleLocalRead.
 func (m *member) readsLocally(op *Op) bool {
-	return op.Serializable || m.w.bug(BugStaleLocalRead)
+	return op.Req.Serializable() || m.w.bug(BugStaleLocalRead)
 }

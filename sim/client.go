@@ -1,9 +1,13 @@
 package sim
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"time"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/mvcc"
@@ -81,33 +85,18 @@ type Op struct {
 	Label  string // the scenario's `as:` name, if any
 	Client string
 	Kind   OpKind
-	Key    string
-	Value  string // put
-
-	Prefix        bool // get, delete, watch: every key under Key
-	KeysOnly      bool
-	Serializable  bool // get: answer from local state, no consensus
-	RequireLeader bool // watch: cancel when the member loses its leader
-
-	// etcd's request fields beyond the v1 ones (see mvcc.RangeRequest,
-	// PutRequest, DeleteRangeRequest, WatchCreateRequest, LeaseGrantRequest).
-	RangeEnd   string          // get, delete, watch: [Key, RangeEnd); mvcc.GteEnd: every key from Key on
-	Rev        int64           // get: read at this revision; watch: from this revision; compact: the revision
-	Limit      int64           // get
-	CountOnly  bool            // get
-	SortOrder  mvcc.SortOrder  // get
-	SortTarget mvcc.SortTarget // get
-	PrevKV     bool            // put, delete: return what was there; watch: events carry it
-	Lease      int64           // put: attach to this lease; lease ops: the lease
-	TTL        int64           // lease grant: seconds
-	LeaseKeys  bool            // lease timetolive: list the attached keys
-	Txn        *mvcc.TxnRequest
+	// Req is the request, in etcd's own types; for a membership change
+	// (Target, Learner, PeerURL) and the alarm list it is empty.
+	Req Request
+	// RequireLeader: a watch the serving member cancels when it loses its
+	// leader (the gRPC metadata clientv3's WithRequireLeader sets).
+	RequireLeader bool
 	// Repeat makes a lease keep-alive a stream, as clientv3's KeepAlive:
 	// a keep-alive every TTL/3 until the lease is gone or the stream is
 	// cancelled. The stream is ok once the first keep-alive is answered;
 	// KeepAlives are the answers so far.
 	Repeat     bool
-	KeepAlives []KeepAliveAnswer
+	KeepAlives []*etcdserverpb.LeaseKeepAliveResponse
 
 	// Membership changes.
 	Target  string // the member added, removed, promoted or updated
@@ -131,24 +120,15 @@ type Op struct {
 	Err      string
 	Member   string // the member that answered, or the one tried last
 
-	Found    bool       // get of one key: it exists
-	Result   string     // get of one key: its value
-	KVs      []KeyValue // get: what it returned
-	Revision int64      // the store revision the answer reflects
-	Deleted  int        // delete: how many keys
-	Applied  uint64     // get: the applied index of the member that answered
-	Count    int64      // get: how many keys the range holds (before any limit)
-	More     bool       // get: the limit left some out
-	PrevKVs  []KeyValue // put, delete with PrevKV: what was there
-	TxnResp  *mvcc.TxnResponse
-	// LeaseResp is what a lease operation answered.
-	LeaseResp LeaseResult
+	// Resp is the answer, in etcd's own types, its header filled in as
+	// etcd's gRPC layer fills it: the cluster, the member that answered,
+	// the store revision and that member's raft term.
+	Resp Response
+	// Applied: a get's, the applied index of the member that answered.
+	Applied uint64
 	// CompactRevision is set when a watch was cancelled because its start
 	// revision has been compacted: the compaction's revision.
 	CompactRevision int64
-	// Header is the answer's etcd response header: the cluster, the member
-	// that answered, the store revision and that member's raft term.
-	Header mvcc.ResponseHeader
 
 	// Stale marks a serializable read that returned something other than
 	// the newest committed state; StaleNote says by how much (in English;
@@ -186,6 +166,48 @@ type Op struct {
 	// it, lives until then (-1: not yet answered).
 	keepAliveDeadline Time
 	after             func(*Op) // called once when the operation ends (the compactor's next step)
+	header            etcdserverpb.ResponseHeader
+}
+
+// Key returns the key a get, put, delete or watch acts on, as the user
+// gave it (the empty key that a --prefix or --from-key request sends as
+// "\x00" is "").
+func (op *Op) Key() string {
+	k, _ := op.Req.KeyRange()
+	return displayKey(k)
+}
+
+// Value returns what a put writes.
+func (op *Op) Value() string {
+	if p := op.Req.Put; p != nil {
+		return string(p.Value)
+	}
+	return ""
+}
+
+// Revision returns the store revision the answer reflects.
+func (op *Op) Revision() int64 { return op.header.Revision }
+
+// Header returns the answer's header, which etcd's gRPC layer fills in:
+// the cluster, the member that answered, the store revision and that
+// member's raft term (the zero header before an answer). Resp's header is
+// the same one.
+func (op *Op) Header() *etcdserverpb.ResponseHeader { return &op.header }
+
+// KVs returns what a get returned.
+func (op *Op) KVs() []*KeyValue {
+	if r := op.Resp.Range; r != nil {
+		return r.Kvs
+	}
+	return nil
+}
+
+// Found reports whether a get of one key found it, and its value.
+func (op *Op) Found() (string, bool) {
+	if r := op.Resp.Range; r != nil && len(r.Kvs) > 0 && op.Req.Range != nil && len(op.Req.Range.RangeEnd) == 0 {
+		return string(r.Kvs[0].Value), true
+	}
+	return "", false
 }
 
 // Retry is one failed attempt of an operation that its client retried.
@@ -195,34 +217,15 @@ type Retry struct {
 	Err    string
 }
 
-// KeepAliveAnswer is one answered keep-alive of a stream.
-type KeepAliveAnswer struct {
-	At        Time
-	LeaseResp LeaseResult
-	Header    mvcc.ResponseHeader
-}
-
-// LeaseResult is a lease operation's answer (LeaseGrantResponse,
-// LeaseKeepAliveResponse, LeaseTimeToLiveResponse, LeaseLeasesResponse).
-type LeaseResult struct {
-	ID         int64
-	TTL        int64 // seconds; the remaining TTL for timetolive
-	GrantedTTL int64
-	Keys       []string
-	Leases     []int64
-}
-
 // WatchEvent is one change a watch delivered.
 type WatchEvent struct {
-	Type   string // PUT or DELETE
-	KV     KeyValue
-	PrevKV *KeyValue // with Op.PrevKV, the key before the change, when it was readable
-	At     Time      // when the client received it
+	mvccpb.Event
+	At Time // when the client received it
 	// Response numbers the watch response the event came in (from 1):
 	// etcd sends a catch-up's events in one response, and each later
 	// revision's in one. Header is that response's header.
 	Response int
-	Header   mvcc.ResponseHeader
+	Header   etcdserverpb.ResponseHeader
 }
 
 // Latency is how long the operation took, or has taken so far. An open
@@ -321,23 +324,15 @@ func unavailable(err string) bool {
 type reply struct {
 	status  OpStatus
 	err     string
-	found   bool
-	value   string
-	kvs     []KeyValue
-	rev     int64
-	deleted int
+	resp    Response
 	applied uint64
 	watch   bool       // a watch was created
 	refused bool       // the member was down: the client may fail over
 	event   WatchEvent // evWatchArrive: what a watch reports
-	count   int64
-	more    bool
-	prevKVs []KeyValue
-	txn     *mvcc.TxnResponse
-	lease   LeaseResult
-	compact int64  // a watch cancelled by compaction: the compaction revision
-	member  uint64 // the answering member's etcd ID
-	term    uint64 // and its raft term then
+	compact int64      // a watch cancelled by compaction: the compaction revision
+	member  uint64     // the answering member's etcd ID
+	term    uint64     // and its raft term then
+	rev     int64      // the store revision, for an answer with no response of its own
 	members []ClusterMember
 }
 
@@ -417,8 +412,8 @@ func (w *World) requestArrive(m *member, op *Op) {
 
 // accept takes a request a member ready to serve clients has received.
 func (w *World) accept(m *member, op *Op) {
-	if tooLargeToPropose(op) {
-		w.reply(m, op, reply{status: OpError, err: "etcdserver: request is too large"})
+	if m.tooLargeToPropose(op) {
+		w.reply(m, op, reply{status: OpError, err: errTooLarge})
 		return
 	}
 	m.serve(op)
@@ -432,7 +427,7 @@ func (w *World) reply(m *member, op *Op, r reply) {
 }
 
 func (w *World) watchEvent(m *member, op *Op, ev WatchEvent) {
-	ev.Header = mvcc.ResponseHeader{ClusterId: w.clusterID, MemberId: m.memberID, Revision: ev.Header.Revision, RaftTerm: m.hard.GetTerm()}
+	ev.Header = etcdserverpb.ResponseHeader{ClusterId: w.clusterID, MemberId: m.memberID, Revision: ev.Header.Revision, RaftTerm: m.hard.GetTerm()}
 	e := w.sched.after(w.now, Time(w.cfg.ClientLatency))
 	e.kind, e.node, e.op, e.rep = evWatchArrive, m.id, op, &reply{event: ev}
 }
@@ -459,7 +454,7 @@ func (w *World) clientEvent(e *event) {
 			ev := e.rep.event
 			ev.At = w.now
 			op.Events = append(op.Events, ev)
-			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type + " " + ev.KV.Key})
+			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type.String() + " " + string(ev.Kv.Key)})
 		}
 	case evClientRetry:
 		if op.Status == OpPending {
@@ -530,7 +525,7 @@ func (w *World) timedOut(op *Op) string {
 	if slices.Contains(m.unready, op) {
 		return "context deadline exceeded" // etcd serves no client before it has published
 	}
-	proposal := op.Kind.IsWrite() && !(op.Kind == OpTxn && mvcc.IsReadOnly(op.Txn)) ||
+	proposal := op.Kind.IsWrite() && !(op.Kind == OpTxn && mvcc.IsReadOnly(op.Req.Txn)) ||
 		op.Kind.isMembership() && op.Kind != OpMemberList
 	if !proposal || !m.up {
 		return plain
@@ -593,14 +588,18 @@ func (w *World) ended(op *Op) {
 func (w *World) complete(op *Op, node uint64, r *reply) {
 	defer w.ended(op)
 	op.Status, op.Err = r.status, r.err
-	op.Found, op.Result, op.KVs, op.Revision, op.Deleted, op.Applied = r.found, r.value, r.kvs, r.rev, r.deleted, r.applied
-	op.Count, op.More, op.PrevKVs, op.TxnResp, op.LeaseResp = r.count, r.more, r.prevKVs, r.txn, r.lease
-	op.Members = r.members
-	op.Header = mvcc.ResponseHeader{ClusterId: w.clusterID, MemberId: r.member, Revision: r.rev, RaftTerm: r.term}
+	op.Resp, op.Applied, op.Members = r.resp, r.applied, r.members
+	rev := r.rev
+	if h := op.Resp.Header(); h != nil {
+		rev = h.Revision
+	}
+	// etcd's gRPC layer fills in the header of every answer.
+	op.header = etcdserverpb.ResponseHeader{ClusterId: w.clusterID, MemberId: r.member, Revision: rev, RaftTerm: r.term}
+	op.Resp.setHeader(&op.header)
 	if op.Kind != OpWatch || r.status != OpOK {
 		w.markEnd(op) // an open watch has no end yet
 	}
-	if op.Kind == OpGet && op.Serializable && r.status == OpOK {
+	if op.Kind == OpGet && op.Req.Serializable() && r.status == OpOK {
 		w.checkStale(op)
 	}
 	if op.Kind == OpWatch {
@@ -628,12 +627,14 @@ func (w *World) checkStale(op *Op) {
 		return
 	}
 	want := (&member{kv: newest.kv, applied: newest.applied}).read(op)
-	if sameKVs(want.kvs, op.KVs) {
+	if want.resp.Range == nil || sameKVs(want.resp.Range.Kvs, op.KVs()) {
 		return
 	}
 	op.Stale = true
 	op.StaleNewest, op.StaleNewestApplied = newest.name, newest.applied
-	op.StaleValue, op.StaleFound = want.value, want.found
+	if len(op.Req.Range.RangeEnd) == 0 && len(want.resp.Range.Kvs) > 0 {
+		op.StaleValue, op.StaleFound = string(want.resp.Range.Kvs[0].Value), true
+	}
 	op.StaleNote = op.StaleText(i18n.En)
 }
 
@@ -643,21 +644,21 @@ func (w *World) checkStale(op *Op) {
 func (op *Op) StaleText(l i18n.Lang) string {
 	s := l.F("%s has applied up to index %d; %s has applied %d", op.Member, op.Applied, op.StaleNewest, op.StaleNewestApplied)
 	switch {
-	case op.Prefix:
+	case len(op.Req.Range.RangeEnd) != 0:
 	case op.StaleFound:
-		s += l.F(", where %s = %s", op.Key, op.StaleValue)
+		s += l.F(", where %s = %s", op.Key(), op.StaleValue)
 	default:
-		s += l.F(", where %s does not exist", op.Key)
+		s += l.F(", where %s does not exist", op.Key())
 	}
 	return s
 }
 
-func sameKVs(a, b []KeyValue) bool {
+func sameKVs(a, b []*KeyValue) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i].Key != b[i].Key || a[i].Value != b[i].Value {
+		if !bytes.Equal(a[i].Key, b[i].Key) || !bytes.Equal(a[i].Value, b[i].Value) {
 			return false
 		}
 	}

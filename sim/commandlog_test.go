@@ -12,7 +12,7 @@ import (
 func TestCommandLogKeepsEveryField(t *testing.T) {
 	w := &World{}
 	var want []Command
-	base := Command{At: 5, Kind: CmdPut, Via: "n1", Key: "k", Value: "v"}
+	base := Command{At: 5, Kind: CmdPut, Via: "n1", Req: Put("k", "v")}
 	typ := reflect.TypeOf(base)
 	for i := range typ.NumField() {
 		c := base
@@ -30,6 +30,8 @@ func TestCommandLogKeepsEveryField(t *testing.T) {
 			f.Set(reflect.New(f.Type().Elem()))
 		case reflect.Slice:
 			f.Set(reflect.ValueOf([][]string{{"a"}}))
+		case reflect.Struct:
+			f.Set(reflect.ValueOf(Get("x", true)))
 		default:
 			t.Fatalf("field %s: no test value for a %s", typ.Field(i).Name, f.Kind())
 		}
@@ -43,7 +45,9 @@ func TestCommandLogKeepsEveryField(t *testing.T) {
 			}
 		}
 	}
-	for _, plain := range []Command{base, {Kind: CmdGet, Via: "c", Key: "/", Prefix: true, KeysOnly: true, Serializable: true}, {Kind: CmdWatch, Via: "c", Key: "k", RequireLeader: true}} {
+	keysOnly := GetPrefix("/", true)
+	keysOnly.Range.KeysOnly = true
+	for _, plain := range []Command{base, {Kind: CmdGet, Via: "c", Req: keysOnly}, {Kind: CmdWatch, Via: "c", Req: Watch("k"), RequireLeader: true}} {
 		if l := logged(&plain); l.whole != nil || !reflect.DeepEqual(l.command(), plain) {
 			t.Errorf("%+v: logged as %+v, want it kept small and whole again", plain, l)
 		}

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 )
 
@@ -75,36 +75,27 @@ type Command struct {
 	PeerURL string            // add_member, update_member: the member's peer URL ("": http://NAME:2380)
 	Start   bool              // add_member: start the new member as soon as its addition is proposed
 
-	Via string // put, delete, get, watch: a client, or a member (its local client)
+	Via string // a request: a client, or a member (its local client)
 	// External marks a request from a client outside the simulation (the
 	// real etcdctl or a clientv3 program, through raftsim serve), sent to
 	// the member Via by the client By: the world models the member's side
 	// only. Its retries, failover and deadline are the real client's own,
 	// each one a command of its own (a cancel for a deadline).
-	External      bool
-	By            string        // with Via a member: who sends, e.g. "etcdctl" (default: the client bound to it, or its local client)
-	Timeout       time.Duration // put, delete, get: this request's deadline (etcdctl --command-timeout); 0: the client's
-	Key, Value    string
-	Label         string
-	Prefix        bool
-	KeysOnly      bool
-	Serializable  bool
-	RequireLeader bool
+	External bool
+	By       string        // with Via a member: who sends, e.g. "etcdctl" (default: the client bound to it, or its local client)
+	Timeout  time.Duration // a request: its deadline (etcdctl --command-timeout); 0: the client's
+	Label    string
 
-	// etcd's request fields beyond v1 (see Op).
-	RangeEnd   string          // get, delete, watch: the range end (mvcc.GteEnd: from Key on)
-	Rev        int64           // get: read at; watch: from; compact: the revision
-	Limit      int64           // get
-	CountOnly  bool            // get
-	SortOrder  mvcc.SortOrder  // get
-	SortTarget mvcc.SortTarget // get
-	PrevKV     bool            // put, delete, watch
-	Lease      int64           // put: attach to it; lease revoke, keep-alive, timetolive: the lease
-	TTL        int64           // lease grant: seconds
-	LeaseKeys  bool            // lease timetolive: list the keys
-	Repeat     bool            // lease keep-alive: keep it alive until it is gone or cancelled (clientv3 KeepAlive)
-	Txn        *mvcc.TxnRequest
-	Load       *LoadSpec // load
+	// Req is a client request (put, delete, get, watch, txn, compact, the
+	// lease calls, member list), in etcd's own types.
+	Req Request
+	// RequireLeader: a watch cancelled when its member loses its leader
+	// (clientv3's WithRequireLeader).
+	RequireLeader bool
+	// Repeat: a lease keep-alive that keeps the lease alive until it is
+	// gone or cancelled (clientv3 KeepAlive).
+	Repeat bool
+	Load   *LoadSpec // load
 
 	Caption string // caption: say, pause or chapter
 	Text    string
@@ -150,60 +141,41 @@ func (w *World) logCommand(c *Command) {
 }
 
 // loggedCommand is a command as the log keeps it. A plain request, by far
-// the most common command of a long run, takes a third of a Command's 280
-// bytes; any other command is kept whole.
+// the most common command of a long run, takes a fraction of a Command's
+// size; any other command is kept whole.
 type loggedCommand struct {
-	at              Time
-	kind            CommandKind
-	via, key, value string
-	flags           uint8
-	whole           *Command
+	at            Time
+	kind          CommandKind
+	via           string
+	req           any // the one field of the Request set
+	requireLeader bool
+	whole         *Command
 }
-
-const (
-	cmdPrefix uint8 = 1 << iota
-	cmdKeysOnly
-	cmdSerializable
-	cmdRequireLeader
-)
 
 func logged(c *Command) loggedCommand {
 	if !c.isPlainRequest() {
 		whole := *c
 		return loggedCommand{at: c.At, kind: c.Kind, whole: &whole}
 	}
-	l := loggedCommand{at: c.At, kind: c.Kind, via: c.Via, key: c.Key, value: c.Value}
-	for _, f := range []struct {
-		set  bool
-		flag uint8
-	}{{c.Prefix, cmdPrefix}, {c.KeysOnly, cmdKeysOnly}, {c.Serializable, cmdSerializable}, {c.RequireLeader, cmdRequireLeader}} {
-		if f.set {
-			l.flags |= f.flag
-		}
-	}
-	return l
+	return loggedCommand{at: c.At, kind: c.Kind, via: c.Via, req: c.Req.one(), requireLeader: c.RequireLeader}
 }
 
 func (l loggedCommand) command() Command {
 	if l.whole != nil {
 		return *l.whole
 	}
-	return Command{At: l.at, Kind: l.kind, Via: l.via, Key: l.key, Value: l.value,
-		Prefix: l.flags&cmdPrefix != 0, KeysOnly: l.flags&cmdKeysOnly != 0,
-		Serializable: l.flags&cmdSerializable != 0, RequireLeader: l.flags&cmdRequireLeader != 0}
+	return Command{At: l.at, Kind: l.kind, Via: l.via, Req: requestOf(l.req), RequireLeader: l.requireLeader}
 }
 
-// isPlainRequest reports whether c is a request that sets nothing a
-// loggedCommand does not keep. NB: a field added to Command must be added
-// here (TestCommandLogKeepsEveryField says which).
+// isPlainRequest reports whether c is a put, delete, get or watch that
+// sets nothing a loggedCommand does not keep. NB: a field added to Command
+// must be added here (TestCommandLogKeepsEveryField says which).
 func (c *Command) isPlainRequest() bool {
 	return (c.Kind == CmdPut || c.Kind == CmdDelete || c.Kind == CmdGet || c.Kind == CmdWatch) &&
 		c.Node == "" && c.Groups == nil && c.From == "" && c.To == "" && !c.OneWay && c.For == 0 && c.Rate == 0 &&
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
-		c.Label == "" && c.Caption == "" && c.Text == "" &&
-		c.RangeEnd == "" && c.Rev == 0 && c.Limit == 0 && !c.CountOnly && c.SortOrder == 0 && c.SortTarget == 0 &&
-		!c.PrevKV && c.Lease == 0 && c.TTL == 0 && !c.LeaseKeys && !c.Repeat && c.Txn == nil && c.Load == nil &&
-		c.PeerURL == "" && !c.Start && !c.External
+		c.Label == "" && c.Caption == "" && c.Text == "" && !c.Repeat && c.Load == nil &&
+		c.PeerURL == "" && !c.Start && !c.External && requestOf(c.Req.one()) == c.Req
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -483,16 +455,20 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 	if c.Label != "" && w.Op(c.Label) != nil {
 		return nil, fmt.Errorf("the label %q is taken", c.Label)
 	}
-	op := &Op{Label: c.Label, Client: client, via: via, external: c.External, timeout: c.Timeout, Key: c.Key, Value: c.Value, Prefix: c.Prefix,
-		KeysOnly: c.KeysOnly, Serializable: c.Serializable, RequireLeader: c.RequireLeader,
-		RangeEnd: c.RangeEnd, Rev: c.Rev, Limit: c.Limit, CountOnly: c.CountOnly, SortOrder: c.SortOrder,
-		SortTarget: c.SortTarget, PrevKV: c.PrevKV, Lease: c.Lease, TTL: c.TTL, LeaseKeys: c.LeaseKeys, Txn: c.Txn}
-	op.Kind = c.Kind.opKind()
+	op := &Op{Label: c.Label, Client: client, via: via, external: c.External, timeout: c.Timeout, Req: c.Req,
+		RequireLeader: c.RequireLeader, Kind: c.Kind.opKind()}
 	if op.Kind.isMembership() {
 		op.Target, op.Learner, op.PeerURL, op.startAdded = c.Node, c.Learner, c.PeerURL, c.Start
 	}
-	if op.Kind == OpTxn && op.Txn == nil {
-		op.Txn = &mvcc.TxnRequest{}
+	switch k := c.Req.Kind(); {
+	case k == op.Kind, k == 0 && op.Kind.isMembership():
+	case k == 0:
+		return nil, fmt.Errorf("%s: no request given", c.Kind)
+	default:
+		return nil, fmt.Errorf("%s: the request given is a %s", c.Kind, k)
+	}
+	if op.Kind == OpMemberList && op.Req.MemberList == nil {
+		op.Req.MemberList = &etcdserverpb.MemberListRequest{Linearizable: true}
 	}
 	if c.Kind == CmdLeaseKeepAlive && c.Repeat {
 		w.startKeepAlive(op)

@@ -2,10 +2,11 @@ package sim
 
 import (
 	"math"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"slices"
 
 	"github.com/raftsim/raftsim/lincheck"
-	"github.com/raftsim/raftsim/mvcc"
 )
 
 // doneOp is what a run that forgets its history keeps of a finished
@@ -122,9 +123,9 @@ func (w *World) toCheck(d doneOp) {
 
 func compactOp(op *Op) doneOp {
 	in, ok := checkedOp(op)
-	d := doneOp{in: in, checked: ok, stale: op.Stale, id: op.ID, rev: op.Revision, kind: op.Kind, status: op.Status,
+	d := doneOp{in: in, checked: ok, stale: op.Stale, id: op.ID, rev: op.Revision(), kind: op.Kind, status: op.Status,
 		client: op.Client, member: op.Member, end: op.End}
-	if op.Kind == OpTxn || op.Lease != 0 {
+	if op.Kind == OpTxn || op.Req.Lease() != 0 || op.Kind == OpPut && (op.Req.Put.IgnoreValue || op.Req.Put.IgnoreLease) {
 		d.touched = touched(op)
 		d.untracked = untrackedRanges([]*Op{op})
 	}
@@ -133,13 +134,23 @@ func compactOp(op *Op) doneOp {
 
 // brief rebuilds enough of the operation to describe it.
 func (d *doneOp) brief() *Op {
-	op := &Op{ID: d.id, Kind: d.kind, Key: d.in.Key, Value: d.in.Value, RangeEnd: d.in.End, KeysOnly: d.in.KeysOnly,
-		Client: d.client, Member: d.member, End: d.end, Status: d.status, Revision: d.rev}
-	if d.kind == OpGet && len(d.in.Result) > 0 {
-		op.Found, op.Result = d.in.End == "", d.in.Result[0].Value
+	op := &Op{ID: d.id, Kind: d.kind, Client: d.client, Member: d.member, End: d.end, Status: d.status}
+	op.header.Revision = d.rev
+	key, end := []byte(d.in.Key), []byte(d.in.End)
+	switch d.kind {
+	case OpPut:
+		op.Req.Put = &etcdserverpb.PutRequest{Key: key, Value: []byte(d.in.Value)}
+	case OpDelete:
+		op.Req.DeleteRange = &etcdserverpb.DeleteRangeRequest{Key: key, RangeEnd: end}
+	case OpGet:
+		op.Req.Range = &etcdserverpb.RangeRequest{Key: key, RangeEnd: end, KeysOnly: d.in.KeysOnly}
+		resp := &etcdserverpb.RangeResponse{Header: &op.header}
 		for _, kv := range d.in.Result {
-			op.KVs = append(op.KVs, mvcc.KeyValue{Key: kv.Key, Value: kv.Value})
+			resp.Kvs = append(resp.Kvs, &KeyValue{Key: []byte(kv.Key), Value: []byte(kv.Value)})
 		}
+		op.Resp.Range = resp
+	case OpTxn:
+		op.Req.Txn = &etcdserverpb.TxnRequest{}
 	}
 	return op
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/raftsim/raftsim/mvcc"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 )
 
 // compactRevKey is the key kube-apiserver's compactors agree through.
@@ -45,26 +45,30 @@ func (w *World) scheduleCompactor(i int) {
 func (w *World) compactorFires(e *event) {
 	i := int(e.peer)
 	c := w.compactors[i]
-	txn := &mvcc.TxnRequest{
-		Compare: []*mvcc.Compare{{Key: compactRevKey, Target: mvcc.TargetVersion, Result: mvcc.CompareEqual, Version: c.version}},
-		Success: []*mvcc.RequestOp{{RequestPut: &mvcc.PutRequest{Key: compactRevKey, Value: strconv.FormatInt(c.rev, 10)}}},
-		Failure: []*mvcc.RequestOp{{RequestRange: &mvcc.RangeRequest{Key: compactRevKey}}},
+	key := []byte(compactRevKey)
+	txn := &etcdserverpb.TxnRequest{
+		Compare: []*etcdserverpb.Compare{{Key: key, Target: etcdserverpb.Compare_VERSION, Result: etcdserverpb.Compare_EQUAL,
+			TargetUnion: &etcdserverpb.Compare_Version{Version: c.version}}},
+		Success: []*etcdserverpb.RequestOp{{Request: &etcdserverpb.RequestOp_RequestPut{
+			RequestPut: &etcdserverpb.PutRequest{Key: key, Value: []byte(strconv.FormatInt(c.rev, 10))}}}},
+		Failure: []*etcdserverpb.RequestOp{{Request: &etcdserverpb.RequestOp_RequestRange{
+			RequestRange: &etcdserverpb.RangeRequest{Key: key}}}},
 	}
-	op := &Op{Client: c.client, Kind: OpTxn, Key: compactRevKey, Txn: txn}
+	op := &Op{Client: c.client, Kind: OpTxn, Req: Request{Txn: txn}}
 	op.after = func(op *Op) { w.compactorTxnDone(i, op) }
 	w.submit(op)
 }
 
 func (w *World) compactorTxnDone(i int, op *Op) {
 	c := w.compactors[i]
-	if op.Status != OpOK || op.TxnResp == nil {
+	if op.Status != OpOK || op.Resp.Txn == nil {
 		w.scheduleCompactor(i) // kube-apiserver logs the error and tries again next interval
 		return
 	}
-	resp := op.TxnResp
+	resp := op.Resp.Txn
 	curRev := resp.Header.Revision
 	if !resp.Succeeded {
-		if rr := resp.Responses[0].ResponseRange; rr != nil && len(rr.Kvs) > 0 {
+		if rr := resp.Responses[0].GetResponseRange(); rr != nil && len(rr.Kvs) > 0 {
 			c.version = rr.Kvs[0].Version
 		}
 		c.rev = curRev
@@ -78,7 +82,7 @@ func (w *World) compactorTxnDone(i int, op *Op) {
 		w.scheduleCompactor(i)
 		return
 	}
-	cop := &Op{Client: c.client, Kind: OpCompact, Rev: prev}
+	cop := &Op{Client: c.client, Kind: OpCompact, Req: Request{Compaction: &etcdserverpb.CompactionRequest{Revision: prev}}}
 	cop.after = func(*Op) { w.scheduleCompactor(i) }
 	w.submit(cop)
 }

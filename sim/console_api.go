@@ -15,7 +15,7 @@ import (
 // and every key in key order, as `etcdctl snapshot save` streams them from
 // that member. ok is false when there is no such member or it is down (its
 // state machine is volatile and lost while it is down).
-func (w *World) MemberKV(name string) (revision int64, kvs []KeyValue, ok bool) {
+func (w *World) MemberKV(name string) (revision int64, kvs []*KeyValue, ok bool) {
 	m := w.byName[name]
 	if m == nil || !m.up || m.kv == nil {
 		return 0, nil, false

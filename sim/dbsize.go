@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	"google.golang.org/protobuf/encoding/protowire"
 	"time"
 
 	"github.com/raftsim/raftsim/dbsize"
@@ -68,7 +70,7 @@ func (m *member) dbLease(id, ttl int64) {
 		m.db.Delete(dbsize.LeaseBucket, dbsize.Key{Main: id})
 		return
 	}
-	m.db.Put(dbsize.LeaseBucket, dbsize.Key{Main: id}, 8, 2+varintLen(uint64(id))+varintLen(uint64(ttl)), false)
+	m.db.Put(dbsize.LeaseBucket, dbsize.Key{Main: id}, 8, 2+protowire.SizeVarint(uint64(id))+protowire.SizeVarint(uint64(ttl)), false)
 }
 
 // attachDB connects the member's new store to its database model; a
@@ -79,19 +81,19 @@ func (m *member) attachDB() {
 	if m.db == nil {
 		m.db = dbsize.New()
 		n := 0
-		_ = m.kv.store.Records(func(rev mvcc.Revision, tomb bool, kv *mvcc.KeyValue) error {
+		_ = m.kv.store.Records(func(rev mvcc.Revision, tomb bool, kv *mvccpb.KeyValue) error {
 			o := *kv
 			keyLen := 17
 			if tomb {
-				o, keyLen = mvcc.KeyValue{Key: kv.Key}, 18
+				o, keyLen = mvccpb.KeyValue{Key: kv.Key}, 18 // etcd stores a tombstone's key alone
 			}
-			m.db.Put(dbsize.KeyBucket, dbsize.Key{Main: rev.Main, Sub: rev.Sub}, keyLen, mvcc.KeyValueLen(&o), true)
+			m.db.Put(dbsize.KeyBucket, dbsize.Key{Main: rev.Main, Sub: rev.Sub}, keyLen, o.Size(), true)
 			n++
 			return nil
 		})
 		for _, id := range m.kv.lessor.Leases() {
 			ttl := m.kv.lessor.Lookup(id).TTL
-			m.db.Put(dbsize.LeaseBucket, dbsize.Key{Main: id}, 8, 2+varintLen(uint64(id))+varintLen(uint64(ttl)), false)
+			m.db.Put(dbsize.LeaseBucket, dbsize.Key{Main: id}, 8, 2+protowire.SizeVarint(uint64(id))+protowire.SizeVarint(uint64(ttl)), false)
 			n++
 		}
 		if n > 0 {

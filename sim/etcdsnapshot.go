@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	"slices"
 
 	"github.com/raftsim/raftsim/lease"
@@ -63,11 +64,11 @@ func (w *World) SnapshotOf(name string) (*snapshot.State, func(yield func(*snaps
 	store := m.kv.store
 	records := func(yield func(*snapshot.Record) error) error {
 		var r snapshot.Record
-		return store.Records(func(rev mvcc.Revision, tomb bool, kv *mvcc.KeyValue) error {
+		return store.Records(func(rev mvcc.Revision, tomb bool, kv *mvccpb.KeyValue) error {
 			r = snapshot.Record{Rev: snapshot.Revision{Main: rev.Main, Sub: rev.Sub}, Tombstone: tomb}
-			r.KV.Key = []byte(kv.Key)
+			r.KV.Key = kv.Key
 			if !tomb {
-				r.KV.Value = []byte(kv.Value)
+				r.KV.Value = kv.Value
 				r.KV.CreateRevision, r.KV.ModRevision, r.KV.Version, r.KV.Lease = kv.CreateRevision, kv.ModRevision, kv.Version, kv.Lease
 			}
 			return yield(&r)
@@ -91,12 +92,9 @@ func RestoreKV(st *snapshot.State, records func(yield func(*snapshot.Record) err
 	if st.FinishedCompact > 0 {
 		compact = st.FinishedCompact
 	}
-	store, err := mvcc.Load(compact, st.ScheduledCompact, le, func(yield func(mvcc.Revision, bool, *mvcc.KeyValue) error) error {
-		var kv mvcc.KeyValue
+	store, err := mvcc.Load(compact, st.ScheduledCompact, le, func(yield func(mvcc.Revision, bool, *mvccpb.KeyValue) error) error {
 		return records(func(r *snapshot.Record) error {
-			kv = mvcc.KeyValue{Key: string(r.KV.Key), Value: string(r.KV.Value), CreateRevision: r.KV.CreateRevision,
-				ModRevision: r.KV.ModRevision, Version: r.KV.Version, Lease: r.KV.Lease}
-			return yield(mvcc.Revision{Main: r.Rev.Main, Sub: r.Rev.Sub}, r.Tombstone, &kv)
+			return yield(mvcc.Revision{Main: r.Rev.Main, Sub: r.Rev.Sub}, r.Tombstone, &r.KV)
 		})
 	})
 	if err != nil {

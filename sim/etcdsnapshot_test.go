@@ -3,6 +3,7 @@
 package sim
 
 import (
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -31,12 +32,12 @@ func TestSnapshotRestoresIntoANewCluster(t *testing.T) {
 	if err := w.Advance(2e9); err != nil {
 		t.Fatal(err)
 	}
-	step(Command{Kind: CmdPut, Via: "n1", Key: "a", Value: "1"})
-	step(Command{Kind: CmdPut, Via: "n1", Key: "a", Value: "2"})
-	step(Command{Kind: CmdPut, Via: "n1", Key: "b", Value: "x"})
-	step(Command{Kind: CmdDelete, Via: "n1", Key: "b"})
-	step(Command{Kind: CmdCompact, Via: "n1", Rev: 3})
-	step(Command{Kind: CmdLeaseGrant, Via: "n1", TTL: 60})
+	step(Command{Kind: CmdPut, Via: "n1", Req: Put("a", "1")})
+	step(Command{Kind: CmdPut, Via: "n1", Req: Put("a", "2")})
+	step(Command{Kind: CmdPut, Via: "n1", Req: Put("b", "x")})
+	step(Command{Kind: CmdDelete, Via: "n1", Req: Delete("b")})
+	step(Command{Kind: CmdCompact, Via: "n1", Req: Request{Compaction: &etcdserverpb.CompactionRequest{Revision: 3}}})
+	step(Command{Kind: CmdLeaseGrant, Via: "n1", Req: Request{LeaseGrant: &etcdserverpb.LeaseGrantRequest{TTL: 60}}})
 	rev, kvs, _ := w.MemberKV("n2")
 
 	st, records, err := w.SnapshotOf("n2")

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -88,6 +89,8 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		check:       w.check.Clone(),
 		keepChecked: w.keepChecked,
 		untracked:   slices.Clone(w.untracked),
+		// the revocations lessors proposed may yet apply in the fork
+		lessorRevokes: maps.Clone(w.lessorRevokes),
 	}
 	f.streamChecked, f.streamSkipped = w.streamChecked, w.streamSkipped
 	f.safety = w.safety.clone(f)
@@ -205,7 +208,7 @@ func (f *World) forkMember(m *member) *member {
 		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
 		commitSeen: m.commitSeen, lastRole: m.lastRole, unsynced: m.unsynced, // unsynced is never changed, only replaced
 		peers: slices.Clone(m.peers), started: m.started, leadElected: m.leadElected,
-		noLeaderPolls: m.noLeaderPolls, nextLeaseCheck: m.nextLeaseCheck, idSuffix: m.idSuffix,
+		noLeaderPolls: m.noLeaderPolls, nextLeaseCheck: m.nextLeaseCheck, idSuffix: m.idSuffix, firstID: m.firstID,
 	}
 	f.members = append(f.members, fm)
 	f.byName[m.name] = fm

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math"
 	"strconv"
 	"strings"
@@ -184,27 +185,28 @@ func (w *World) LastCaption() (string, bool) { return w.lastCaption, w.lastCapti
 // member add) is etcd's and etcdctl's, and stays; so do keys, values,
 // names and etcdctl's flags.
 func describeOp(l i18n.Lang, op *Op) string {
-	s := op.Kind.String() + " " + strconv.Quote(op.Key)
+	key, end := op.Req.KeyRange()
+	s := op.Kind.String() + " " + strconv.Quote(displayKey(key))
 	switch op.Kind {
 	case OpPut:
-		s += " = " + strconv.Quote(op.Value)
-		if op.Lease != 0 {
-			s += l.F(" with lease %s", leaseHex(op.Lease))
+		s += " = " + strconv.Quote(string(op.Req.Put.Value))
+		if op.Req.Put.Lease != 0 {
+			s += l.F(" with lease %s", leaseHex(op.Req.Put.Lease))
 		}
 	case OpGet:
-		if op.Serializable {
+		if op.Req.Range.Serializable {
 			s += l.T(" (serializable)")
 		} else {
 			s += l.T(" (linearizable)")
 		}
 	case OpTxn:
-		s = "txn " + describeTxn(op.Txn)
+		s = "txn " + describeTxn(op.Req.Txn)
 	case OpCompact:
-		s = l.F("compact at revision %d", op.Rev)
+		s = l.F("compact at revision %d", op.Req.Compaction.Revision)
 	case OpLeaseGrant:
-		s = l.F("lease grant, TTL %ds", op.TTL)
+		s = l.F("lease grant, TTL %ds", op.Req.LeaseGrant.TTL)
 	case OpLeaseRevoke, OpLeaseKeepAlive, OpLeaseTimeToLive:
-		s = op.Kind.String() + " " + leaseHex(op.Lease)
+		s = op.Kind.String() + " " + leaseHex(op.Req.Lease())
 	case OpLeaseLeases:
 		s = "lease list"
 	case OpMemberAdd:
@@ -220,15 +222,19 @@ func describeOp(l i18n.Lang, op *Op) string {
 		s = op.Kind.String()
 	}
 	switch {
-	case op.Prefix:
+	case len(end) == 0:
+	case IsPrefix(key, end):
 		s += " --prefix"
-	case op.RangeEnd == mvcc.GteEnd:
+	case mvcc.IsGteEnd(end):
 		s += " --from-key"
-	case op.RangeEnd != "":
-		s += l.F(" to %s", strconv.Quote(op.RangeEnd))
+	default:
+		s += l.F(" to %s", strconv.Quote(string(end)))
 	}
-	if op.Rev != 0 && (op.Kind == OpGet || op.Kind == OpWatch) {
-		s += " --rev=" + strconv.FormatInt(op.Rev, 10)
+	switch {
+	case op.Kind == OpGet && op.Req.Range.Revision != 0:
+		s += " --rev=" + strconv.FormatInt(op.Req.Range.Revision, 10)
+	case op.Kind == OpWatch && op.Req.Watch.StartRevision != 0:
+		s += " --rev=" + strconv.FormatInt(op.Req.Watch.StartRevision, 10)
 	}
 	return s
 }
@@ -240,7 +246,7 @@ var asLearnerText = i18n.N(" as a learner")
 func leaseHex(id int64) string { return fmt.Sprintf("%016x", id) }
 
 // describeTxn says what a transaction asks, in etcdctl's txn syntax.
-func describeTxn(t *mvcc.TxnRequest) string {
+func describeTxn(t *etcdserverpb.TxnRequest) string {
 	if t == nil {
 		return "{}"
 	}
@@ -255,7 +261,7 @@ func describeTxn(t *mvcc.TxnRequest) string {
 	return s + " then " + describeRequestOps(t.Success) + " else " + describeRequestOps(t.Failure)
 }
 
-func describeRequestOps(ops []*mvcc.RequestOp) string {
+func describeRequestOps(ops []*etcdserverpb.RequestOp) string {
 	var parts []string
 	for _, o := range ops {
 		parts = append(parts, etcdctl.FormatRequest(o))
@@ -277,21 +283,22 @@ func describeResult(l i18n.Lang, op *Op) string {
 		}
 		return s
 	}
-	rev := l.F(" at revision %d", op.Revision)
+	rev := l.F(" at revision %d", op.Revision())
 	switch op.Kind {
 	case OpGet:
 		var s string
+		r, resp := op.Req.Range, op.Resp.Range
 		switch {
-		case op.CountOnly:
-			s = l.F("ok: count %d", op.Count)
-		case op.Prefix || op.RangeEnd != "":
-			s = l.F("ok: %d keys", len(op.KVs))
-			if op.More {
+		case r.CountOnly:
+			s = l.F("ok: count %d", resp.Count)
+		case len(r.RangeEnd) != 0:
+			s = l.F("ok: %d keys", len(resp.Kvs))
+			if resp.More {
 				s += l.T(" (more)")
 			}
-		case op.Found:
-			kv := op.KVs[0]
-			s = l.F("ok: %s (mod %d, version %d)", strconv.Quote(op.Result), kv.ModRevision, kv.Version)
+		case len(resp.Kvs) > 0:
+			kv := resp.Kvs[0]
+			s = l.F("ok: %s (mod %d, version %d)", strconv.Quote(string(kv.Value)), kv.ModRevision, kv.Version)
 		default:
 			s = l.T("ok: not found")
 		}
@@ -303,23 +310,23 @@ func describeResult(l i18n.Lang, op *Op) string {
 	case OpWatch:
 		return l.T("ok: watching")
 	case OpDelete:
-		return l.F("ok: deleted %d", op.Deleted) + rev
+		return l.F("ok: deleted %d", op.Resp.DeleteRange.Deleted) + rev
 	case OpTxn:
-		if op.TxnResp != nil && op.TxnResp.Succeeded {
+		if op.Resp.Txn != nil && op.Resp.Txn.Succeeded {
 			return l.T("ok: succeeded (then)") + rev
 		}
 		return l.T("ok: failed (else)") + rev
 	case OpLeaseGrant:
-		return l.F("ok: lease %016x granted, TTL %ds", op.LeaseResp.ID, op.LeaseResp.TTL)
+		return l.F("ok: lease %016x granted, TTL %ds", op.Resp.LeaseGrant.ID, op.Resp.LeaseGrant.TTL)
 	case OpLeaseKeepAlive:
-		return l.F("ok: TTL %ds", op.LeaseResp.TTL)
+		return l.F("ok: TTL %ds", op.Resp.LeaseKeepAlive.TTL)
 	case OpLeaseTimeToLive:
-		if op.LeaseResp.TTL == -1 {
+		if op.Resp.LeaseTimeToLive.TTL == -1 {
 			return l.T("ok: expired or revoked")
 		}
-		return l.F("ok: %ds left of %ds", op.LeaseResp.TTL, op.LeaseResp.GrantedTTL)
+		return l.F("ok: %ds left of %ds", op.Resp.LeaseTimeToLive.TTL, op.Resp.LeaseTimeToLive.GrantedTTL)
 	case OpLeaseLeases:
-		return l.Count(len(op.LeaseResp.Leases), "ok: %d lease", "ok: %d leases")
+		return l.Count(len(op.Resp.LeaseLeases.Leases), "ok: %d lease", "ok: %d leases")
 	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList:
 		return l.Count(len(op.Members), "ok: %d member", "ok: %d members")
 	case OpAlarmList:

@@ -333,6 +333,8 @@ func (env *interactionEnv) handleDo(t *testing.T, d *datadriven.TestData) error 
 		d.Fatalf(t, "do KIND ...")
 	}
 	c := sim.Command{Kind: sim.CommandKind(d.CmdArgs[0].Key)}
+	var key, value string
+	var serializable, prefix, keysOnly bool
 	for _, a := range d.CmdArgs[1:] {
 		v := ""
 		if len(a.Vals) > 0 {
@@ -342,17 +344,17 @@ func (env *interactionEnv) handleDo(t *testing.T, d *datadriven.TestData) error 
 		case "via":
 			c.Via = v
 		case "key":
-			c.Key = v
+			key = v
 		case "value":
-			c.Value = v
+			value = v
 		case "as":
 			c.Label = v
 		case "serializable":
-			c.Serializable = true
+			serializable = true
 		case "prefix":
-			c.Prefix = true
+			prefix = true
 		case "keys_only":
-			c.KeysOnly = true
+			keysOnly = true
 		case "require_leader":
 			c.RequireLeader = true
 		case "g":
@@ -395,6 +397,26 @@ func (env *interactionEnv) handleDo(t *testing.T, d *datadriven.TestData) error 
 				continue
 			}
 			d.Fatalf(t, "do: unknown field %q", a.Key)
+		}
+	}
+	switch c.Kind {
+	case sim.CmdPut:
+		c.Req = sim.Put(key, value)
+	case sim.CmdGet:
+		c.Req = sim.Get(key, serializable)
+		if prefix {
+			c.Req = sim.GetPrefix(key, serializable)
+		}
+		c.Req.Range.KeysOnly = keysOnly
+	case sim.CmdDelete:
+		c.Req = sim.Delete(key)
+		if prefix {
+			c.Req = sim.DeletePrefix(key)
+		}
+	case sim.CmdWatch:
+		c.Req = sim.Watch(key)
+		if prefix {
+			c.Req = sim.WatchPrefix(key)
 		}
 	}
 	env.lastDo = env.w.HistoryLen()
@@ -507,29 +529,29 @@ func (env *interactionEnv) handleOp(t *testing.T, d *datadriven.TestData, out *s
 		if op.Target != "" {
 			fmt.Fprintf(out, "%s: %s %s", name, op.Kind, op.Target)
 		} else {
-			fmt.Fprintf(out, "%s: %s %q", name, op.Kind, op.Key)
+			fmt.Fprintf(out, "%s: %s %q", name, op.Kind, op.Key())
 		}
 		if op.Kind == sim.OpPut {
-			fmt.Fprintf(out, "=%q", op.Value)
+			fmt.Fprintf(out, "=%q", op.Value())
 		}
-		if op.Serializable {
+		if op.Req.Serializable() {
 			out.WriteString(" serializable")
 		}
 		fmt.Fprintf(out, " via %s at %s: %s", op.Client, op.Member, op.Status)
 		switch {
 		case op.Status == sim.OpOK && op.Kind == sim.OpGet:
-			if op.Found {
-				fmt.Fprintf(out, " %q", op.Result)
-			} else if !op.Prefix {
+			if v, ok := op.Found(); ok {
+				fmt.Fprintf(out, " %q", v)
+			} else if len(op.Req.Range.RangeEnd) == 0 {
 				out.WriteString(" not found")
 			} else {
-				fmt.Fprintf(out, " %d keys", len(op.KVs))
+				fmt.Fprintf(out, " %d keys", len(op.KVs()))
 			}
-			fmt.Fprintf(out, " rev=%d applied=%d", op.Revision, op.Applied)
+			fmt.Fprintf(out, " rev=%d applied=%d", op.Revision(), op.Applied)
 		case op.Status == sim.OpOK && op.Kind == sim.OpWatch:
 			fmt.Fprintf(out, " %d events", len(op.Events))
 		case op.Status == sim.OpOK:
-			fmt.Fprintf(out, " rev=%d", op.Revision)
+			fmt.Fprintf(out, " rev=%d", op.Revision())
 		case op.Status != sim.OpPending:
 			fmt.Fprintf(out, " %q", op.Err)
 		}
@@ -541,7 +563,7 @@ func (env *interactionEnv) handleOp(t *testing.T, d *datadriven.TestData, out *s
 		}
 		out.WriteString("\n")
 		for _, ev := range op.Events {
-			fmt.Fprintf(out, "  %s %s %s=%s\n", ev.At, ev.Type, ev.KV.Key, ev.KV.Value)
+			fmt.Fprintf(out, "  %s %s %s=%s\n", ev.At, ev.Type, ev.Kv.Key, ev.Kv.Value)
 		}
 	}
 }

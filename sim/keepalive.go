@@ -26,7 +26,7 @@ func (w *World) sendKeepAlive(stream *Op) {
 	if !stream.streamOpen() {
 		return
 	}
-	one := &Op{Client: stream.Client, via: stream.via, Kind: OpLeaseKeepAlive, Lease: stream.Lease}
+	one := &Op{Client: stream.Client, via: stream.via, Kind: OpLeaseKeepAlive, Req: stream.Req}
 	one.after = func(one *Op) { w.keepAliveAnswered(stream, one) }
 	w.submit(one)
 }
@@ -42,17 +42,18 @@ func (w *World) keepAliveAnswered(stream, one *Op) {
 	node := w.endpointOf(one)
 	switch {
 	case one.Status == OpOK:
-		stream.LeaseResp, stream.Header = one.LeaseResp, one.Header
-		stream.KeepAlives = append(stream.KeepAlives, KeepAliveAnswer{At: w.now, LeaseResp: one.LeaseResp, Header: one.Header})
-		stream.keepAliveDeadline = w.now.Add(time.Duration(one.LeaseResp.TTL) * time.Second)
+		ttl := one.Resp.LeaseKeepAlive.TTL
+		stream.Resp, stream.header = one.Resp, one.header
+		stream.KeepAlives = append(stream.KeepAlives, one.Resp.LeaseKeepAlive)
+		stream.keepAliveDeadline = w.now.Add(time.Duration(ttl) * time.Second)
 		if stream.Status == OpPending {
 			stream.Status = OpOK
 			w.record(Event{Kind: EvReply, Op: stream.ID, Node: node, Text: "ok: keeping the lease alive"})
 		}
-		w.keepAliveLater(stream, time.Duration(one.LeaseResp.TTL)*time.Second/3)
+		w.keepAliveLater(stream, time.Duration(ttl)*time.Second/3)
 		// clientv3's deadlineLoop: the lease is given up for lost if no
 		// answer renews it before its TTL runs out.
-		e := w.sched.after(w.now, Time(time.Duration(one.LeaseResp.TTL)*time.Second))
+		e := w.sched.after(w.now, Time(time.Duration(ttl)*time.Second))
 		e.kind, e.op, e.node, e.flag = evKeepAlive, stream, w.endpointOf(stream), true
 	case one.Err == "etcdserver: requested lease not found":
 		w.endKeepAlive(stream, node)

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"io"
 	"maps"
 	"math"
@@ -217,49 +218,49 @@ func (h *checkHistory) brief(i int) *Op {
 // checkedOp returns what lincheck sees of op, or false when the check
 // leaves op out (see CheckLinearizability).
 func checkedOp(op *Op) (lincheck.Operation, bool) {
-	in := lincheck.Operation{Key: op.Key, Value: op.Value, End: op.RangeEnd, KeysOnly: op.KeysOnly,
-		Call: uint64(op.StartEvent), Return: uint64(op.EndEvent)}
-	if op.Prefix {
-		in.End = prefixEnd(op.Key)
-	}
+	key, end := op.Req.KeyRange()
+	in := lincheck.Operation{Key: string(key), End: string(end), Call: uint64(op.StartEvent), Return: uint64(op.EndEvent)}
 	unknown := op.Status == OpTimeout || op.Status == OpPending || op.Canceled
 	if unknown && op.Kind.IsWrite() {
 		in.Outcome = lincheck.Indeterminate
 	}
 	switch op.Kind {
 	case OpPut:
-		in.Kind = lincheck.Put
-		return in, op.Lease == 0
+		p := op.Req.Put
+		in.Kind, in.Value = lincheck.Put, string(p.Value)
+		return in, p.Lease == 0 && !p.IgnoreValue && !p.IgnoreLease
 	case OpDelete:
 		in.Kind = lincheck.Delete
 		return in, true
 	case OpGet:
-		in.Kind = lincheck.Get
-		in.Result = kvs(op.KVs)
-		return in, !op.Serializable && plainRead(op.Rev, op.Limit, op.CountOnly, op.SortOrder, op.SortTarget)
+		in.Kind, in.KeysOnly = lincheck.Get, op.Req.Range.KeysOnly
+		in.Result = kvs(op.KVs())
+		return in, !op.Req.Range.Serializable && plainRead(op.Req.Range)
 	case OpTxn:
 		in.Kind = lincheck.Txn
-		if op.Serializable || op.Txn == nil {
+		if op.Req.Txn == nil {
 			return in, false
 		}
-		if unknown || op.TxnResp == nil {
+		if unknown || op.Resp.Txn == nil {
 			return in, !unknown // its keys are untracked; a failed one never happened
 		}
-		in.Steps = txnSteps(op.Txn, op.TxnResp)
+		in.Steps = txnSteps(op.Req.Txn, op.Resp.Txn)
 		return in, true
 	}
 	return in, false
 }
 
 // plainRead reports whether a read is of the current state, whole.
-func plainRead(rev, limit int64, countOnly bool, order mvcc.SortOrder, target mvcc.SortTarget) bool {
-	return rev == 0 && limit == 0 && !countOnly && order == mvcc.SortNone && target == mvcc.SortByKey
+func plainRead(r *etcdserverpb.RangeRequest) bool {
+	return r.Revision == 0 && r.Limit == 0 && !r.CountOnly && r.SortOrder == etcdserverpb.RangeRequest_NONE &&
+		r.SortTarget == etcdserverpb.RangeRequest_KEY && r.MinModRevision == 0 && r.MaxModRevision == 0 &&
+		r.MinCreateRevision == 0 && r.MaxCreateRevision == 0
 }
 
-func kvs(in []KeyValue) []lincheck.KV {
+func kvs(in []*KeyValue) []lincheck.KV {
 	var out []lincheck.KV
 	for _, kv := range in {
-		out = append(out, lincheck.KV{Key: kv.Key, Value: kv.Value})
+		out = append(out, lincheck.KV{Key: string(kv.Key), Value: string(kv.Value)})
 	}
 	return out
 }
@@ -268,7 +269,7 @@ func kvs(in []KeyValue) []lincheck.KV {
 // reports. A read in it that is not of the current state, whole, is left
 // out; so is one whose answer is missing (the answer is checked no more
 // than its compares are).
-func txnSteps(t *mvcc.TxnRequest, resp *mvcc.TxnResponse) []lincheck.Operation {
+func txnSteps(t *etcdserverpb.TxnRequest, resp *etcdserverpb.TxnResponse) []lincheck.Operation {
 	branch := t.Success
 	if !resp.Succeeded {
 		branch = t.Failure
@@ -276,40 +277,33 @@ func txnSteps(t *mvcc.TxnRequest, resp *mvcc.TxnResponse) []lincheck.Operation {
 	var steps []lincheck.Operation
 	for i, o := range branch {
 		switch {
-		case o.RequestPut != nil:
-			steps = append(steps, lincheck.Operation{Kind: lincheck.Put, Key: o.RequestPut.Key, Value: o.RequestPut.Value})
-		case o.RequestDeleteRange != nil:
-			steps = append(steps, lincheck.Operation{Kind: lincheck.Delete, Key: o.RequestDeleteRange.Key, End: o.RequestDeleteRange.RangeEnd})
-		case o.RequestRange != nil:
-			rr := o.RequestRange
-			if i >= len(resp.Responses) || resp.Responses[i].ResponseRange == nil ||
-				!plainRead(rr.Revision, rr.Limit, rr.CountOnly, rr.SortOrder, rr.SortTarget) {
+		case o.GetRequestPut() != nil:
+			p := o.GetRequestPut()
+			steps = append(steps, lincheck.Operation{Kind: lincheck.Put, Key: string(p.Key), Value: string(p.Value)})
+		case o.GetRequestDeleteRange() != nil:
+			d := o.GetRequestDeleteRange()
+			steps = append(steps, lincheck.Operation{Kind: lincheck.Delete, Key: string(d.Key), End: string(d.RangeEnd)})
+		case o.GetRequestRange() != nil:
+			rr := o.GetRequestRange()
+			if i >= len(resp.Responses) || resp.Responses[i].GetResponseRange() == nil || !plainRead(rr) {
 				continue
 			}
-			var got []lincheck.KV
-			for _, kv := range resp.Responses[i].ResponseRange.Kvs {
-				got = append(got, lincheck.KV{Key: kv.Key, Value: kv.Value})
-			}
-			steps = append(steps, lincheck.Operation{Kind: lincheck.Get, Key: rr.Key, End: rr.RangeEnd, KeysOnly: rr.KeysOnly, Result: got})
+			steps = append(steps, lincheck.Operation{Kind: lincheck.Get, Key: string(rr.Key), End: string(rr.RangeEnd),
+				KeysOnly: rr.KeysOnly, Result: kvs(resp.Responses[i].GetResponseRange().Kvs)})
 		}
 	}
 	return steps
 }
 
 // keyRange is [key, end) as etcd reads a range: end "" is key alone,
-// mvcc.GteEnd every key from key on.
+// "\x00" (mvcc.GteEnd) every key from key on. Strings, so that ranges
+// compare.
 type keyRange struct{ key, end string }
 
-// inRange reports whether k is in [key, end).
-func inRange(k, key, end string) bool {
-	switch end {
-	case "":
-		return k == key
-	case mvcc.GteEnd:
-		return k >= key
-	}
-	return k >= key && k < end
-}
+func rangeOf(key, end []byte) keyRange { return keyRange{string(key), string(end)} }
+
+// inRange reports whether k is in the range [key, end).
+func inRange(k, key, end string) bool { return mvcc.InRange([]byte(k), []byte(key), []byte(end)) }
 
 func (r keyRange) overlaps(o keyRange) bool {
 	if r.end == "" {
@@ -318,28 +312,30 @@ func (r keyRange) overlaps(o keyRange) bool {
 	if o.end == "" {
 		return inRange(o.key, r.key, r.end)
 	}
-	return (r.end == mvcc.GteEnd || o.key < r.end) && (o.end == mvcc.GteEnd || r.key < o.end)
+	all := string(mvcc.GteEnd)
+	return (r.end == all || o.key < r.end) && (o.end == all || r.key < o.end)
 }
 
 // untrackedRanges returns the keys the check cannot follow: put with a
-// lease, or written by a transaction whose outcome is unknown.
+// lease (or taking the key's value or lease as it is), or written by a
+// transaction whose outcome is unknown.
 func untrackedRanges(ops []*Op) []keyRange {
 	var out []keyRange
 	for _, op := range ops {
 		switch {
-		case op.Kind == OpPut && op.Lease != 0:
-			out = append(out, keyRange{op.Key, ""})
-		case op.Kind == OpTxn && op.Txn != nil:
+		case op.Kind == OpPut && (op.Req.Put.Lease != 0 || op.Req.Put.IgnoreValue || op.Req.Put.IgnoreLease):
+			out = append(out, rangeOf(op.Req.Put.Key, nil))
+		case op.Kind == OpTxn && op.Req.Txn != nil:
 			unknown := op.Status == OpTimeout || op.Status == OpPending || op.Canceled
-			for _, branch := range [][]*mvcc.RequestOp{op.Txn.Success, op.Txn.Failure} {
+			for _, branch := range [][]*etcdserverpb.RequestOp{op.Req.Txn.Success, op.Req.Txn.Failure} {
 				for _, o := range branch {
 					switch {
-					case o.RequestPut != nil && (unknown || o.RequestPut.Lease != 0):
-						out = append(out, keyRange{o.RequestPut.Key, ""})
-					case o.RequestDeleteRange != nil && unknown:
-						out = append(out, keyRange{o.RequestDeleteRange.Key, o.RequestDeleteRange.RangeEnd})
-					case o.RequestTxn != nil:
-						out = append(out, keyRange{"", mvcc.GteEnd}) // nested: give up on every key
+					case o.GetRequestPut() != nil && (unknown || o.GetRequestPut().Lease != 0 || o.GetRequestPut().IgnoreValue):
+						out = append(out, rangeOf(o.GetRequestPut().Key, nil))
+					case o.GetRequestDeleteRange() != nil && unknown:
+						out = append(out, rangeOf(o.GetRequestDeleteRange().Key, o.GetRequestDeleteRange().RangeEnd))
+					case o.GetRequestTxn() != nil:
+						out = append(out, rangeOf(nil, mvcc.GteEnd)) // nested: give up on every key
 					}
 				}
 			}
@@ -351,26 +347,23 @@ func untrackedRanges(ops []*Op) []keyRange {
 // touched returns the ranges op reads or writes (a transaction's compares
 // and both its branches).
 func touched(op *Op) []keyRange {
-	if op.Kind != OpTxn || op.Txn == nil {
-		end := op.RangeEnd
-		if op.Prefix {
-			end = prefixEnd(op.Key)
-		}
-		return []keyRange{{op.Key, end}}
+	if op.Kind != OpTxn || op.Req.Txn == nil {
+		key, end := op.Req.KeyRange()
+		return []keyRange{rangeOf(key, end)}
 	}
 	var mine []keyRange
-	for _, c := range op.Txn.Compare {
-		mine = append(mine, keyRange{c.Key, c.RangeEnd})
+	for _, c := range op.Req.Txn.Compare {
+		mine = append(mine, rangeOf(c.Key, c.RangeEnd))
 	}
-	for _, branch := range [][]*mvcc.RequestOp{op.Txn.Success, op.Txn.Failure} {
+	for _, branch := range [][]*etcdserverpb.RequestOp{op.Req.Txn.Success, op.Req.Txn.Failure} {
 		for _, o := range branch {
 			switch {
-			case o.RequestPut != nil:
-				mine = append(mine, keyRange{o.RequestPut.Key, ""})
-			case o.RequestDeleteRange != nil:
-				mine = append(mine, keyRange{o.RequestDeleteRange.Key, o.RequestDeleteRange.RangeEnd})
-			case o.RequestRange != nil:
-				mine = append(mine, keyRange{o.RequestRange.Key, o.RequestRange.RangeEnd})
+			case o.GetRequestPut() != nil:
+				mine = append(mine, rangeOf(o.GetRequestPut().Key, nil))
+			case o.GetRequestDeleteRange() != nil:
+				mine = append(mine, rangeOf(o.GetRequestDeleteRange().Key, o.GetRequestDeleteRange().RangeEnd))
+			case o.GetRequestRange() != nil:
+				mine = append(mine, rangeOf(o.GetRequestRange().Key, o.GetRequestRange().RangeEnd))
 			}
 		}
 	}

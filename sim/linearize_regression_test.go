@@ -41,12 +41,12 @@ func untilDone(t testing.TB, w *World, op *Op) {
 func TestStaleReadAtTheInstantOfAnAck(t *testing.T) {
 	w := reviewWorld(t, 3, nil)
 	lead := reviewLeader(t, w)
-	wr := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Key: "k", Value: "new"})
+	wr := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", "new")})
 	untilDone(t, w, wr)
 	if wr.Status != OpOK {
 		t.Fatalf("put: %s", wr.Status)
 	}
-	rd := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Key: "k"}) // now: the instant of the ack
+	rd := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: Get("k", false)}) // now: the instant of the ack
 	untilDone(t, w, rd)
 	if rd.Start != wr.End || rd.StartEvent <= wr.EndEvent {
 		t.Fatalf("the read was sent at %s (event %d), the write acked at %s (event %d): want the same instant, after it",
@@ -55,7 +55,7 @@ func TestStaleReadAtTheInstantOfAnAck(t *testing.T) {
 	if got := w.CheckLinearizability(); !got.OK {
 		t.Fatalf("the history as it happened: %s: %s", got.Result, got.Detail)
 	}
-	rd.Found, rd.Result, rd.KVs = false, "", nil // the key's old state: it did not exist
+	rd.Resp.Range.Kvs = nil // the key's old state: it did not exist
 
 	got := w.CheckLinearizability()
 	if got.OK || got.Result != "NOT linearizable" {
@@ -121,14 +121,14 @@ func lostWrites(t testing.TB, seed uint64) *World {
 	f := reviewFollower(w, w.leader())
 	do(Command{Kind: CmdIsolate, Node: f.name})
 	for i := range 30 {
-		do(Command{Kind: CmdPut, Via: f.name, Key: "k", Value: fmt.Sprint("lost-", i)})
+		do(Command{Kind: CmdPut, Via: f.name, Req: Put("k", fmt.Sprint("lost-", i))})
 		_ = w.Advance(100 * time.Millisecond)
 	}
 	_ = w.Advance(8 * time.Second)
 	do(Command{Kind: CmdHeal})
 	for i := range 60 {
-		untilDone(t, w, do(Command{Kind: CmdPut, Via: f.name, Key: "k", Value: fmt.Sprint("v-", i)}))
-		untilDone(t, w, do(Command{Kind: CmdGet, Via: f.name, Key: "k"}))
+		untilDone(t, w, do(Command{Kind: CmdPut, Via: f.name, Req: Put("k", fmt.Sprint("v-", i))}))
+		untilDone(t, w, do(Command{Kind: CmdGet, Via: f.name, Req: Get("k", false)}))
 	}
 	return w
 }
@@ -151,17 +151,17 @@ func TestLateWritesAreDecided(t *testing.T) {
 			if !same {
 				v = fmt.Sprint("late-", i)
 			}
-			mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Key: "k", Value: v})
+			mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: Put("k", v)})
 			_ = w.Advance(100 * time.Millisecond)
 		}
 		_ = w.Advance(5 * time.Second)
 		seen := 0
 		for i := range 60 {
-			g := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Key: "k"})
-			p := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Key: "k", Value: fmt.Sprint("v-", i)})
+			g := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: Get("k", false)})
+			p := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", fmt.Sprint("v-", i))})
 			untilDone(t, w, g)
 			untilDone(t, w, p)
-			if strings.HasPrefix(g.Result, "late") {
+			if v, _ := g.Found(); strings.HasPrefix(v, "late") {
 				seen++
 			}
 		}
@@ -216,15 +216,15 @@ func lostWritesInFlight(t testing.TB, seed uint64, pairs int) *World {
 	f := reviewFollower(w, w.leader())
 	do(Command{Kind: CmdIsolate, Node: f.name})
 	for i := range 30 {
-		do(Command{Kind: CmdPut, Via: f.name, Key: "k", Value: fmt.Sprint("lost-", i)})
+		do(Command{Kind: CmdPut, Via: f.name, Req: Put("k", fmt.Sprint("lost-", i))})
 		_ = w.Advance(100 * time.Millisecond)
 	}
 	_ = w.Advance(8 * time.Second)
 	do(Command{Kind: CmdHeal})
 	_ = w.Advance(time.Second)
 	for i := range pairs {
-		do(Command{Kind: CmdPut, Via: f.name, Key: "k", Value: fmt.Sprint("v-", i)})
-		do(Command{Kind: CmdGet, Via: f.name, Key: "k"})
+		do(Command{Kind: CmdPut, Via: f.name, Req: Put("k", fmt.Sprint("v-", i))})
+		do(Command{Kind: CmdGet, Via: f.name, Req: Get("k", false)})
 		_ = w.Advance(2 * time.Millisecond)
 	}
 	_ = w.Advance(10 * time.Second)
@@ -272,12 +272,12 @@ func TestLostWritesInFlightAreDecided(t *testing.T) {
 	w := lostWritesInFlight(t, 1, 60)
 	var gets []*Op
 	for _, op := range w.Ops() {
-		if op.Kind == OpGet && op.Status == OpOK && strings.HasPrefix(op.Result, "v-") {
+		if v, _ := op.Found(); op.Kind == OpGet && op.Status == OpOK && strings.HasPrefix(v, "v-") {
 			gets = append(gets, op)
 		}
 	}
 	g := gets[len(gets)/2]
-	g.Result, g.KVs[0].Value = "v-59", "v-59"
+	g.KVs()[0] = &KeyValue{Key: g.KVs()[0].Key, Value: []byte("v-59")} // not the store's own key-value, which it shares
 	if got := w.CheckLinearizability(); got.OK || got.Result != "NOT linearizable" {
 		t.Fatalf("a get that saw a later put: %s, want NOT linearizable", got.Result)
 	}

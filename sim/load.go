@@ -2,13 +2,12 @@ package sim
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/raftsim/raftsim/mvcc"
 )
 
 // LoadSpec is a client workload: requests at a fixed rate for a time, from
@@ -131,24 +130,27 @@ func (w *World) startLoad(s LoadSpec) {
 // loadFires sends a load's next request and schedules the one after.
 func (w *World) loadFires(l *load) {
 	c := &Command{Via: l.spec.Via[l.sent%len(l.spec.Via)]}
-	c.Key = l.spec.Prefix + strconv.Itoa(l.key())
-	c.Value = "l" + strconv.Itoa(l.n) + "-" + strconv.Itoa(l.sent)
+	key := []byte(l.spec.Prefix + strconv.Itoa(l.key()))
+	value := []byte("l" + strconv.Itoa(l.n) + "-" + strconv.Itoa(l.sent))
 	m := l.spec.Mix
 	switch r := l.rng.IntN(m.Total()); {
 	case r < m.Put:
-		c.Kind = CmdPut
+		c.Kind, c.Req.Put = CmdPut, &etcdserverpb.PutRequest{Key: key, Value: value}
 	case r < m.Put+m.Get:
-		c.Kind = CmdGet
+		c.Kind, c.Req.Range = CmdGet, &etcdserverpb.RangeRequest{Key: key}
 	case r < m.Put+m.Get+m.Serializable:
-		c.Kind, c.Serializable = CmdGet, true
+		c.Kind, c.Req.Range = CmdGet, &etcdserverpb.RangeRequest{Key: key, Serializable: true}
 	case r < m.Put+m.Get+m.Serializable+m.Delete:
-		c.Kind = CmdDelete
+		c.Kind, c.Req.DeleteRange = CmdDelete, &etcdserverpb.DeleteRangeRequest{Key: key}
 	default:
 		c.Kind = CmdTxn
-		c.Txn = &mvcc.TxnRequest{
-			Compare: []*mvcc.Compare{{Key: c.Key, Target: mvcc.TargetCreate, Result: mvcc.CompareEqual, CreateRevision: 0}},
-			Success: []*mvcc.RequestOp{{RequestPut: &mvcc.PutRequest{Key: c.Key, Value: c.Value}}},
-			Failure: []*mvcc.RequestOp{{RequestRange: &mvcc.RangeRequest{Key: c.Key}}},
+		c.Req.Txn = &etcdserverpb.TxnRequest{
+			Compare: []*etcdserverpb.Compare{{Key: key, Target: etcdserverpb.Compare_CREATE, Result: etcdserverpb.Compare_EQUAL,
+				TargetUnion: &etcdserverpb.Compare_CreateRevision{CreateRevision: 0}}},
+			Success: []*etcdserverpb.RequestOp{{Request: &etcdserverpb.RequestOp_RequestPut{
+				RequestPut: &etcdserverpb.PutRequest{Key: key, Value: value}}}},
+			Failure: []*etcdserverpb.RequestOp{{Request: &etcdserverpb.RequestOp_RequestRange{
+				RequestRange: &etcdserverpb.RangeRequest{Key: key}}}},
 		}
 	}
 	if op, err := w.doRequest(c); err == nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
@@ -99,7 +100,8 @@ type member struct {
 	noLeaderPolls  int         // polls in a row that found no leader (require-leader watches)
 	nextLeaseCheck int64       // the leader's lessor: when (its own clock) it next looks for expired leases
 	leaseWaits     []leaseWait // keep-alives of expired leases, held until their revocation applies
-	idSuffix       uint64      // the lease ID generator's counter (nextLeaseID)
+	idSuffix       uint64      // the request ID generator's counter (nextID)
+	firstID        uint64      // the first ID it drew in this life: its publications from this life have one as large
 }
 
 // logEntry is the mirror of one persisted entry: what the safety checks
@@ -187,6 +189,7 @@ func (m *member) start() {
 	m.ticks, m.noLeaderPolls = 0, 0
 	// etcd's ID generator starts from the time the server starts, in ms.
 	m.idSuffix = uint64(m.w.now/Time(time.Millisecond)) & (1<<40 - 1) << 8
+	m.firstID = (m.memberID&0xffff)<<48 | (m.idSuffix+1)&(1<<48-1)
 	snap, _ := m.disk.Snapshot()
 	if err := m.restoreData(snap.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
@@ -624,10 +627,8 @@ func (m *member) apply(ents []*pb.Entry) {
 				if m.wantVersion {
 					m.promote()
 				}
-			case isClusterRequest(data):
-				m.applyCluster(data)
 			default:
-				m.applyRequest(data)
+				m.applyEntry(data)
 			}
 		case pb.EntryConfChange, pb.EntryConfChangeV2:
 			m.applyConfChange(e)
@@ -654,7 +655,7 @@ func (m *member) serve(op *Op) {
 		m.w.reply(m, op, reply{status: OpError, err: why})
 		return
 	}
-	if m.isLearner() && !(op.Kind == OpGet && op.Serializable) {
+	if m.isLearner() && !(op.Kind == OpGet && op.Req.Range.Serializable) {
 		// etcd's learner serves Status and serializable reads only: no
 		// write, linearizable read, watch, lease or cluster call.
 		m.w.reply(m, op, reply{status: OpError, err: errNotForLearner.Error()})
@@ -662,7 +663,7 @@ func (m *member) serve(op *Op) {
 	}
 	switch op.Kind {
 	case OpTxn:
-		if mvcc.IsReadOnly(op.Txn) {
+		if mvcc.IsReadOnly(op.Req.Txn) {
 			m.serveRead(op) // etcd serves a transaction that writes nothing like a read
 			return
 		}
@@ -676,7 +677,11 @@ func (m *member) serve(op *Op) {
 	case OpLeaseKeepAlive, OpLeaseTimeToLive:
 		m.serveLease(op)
 	case OpLeaseLeases:
-		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev(), lease: LeaseResult{Leases: m.kv.lessor.Leases()}})
+		resp := &etcdserverpb.LeaseLeasesResponse{}
+		for _, id := range m.kv.lessor.Leases() {
+			resp.Leases = append(resp.Leases, &etcdserverpb.LeaseStatus{ID: id})
+		}
+		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev(), resp: Response{LeaseLeases: resp}})
 	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList, OpAlarmList:
 		m.serveMembership(op)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/membershippb"
 	pb "go.etcd.io/raft/v3/raftpb"
 )
 
@@ -252,69 +254,28 @@ func cmpUint(a, b uint64) int {
 	return 0
 }
 
-// Cluster requests are raft entries the members propose for themselves, not
-// for a client. Their first byte is in 0x20-0x2f, which no client request
-// uses.
-const (
-	reqMemberAttr     byte = 0x20 // a member publishes its name and client URLs (etcd ClusterMemberAttrSetRequest)
-	reqClusterVersion byte = 0x21 // the leader sets the cluster version (etcd ClusterVersionSetRequest)
-	reqAlarmList      byte = 0x22 // a client's alarm list (etcd AlarmRequest GET), by op ID
-)
-
-func isClusterRequest(data []byte) bool { return len(data) > 0 && data[0]&0xf0 == 0x20 }
-
-// encodeMemberAttr: the member's raft ID, its incarnation (so that it knows
-// its own publication when it applies it, and not an earlier life's), and
-// its name.
-func encodeMemberAttr(id uint64, inc uint32, name string) []byte {
-	b := binary.AppendUvarint([]byte{reqMemberAttr}, id)
-	b = binary.AppendUvarint(b, uint64(inc))
-	return appendString(b, name)
+// isClusterRequest reports whether r is one the members propose for
+// themselves (a publication, the cluster version) or an alarm request:
+// not a client's key-value request.
+func isClusterRequest(r *etcdserverpb.InternalRaftRequest) bool {
+	return r.ClusterMemberAttrSet != nil || r.ClusterVersionSet != nil || r.Alarm != nil
 }
 
-func encodeClusterVersion(v string) []byte { return appendString([]byte{reqClusterVersion}, v) }
-
-func encodeAlarmList(op uint64) []byte { return binary.AppendUvarint([]byte{reqAlarmList}, op) }
-
-// applyClusterRequest applies a cluster request and reports, for a member
-// attribute publication, whose and from which incarnation.
-func (cs *clusterState) applyClusterRequest(data []byte) (attrID uint64, attrInc uint32, err error) {
-	d := decoder{b: data[1:]}
-	switch data[0] {
-	case reqMemberAttr:
-		attrID, attrInc = d.uvarint(), uint32(d.uvarint())
-		name := d.string()
-		if cm := cs.find(attrID); cm != nil && d.err == nil {
-			cm.name, cm.published = name, true
-		}
-	case reqClusterVersion:
-		if v := d.string(); d.err == nil {
-			cs.version = v
-		}
-	case reqAlarmList:
-		attrID = d.uvarint() // the op: nothing to change, no alarm is simulated
-	default:
-		d.err = errCorrupt
-	}
-	return attrID, attrInc, d.err
+// isClusterEntry is isClusterRequest of an entry's data.
+func isClusterEntry(data []byte) bool {
+	var r etcdserverpb.InternalRaftRequest
+	return r.Unmarshal(data) == nil && isClusterRequest(&r)
 }
 
-// summarizeClusterRequest says what a cluster request entry holds, for the
-// log view: "publish etcd-1" or "cluster version 3.6.0".
-func summarizeClusterRequest(data []byte) string {
-	d := decoder{b: data[1:]}
-	switch data[0] {
-	case reqMemberAttr:
-		d.uvarint()
-		d.uvarint()
-		if name := d.string(); d.err == nil {
-			return "publish " + name
-		}
-	case reqClusterVersion:
-		if v := d.string(); d.err == nil {
-			return "cluster version " + v
-		}
-	case reqAlarmList:
+// summarizeClusterRequest says what a cluster request holds, for the log
+// view: "publish etcd-1", "cluster version 3.6.0" or "alarm list".
+func summarizeClusterRequest(r *etcdserverpb.InternalRaftRequest) string {
+	switch {
+	case r.ClusterMemberAttrSet != nil:
+		return "publish " + attrName(r.ClusterMemberAttrSet.MemberAttributes)
+	case r.ClusterVersionSet != nil:
+		return "cluster version " + r.ClusterVersionSet.Ver
+	case r.Alarm != nil:
 		return "alarm list"
 	}
 	return "?"
@@ -435,4 +396,12 @@ func (w *World) peerURLOf(cm clusterMember) string {
 		return cm.peerURL
 	}
 	return w.members[cm.id-1].peerURL
+}
+
+// attrName is the name a publication carries.
+func attrName(a *membershippb.Attributes) string {
+	if a == nil {
+		return ""
+	}
+	return a.Name
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/i18n"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"go.etcd.io/raft/v3/tracker"
@@ -355,14 +356,16 @@ func removes(cc pb.ConfChangeI, id uint64) bool {
 // proposeAlarmList proposes an alarm list: etcd serves every alarm request
 // through raft.
 func (m *member) proposeAlarmList(op *Op) {
+	id := m.nextID()
+	data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: id}, Alarm: &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_GET}})
 	m.enter()
-	err := m.rn.Propose(encodeAlarmList(op.ID))
+	err := m.rn.Propose(data)
 	m.leave()
 	if err != nil {
 		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
 		return
 	}
-	m.writes[op.ID] = op
+	m.writes[id] = op
 	m.flush()
 }
 

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math"
 	"slices"
 	"testing"
@@ -176,7 +177,7 @@ func TestSnapQueuedAtACrashedMemberIsReportedFailed(t *testing.T) {
 	f := reviewFollower(w, lead)
 	mustDo(t, w, Command{Kind: CmdCrash, Node: f.name})
 	for i := 0; i < 20; i++ {
-		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Key: "k", Value: fmt.Sprint(i)})
+		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", fmt.Sprint(i))})
 		if err := w.Advance(50 * time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +234,7 @@ func TestProposalsAreNeverDuplicated(t *testing.T) {
 		Latency: &netmodel.Latency{Min: time.Millisecond, Max: 3 * time.Second},
 		Dup:     &netmodel.Ratio{Num: 1, Den: 1}})
 	applies := 0
-	mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Key: "k", Value: "a", Label: "a"})
+	mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: Put("k", "a"), Label: "a"})
 	if err := w.Advance(6 * time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,8 @@ func TestProposalsAreNeverDuplicated(t *testing.T) {
 	}
 	for _, e := range ents {
 		if len(e.GetData()) > 0 && e.GetType() == pb.EntryNormal {
-			if r, _ := decodeRequest(e.GetData()); r.value == "a" {
+			var r etcdserverpb.InternalRaftRequest
+			if r.Unmarshal(e.GetData()) == nil && r.Put != nil && string(r.Put.Value) == "a" {
 				applies++
 			}
 		}
@@ -261,13 +263,13 @@ func TestSnapshotInstallEndsWatches(t *testing.T) {
 	w := reviewWorld(t, 3, func(c *Config) { c.SnapshotEvery = 3 })
 	lead := reviewLeader(t, w)
 	f := reviewFollower(w, lead)
-	watch := mustDo(t, w, Command{Kind: CmdWatch, Via: f.name, Key: "k"})
+	watch := mustDo(t, w, Command{Kind: CmdWatch, Via: f.name, Req: Watch("k")})
 	if err := w.Advance(100 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	mustDo(t, w, Command{Kind: CmdIsolate, Node: f.name})
 	for i := 0; i < 10; i++ {
-		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Key: "k", Value: fmt.Sprint(i)})
+		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", fmt.Sprint(i))})
 		if err := w.Advance(50 * time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
@@ -296,20 +298,20 @@ func TestDuplicationKeepsHistoriesLinearizable(t *testing.T) {
 		mustDo(t, w, Command{Kind: CmdLink, From: f.name, To: lead.name, OneWay: true,
 			Latency: &netmodel.Latency{Min: time.Millisecond, Max: 3 * time.Second},
 			Dup:     &netmodel.Ratio{Num: 1, Den: 1}})
-		a := mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Key: "k", Value: "a"})
+		a := mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: Put("k", "a")})
 		for i := 0; i < 400 && a.Status == OpPending; i++ {
 			_ = w.Advance(10 * time.Millisecond)
 		}
-		b := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Key: "k", Value: "b"})
+		b := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", "b")})
 		for i := 0; i < 400 && b.Status == OpPending; i++ {
 			_ = w.Advance(10 * time.Millisecond)
 		}
 		_ = w.Advance(4 * time.Second)
-		g := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Key: "k"})
+		g := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: Get("k", false)})
 		_ = w.Advance(2 * time.Second)
-		if a.Status == OpOK && b.Status == OpOK && b.Start > a.End && g.Result == "a" {
+		if v, _ := g.Found(); a.Status == OpOK && b.Status == OpOK && b.Start > a.End && v == "a" {
 			lin := w.CheckLinearizability()
-			t.Fatalf("seed %d: put a ok at %s, put b ok at %s, then get → %q; checker: %s", seed, a.End, b.End, g.Result, lin.Result)
+			t.Fatalf("seed %d: put a ok at %s, put b ok at %s, then get → %q; checker: %s", seed, a.End, b.End, v, lin.Result)
 		}
 	}
 }
@@ -355,7 +357,7 @@ func TestCrashFailsPendingReadsOver(t *testing.T) {
 	reviewLeader(t, w)
 	mustDo(t, w, Command{Kind: CmdIsolate, Node: "n1"}) // n1 cannot get a read index
 	_ = w.Advance(3 * time.Second)
-	g := mustDo(t, w, Command{Kind: CmdGet, Via: "etcdctl", Key: "k"})
+	g := mustDo(t, w, Command{Kind: CmdGet, Via: "etcdctl", Req: Get("k", false)})
 	_ = w.Advance(100 * time.Millisecond)
 	mustDo(t, w, Command{Kind: CmdCrash, Node: "n1"})
 	_ = w.Advance(2 * time.Second)

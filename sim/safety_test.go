@@ -233,7 +233,7 @@ func TestSafetyForgetsBelowEveryLog(t *testing.T) {
 			case i%700 == 500:
 				_, _ = w.Do(Command{Kind: CmdRestart, Node: fmt.Sprint("n", 1+i/700%5)})
 			default:
-				_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Key: fmt.Sprint("k", i%10), Value: fmt.Sprint("v", i)})
+				_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Req: Put(fmt.Sprint("k", i%10), fmt.Sprint("v", i))})
 			}
 			if err := w.Advance(5 * time.Millisecond); err != nil {
 				break // a violation stops the world

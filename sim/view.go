@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"go.etcd.io/raft/v3/tracker"
@@ -168,7 +169,10 @@ func (w *World) KVGet(member, key string) (string, bool) {
 		return "", false
 	}
 	kv, ok := m.kv.Get(key)
-	return kv.Value, ok
+	if !ok {
+		return "", false
+	}
+	return string(kv.Value), true
 }
 
 // Membership returns the voters and learners the leader applies, by name.
@@ -222,7 +226,7 @@ type View struct {
 type MemberView struct {
 	MemberInfo
 	Log      []LogEntryView // the durable log, FirstIndex..LastIndex
-	KV       []KeyValue     // nil when down
+	KV       []*KeyValue    // nil when down
 	Progress []ProgressView // the leader's view of each peer
 	Voters   []string
 	Learners []string
@@ -373,21 +377,20 @@ func summarizeEntry(typ pb.EntryType, data []byte) string {
 	if len(data) == 0 {
 		return ""
 	}
-	if isClusterRequest(data) {
-		return summarizeClusterRequest(data)
-	}
-	r, err := decodeRequest(data)
-	if err != nil {
+	var r etcdserverpb.InternalRaftRequest
+	if r.Unmarshal(data) != nil {
 		return "?"
 	}
-	switch r.kind {
-	case OpPut:
-		return "put " + r.key + " = " + r.value
-	case OpDelete:
-		if r.prefix {
-			return "del --prefix " + r.key
+	switch {
+	case isClusterRequest(&r):
+		return summarizeClusterRequest(&r)
+	case r.Put != nil:
+		return "put " + string(r.Put.Key) + " = " + string(r.Put.Value)
+	case r.DeleteRange != nil:
+		if IsPrefix(r.DeleteRange.Key, r.DeleteRange.RangeEnd) {
+			return "del --prefix " + displayKey(r.DeleteRange.Key)
 		}
-		return "del " + r.key
+		return "del " + string(r.DeleteRange.Key)
 	}
 	return "?"
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"slices"
 	"strconv"
 	"time"
@@ -36,6 +37,13 @@ type World struct {
 	lastCaption string
 	ops         []*Op
 	compactors  []*compactor
+	// lessorRevokes are the IDs of the revocations leaders' lessors
+	// proposed for expired leases (not clients): applying one says so.
+	lessorRevokes map[uint64]bool
+	// putHeader and put are where a member decodes a put it applies
+	// (applyEntry): scratch, kept by nothing.
+	putHeader etcdserverpb.RequestHeader
+	put       etcdserverpb.PutRequest
 	// Finished operations a run that forgets its history gave back
 	// (compact.go).
 	done         [][]doneOp // in chunks of doneChunk
@@ -69,9 +77,10 @@ func New(cfg Config) (*World, error) {
 		return nil, err
 	}
 	w := &World{
-		cfg:    cfg,
-		byName: map[string]*member{},
-		net:    netmodel.New(cfg.Network, stream(cfg.Seed, "network")),
+		cfg:           cfg,
+		byName:        map[string]*member{},
+		lessorRevokes: map[uint64]bool{},
+		net:           netmodel.New(cfg.Network, stream(cfg.Seed, "network")),
 	}
 	w.safety = newSafety(w)
 	var boot []*pb.Entry

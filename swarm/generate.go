@@ -3,13 +3,13 @@ package swarm
 import (
 	"errors"
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/raftsim/raftsim/etcdctl"
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
@@ -422,42 +422,41 @@ func (g *gen) workload() {
 	for t := 500*time.Millisecond + g.gap(mean); t < g.opts.Duration; t += g.gap(mean) {
 		g.requests++
 		kind := g.profile.Requests[g.rng.IntN(len(g.profile.Requests))]
-		st := scenarios.Step{Key: "/k" + strconv.Itoa(g.rng.IntN(keys)), Via: name(via[g.rng.IntN(len(via))])}
+		key := "/k" + strconv.Itoa(g.rng.IntN(keys))
+		st := scenarios.Step{Via: name(via[g.rng.IntN(len(via))])}
 		if st.Via.Name == failoverClient {
 			st.Via.Kind = scenarios.RefClient
 		}
 		n := strconv.Itoa(g.requests)
 		switch kind {
 		case RequestPut:
-			st.Kind, st.Value, st.Label = scenarios.StepPut, "v"+n, "put"+n
+			st.Kind, st.Req, st.Label = scenarios.StepPut, sim.Put(key, "v"+n), "put"+n
+			written[key] = append(written[key], "v"+n)
 		case RequestGet:
-			st.Kind, st.Label = scenarios.StepGet, "get"+n
+			st.Kind, st.Req, st.Label = scenarios.StepGet, sim.Get(key, false), "get"+n
 		case RequestSerializableGet:
-			st.Kind, st.Serializable, st.Label = scenarios.StepGet, true, "sget"+n
+			st.Kind, st.Req, st.Label = scenarios.StepGet, sim.Get(key, true), "sget"+n
 		case RequestDelete:
-			st.Kind, st.Label = scenarios.StepDelete, "del"+n
+			st.Kind, st.Req, st.Label = scenarios.StepDelete, sim.Delete(key), "del"+n
 		case RequestWatch:
 			st.Kind, st.Label = scenarios.StepWatch, "watch"+n
-			st.Prefix = g.rng.IntN(2) == 0
-			st.RequireLeader = g.rng.IntN(2) == 0
-			if st.Prefix {
-				st.Key = "/k"
+			st.Req = sim.Watch(key)
+			if g.rng.IntN(2) == 0 {
+				st.Req = sim.WatchPrefix("/k")
 			}
+			st.RequireLeader = g.rng.IntN(2) == 0
 		case RequestTxn:
 			// On keys of their own: a transaction that times out leaves
 			// its keys out of the linearizability check.
-			key := "/txn" + st.Key
-			st.Kind, st.Label, st.Key = scenarios.StepTxn, "txn"+n, ""
-			st.Txn = g.casTxn(key, "v"+n, written[key])
+			key := "/txn" + key
+			st.Kind, st.Label = scenarios.StepTxn, "txn"+n
+			st.Req.Txn = g.casTxn(key, "v"+n, written[key])
 			written[key] = append(written[key], "v"+n)
 		case RequestLease:
 			g.lease(t, st.Via, n)
 			continue
 		case RequestRange:
-			st.Kind, st.Prefix, st.Key, st.Label = scenarios.StepGet, true, "/k", "range"+n
-		}
-		if st.Kind == scenarios.StepPut {
-			written[st.Key] = append(written[st.Key], st.Value)
+			st.Kind, st.Req, st.Label = scenarios.StepGet, sim.GetPrefix("/k", false), "range"+n
 		}
 		g.add(t, st)
 	}
@@ -465,7 +464,7 @@ func (g *gen) workload() {
 
 // casTxn is a compare-and-swap: if key holds one of the values written to
 // it before (or, with none, was never created), put value; else read it.
-func (g *gen) casTxn(key, value string, before []string) *mvcc.TxnRequest {
+func (g *gen) casTxn(key, value string, before []string) *etcdserverpb.TxnRequest {
 	cmp := fmt.Sprintf("create(%q) = \"0\"", key)
 	if len(before) > 0 {
 		cmp = fmt.Sprintf("val(%q) = %q", key, before[g.rng.IntN(len(before))])
@@ -476,7 +475,8 @@ func (g *gen) casTxn(key, value string, before []string) *mvcc.TxnRequest {
 	if err := errors.Join(err1, err2, err3); err != nil {
 		panic("swarm: a transaction etcdctl does not read: " + err.Error())
 	}
-	return &mvcc.TxnRequest{Compare: []*mvcc.Compare{c}, Success: []*mvcc.RequestOp{put}, Failure: []*mvcc.RequestOp{get}}
+	return &etcdserverpb.TxnRequest{Compare: []*etcdserverpb.Compare{c}, Success: []*etcdserverpb.RequestOp{put},
+		Failure: []*etcdserverpb.RequestOp{get}}
 }
 
 // lease grants a lease of 2-10s through via, puts a key with it, and a
@@ -485,19 +485,22 @@ func (g *gen) lease(t time.Duration, via scenarios.NodeRef, n string) {
 	label := "lease" + n
 	ttl := int64(2 + g.rng.IntN(9))
 	put, later := t+g.millis(100, 1000), t+g.millis(1000, 6000)
-	g.add(t, scenarios.Step{Kind: scenarios.StepLeaseGrant, Via: via, TTL: ttl, Label: label})
+	g.add(t, scenarios.Step{Kind: scenarios.StepLeaseGrant, Via: via, Label: label,
+		Req: sim.Request{LeaseGrant: &etcdserverpb.LeaseGrantRequest{TTL: ttl}}})
 	if put >= g.opts.Duration {
 		return
 	}
-	g.add(put, scenarios.Step{Kind: scenarios.StepPut, Via: via, Key: "/lease/k" + n, Value: "v" + n,
+	g.add(put, scenarios.Step{Kind: scenarios.StepPut, Via: via, Req: sim.Put("/lease/k"+n, "v"+n),
 		LeaseLabel: label, Label: "lput" + n})
 	if later >= g.opts.Duration {
 		return
 	}
 	if g.rng.IntN(2) == 0 {
-		g.add(later, scenarios.Step{Kind: scenarios.StepLeaseKeepAlive, Via: via, LeaseLabel: label, Label: "keep" + n})
+		g.add(later, scenarios.Step{Kind: scenarios.StepLeaseKeepAlive, Via: via, LeaseLabel: label, Label: "keep" + n,
+			Req: sim.Request{LeaseKeepAlive: &etcdserverpb.LeaseKeepAliveRequest{}}})
 	} else {
-		g.add(later, scenarios.Step{Kind: scenarios.StepLeaseRevoke, Via: via, LeaseLabel: label, Label: "revoke" + n})
+		g.add(later, scenarios.Step{Kind: scenarios.StepLeaseRevoke, Via: via, LeaseLabel: label, Label: "revoke" + n,
+			Req: sim.Request{LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{}}})
 	}
 }
 

@@ -345,7 +345,7 @@ func (f *Front) deliver(w *sim.World, t *tracked) bool {
 		t.r.answer(t.finish(w, op))
 	default:
 		if leaseGone(op) {
-			t.r.answer(&pb.LeaseKeepAliveResponse{Header: header(op), ID: op.Lease}, nil)
+			t.r.answer(&pb.LeaseKeepAliveResponse{Header: op.Header(), ID: op.Req.LeaseKeepAlive.ID}, nil)
 			break
 		}
 		t.r.answer(nil, failed(op))
@@ -362,14 +362,14 @@ func (f *Front) deliverWatch(t *tracked) bool {
 	}
 	if !t.created && op.Status == sim.OpOK {
 		t.created = true
-		t.synced = op.Header.Revision
-		st.send(&pb.WatchResponse{Header: header(op), WatchId: t.watchID, Created: true}, nil)
+		t.synced = op.Revision()
+		st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Created: true}, nil)
 	}
 	for t.sent < len(op.Events) {
 		first := op.Events[t.sent]
-		resp := &pb.WatchResponse{Header: headerOut(first.Header), WatchId: t.watchID}
+		resp := &pb.WatchResponse{Header: &first.Header, WatchId: t.watchID}
 		for t.sent < len(op.Events) && op.Events[t.sent].Response == first.Response {
-			if e := eventOut(op.Events[t.sent], t.filters); e != nil {
+			if e := eventOut(&op.Events[t.sent], t.filters); e != nil {
 				resp.Events = append(resp.Events, e)
 			}
 			t.sent++
@@ -386,9 +386,9 @@ func (f *Front) deliverWatch(t *tracked) bool {
 	case op.Canceled:
 	case op.CompactRevision > 0:
 		if !t.created {
-			st.send(&pb.WatchResponse{Header: header(op), WatchId: t.watchID, Created: true}, nil)
+			st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Created: true}, nil)
 		}
-		st.send(&pb.WatchResponse{Header: header(op), WatchId: t.watchID, Canceled: true,
+		st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Canceled: true,
 			CompactRevision: op.CompactRevision}, nil)
 	default:
 		// etcd ends the whole stream (a require-leader watch whose member

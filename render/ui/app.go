@@ -576,9 +576,9 @@ func (a *App) act(act Action, target string) {
 	case ActPut:
 		a.puts++
 		n := strconv.Itoa(a.puts)
-		a.do(sim.Command{Kind: sim.CmdPut, Via: via, Key: "/k" + n, Value: "v" + n})
+		a.do(sim.Command{Kind: sim.CmdPut, Via: via, Req: sim.Put("/k"+n, "v"+n)})
 	case ActGetLinear, ActGetSerial:
-		a.do(sim.Command{Kind: sim.CmdGet, Via: via, Key: a.lastKey(), Serializable: act == ActGetSerial})
+		a.do(sim.Command{Kind: sim.CmdGet, Via: via, Req: sim.Get(a.lastKey(), act == ActGetSerial)})
 	}
 }
 
@@ -597,7 +597,7 @@ func (a *App) lastKey() string {
 	ops := a.S.World().View().Ops
 	for i := len(ops) - 1; i >= 0; i-- {
 		if ops[i].Kind == sim.OpPut {
-			return ops[i].Key
+			return ops[i].Key()
 		}
 	}
 	return "/k1"
@@ -638,12 +638,12 @@ func (a *App) describeCommand(c sim.Command) string {
 		}
 		return l.T(CommandWord(c.Kind)) + " " + c.From + dir + c.To
 	case sim.CmdPut:
-		return l.F("put %s=%s via %s", c.Key, c.Value, c.Via)
+		return l.F("put %s=%s via %s", c.Req.Put.Key, c.Req.Put.Value, c.Via)
 	case sim.CmdGet:
-		if c.Serializable {
-			return l.F("get %s (serializable) via %s", c.Key, c.Via)
+		if c.Req.Range.Serializable {
+			return l.F("get %s (serializable) via %s", c.Req.Range.Key, c.Via)
 		}
-		return l.F("get %s (linearizable) via %s", c.Key, c.Via)
+		return l.F("get %s (linearizable) via %s", c.Req.Range.Key, c.Via)
 	case sim.CmdHeal:
 		return l.T("heal all")
 	}

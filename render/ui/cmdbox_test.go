@@ -139,7 +139,7 @@ func (c *fakeConsole) Exec(line string) error {
 	}
 	switch {
 	case f[0] == "put" && len(f) == 3:
-		op, err := do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Key: f[1], Value: f[2]})
+		op, err := do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Req: sim.Put(f[1], f[2])})
 		if err != nil {
 			fmt.Fprintf(c.h.Out, "Error: %v\n", err)
 			return nil
@@ -266,7 +266,7 @@ func TestCommandBoxRunsOnTheSession(t *testing.T) {
 	made := withFakeConsole(a)
 	a.Handle(Type(":put foo bar"))
 	a.Handle(Key("enter", false))
-	if cmds := s.Commands(); len(cmds) != 1 || cmds[0].Kind != sim.CmdPut || cmds[0].Key != "foo" || cmds[0].At != sec(3) {
+	if cmds := s.Commands(); len(cmds) != 1 || cmds[0].Kind != sim.CmdPut || string(cmds[0].Req.Put.GetKey()) != "foo" || cmds[0].At != sec(3) {
 		t.Fatalf("the session's log after put foo bar: %+v", cmds)
 	}
 	if strings.Contains(boxText(a), "\nOK\n") {

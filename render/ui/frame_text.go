@@ -384,7 +384,7 @@ func (f *Frame) StateRows() [][]StatePiece {
 	lead, haveLead := leaderOf(v)
 	leadKV := map[string]string{}
 	for _, kv := range lead.KV {
-		leadKV[kv.Key] = kv.Value
+		leadKV[string(kv.Key)] = string(kv.Value)
 	}
 	top := l.State.Y + l.LineH() + l.Px(4)
 	rowH := l.RowH()
@@ -404,13 +404,14 @@ func (f *Frame) StateRows() [][]StatePiece {
 		}
 		have := map[string]bool{}
 		for _, kv := range m.KV {
-			have[kv.Key] = true
-			lv, ok := leadKV[kv.Key]
-			items = append(items, StatePiece{S: kv.Key + "=" + kv.Value, Bad: haveLead && m.Name != lead.Name && (!ok || lv != kv.Value)})
+			k, v := string(kv.Key), string(kv.Value)
+			have[k] = true
+			lv, ok := leadKV[k]
+			items = append(items, StatePiece{S: k + "=" + v, Bad: haveLead && m.Name != lead.Name && (!ok || lv != v)})
 		}
 		if haveLead && m.Up && m.Name != lead.Name {
 			for _, kv := range lead.KV {
-				if !have[kv.Key] {
+				if !have[string(kv.Key)] {
 					items = append(items, StatePiece{S: l.Lang.F("missing %s", kv.Key), Bad: true})
 				}
 			}
@@ -521,12 +522,12 @@ func opPath(lang i18n.Lang, op sim.Op, path []Hop) string {
 // OpOutcome is what a client request's row must never lose: the request,
 // its outcome and its latency.
 func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
-	what := op.Kind.String() + " " + op.Key
+	what := op.Kind.String() + " " + op.Key()
 	switch op.Kind {
 	case sim.OpPut:
-		what += "=" + op.Value
+		what += "=" + op.Value()
 	case sim.OpGet:
-		if op.Serializable {
+		if op.Req.Range.Serializable {
 			what += lang.T(" (serializable)")
 		} else {
 			what += lang.T(" (linearizable)")
@@ -536,10 +537,10 @@ func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
 	switch {
 	case op.Kind == sim.OpWatch:
 		what, res = watchOutcome(lang, op)
-	case op.Status == sim.OpOK && op.Kind == sim.OpGet && op.Prefix:
-		res = " = " + lang.Count(len(op.KVs), "%d key", "%d keys")
-	case op.Status == sim.OpOK && op.Kind == sim.OpGet && op.Found:
-		res = " = " + strconv.Quote(op.Result)
+	case op.Status == sim.OpOK && op.Kind == sim.OpGet && len(op.Req.Range.RangeEnd) != 0:
+		res = " = " + lang.Count(len(op.KVs()), "%d key", "%d keys")
+	case op.Status == sim.OpOK && op.Kind == sim.OpGet && len(op.KVs()) > 0:
+		res = " = " + strconv.Quote(string(op.KVs()[0].Value))
 	case op.Status == sim.OpOK && op.Kind == sim.OpGet:
 		res = lang.T(" = (not found)")
 	case op.Status == sim.OpError || op.Status == sim.OpTimeout:
@@ -558,8 +559,8 @@ func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
 // why it was cancelled), and how many events it has delivered, with the
 // revision of the last.
 func watchOutcome(lang i18n.Lang, op sim.Op) (what, res string) {
-	what = "watch " + op.Key
-	if op.Prefix {
+	what = "watch " + op.Key()
+	if sim.IsPrefix(op.Req.Watch.Key, op.Req.Watch.RangeEnd) {
 		what += " --prefix"
 	}
 	if op.RequireLeader {
@@ -574,7 +575,7 @@ func watchOutcome(lang i18n.Lang, op sim.Op) (what, res string) {
 	if op.Status != sim.OpPending {
 		res += " · " + lang.Count(len(op.Events), "%d event", "%d events")
 		if n := len(op.Events); n > 0 {
-			res += lang.F(", last rev %d", op.Events[n-1].KV.ModRevision)
+			res += lang.F(", last rev %d", op.Events[n-1].Kv.ModRevision)
 		}
 	}
 	return what, res

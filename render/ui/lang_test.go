@@ -29,15 +29,14 @@ func dataWords(v sim.View) map[string]bool {
 	}
 	for _, op := range v.Ops {
 		add(op.Client)
-		add(op.Key)
-		add(op.Value)
-		add(op.Result)
+		add(op.Key())
+		add(op.Value())
 		add(op.Err)
 		add(op.StaleValue)
 		add(op.Kind.String())
-		for _, kv := range op.KVs {
-			add(kv.Key)
-			add(kv.Value)
+		for _, kv := range op.KVs() {
+			add(string(kv.Key))
+			add(string(kv.Value))
 		}
 	}
 	return out

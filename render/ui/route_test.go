@@ -29,13 +29,13 @@ func TestOpPath(t *testing.T) {
 			}
 		}
 	}
-	put, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: follower, Key: "k", Value: "v"})
-	lin, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Key: "k"})
-	ser, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Key: "k", Serializable: true})
+	put, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: follower, Req: sim.Put("k", "v")})
+	lin, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Req: sim.Get("k", false)})
+	ser, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Req: sim.Get("k", true)})
 	if _, err := s.Do(sim.Command{Kind: sim.CmdCrash, Node: other}); err != nil {
 		t.Fatal(err)
 	}
-	refused, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: other, Key: "k", Value: "lost"})
+	refused, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: other, Req: sim.Put("k", "lost")})
 	if _, err := s.AdvanceTo(sim.Time(4e9)); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestOpPath(t *testing.T) {
 		want []string
 	}{{put, []string{follower, lead}}, {lin, []string{follower, lead}}, {ser, []string{follower}}, {refused, []string{other}}} {
 		if got := hops(tc.op); !slices.Equal(got, tc.want) {
-			t.Errorf("%s (serializable=%v) at %s, status %s %q: path %v, want %v", tc.op.Kind, tc.op.Serializable, tc.op.Member, tc.op.Status, tc.op.Err, got, tc.want)
+			t.Errorf("%s (serializable=%v) at %s, status %s %q: path %v, want %v", tc.op.Kind, tc.op.Req.Serializable(), tc.op.Member, tc.op.Status, tc.op.Err, got, tc.want)
 		}
 	}
 	if p := s.OpPath(put.ID); !p[0].Forwarded || p[1].Forwarded {
@@ -71,7 +71,7 @@ func TestOpPathFailsOver(t *testing.T) {
 	must(t, s.Seek(sec(3)))
 	// The balancer skips a member that is down; one that goes down while
 	// the request is on its way refuses it.
-	op, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Key: "k", Value: "v"})
+	op, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Req: sim.Put("k", "v")})
 	if err != nil {
 		t.Fatal(err)
 	}

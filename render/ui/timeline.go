@@ -124,7 +124,7 @@ func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 		for _, id := range sc.open[e.Node] {
 			op := w.Ops()[id-1]
 			write := op.Kind == sim.OpPut || op.Kind == sim.OpDelete
-			read := op.Kind == sim.OpGet && !op.Serializable
+			read := op.Kind == sim.OpGet && !op.Req.Serializable()
 			hops := sc.paths[id]
 			last := &hops[len(hops)-1]
 			if last.Member != name(e.Node) || last.Forwarded || !(t == pb.MsgProp && write || t == pb.MsgReadIndex && read) {

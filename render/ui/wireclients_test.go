@@ -19,7 +19,11 @@ func TestWireClientsAreBoxes(t *testing.T) {
 	ext := func(kind sim.CommandKind, by, via, label string) {
 		t.Helper()
 		if _, err := s.Absorb(func(w *sim.World) error {
-			_, err := w.Do(sim.Command{Kind: kind, Via: via, By: by, External: true, Key: "/k", Value: "v", Label: label})
+			req := sim.Put("/k", "v")
+			if kind == sim.CmdWatch {
+				req = sim.Watch("/k")
+			}
+			_, err := w.Do(sim.Command{Kind: kind, Via: via, By: by, External: true, Req: req, Label: label})
 			return err
 		}); err != nil {
 			t.Fatal(err)

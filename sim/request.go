@@ -1,0 +1,385 @@
+package sim
+
+import (
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+
+	"github.com/raftsim/raftsim/mvcc"
+)
+
+// KeyValue is one key with etcd's per-key metadata.
+type KeyValue = mvccpb.KeyValue
+
+// Request is one client call, in etcd's own types (go.etcd.io/etcd/api/v3
+// etcdserverpb): exactly one field is set. It is what the console, the
+// scenarios, the swarm and the wire build, what a raft entry carries
+// (inside etcd's InternalRaftRequest) and what the store applies.
+type Request struct {
+	Range           *etcdserverpb.RangeRequest
+	Put             *etcdserverpb.PutRequest
+	DeleteRange     *etcdserverpb.DeleteRangeRequest
+	Txn             *etcdserverpb.TxnRequest
+	Compaction      *etcdserverpb.CompactionRequest
+	LeaseGrant      *etcdserverpb.LeaseGrantRequest
+	LeaseRevoke     *etcdserverpb.LeaseRevokeRequest
+	LeaseKeepAlive  *etcdserverpb.LeaseKeepAliveRequest
+	LeaseTimeToLive *etcdserverpb.LeaseTimeToLiveRequest
+	LeaseLeases     *etcdserverpb.LeaseLeasesRequest
+	Watch           *etcdserverpb.WatchCreateRequest
+	MemberList      *etcdserverpb.MemberListRequest
+}
+
+// Kind returns the operation the request asks for, or 0 when no field is
+// set.
+func (r *Request) Kind() OpKind {
+	switch {
+	case r.Range != nil:
+		return OpGet
+	case r.Put != nil:
+		return OpPut
+	case r.DeleteRange != nil:
+		return OpDelete
+	case r.Txn != nil:
+		return OpTxn
+	case r.Compaction != nil:
+		return OpCompact
+	case r.LeaseGrant != nil:
+		return OpLeaseGrant
+	case r.LeaseRevoke != nil:
+		return OpLeaseRevoke
+	case r.LeaseKeepAlive != nil:
+		return OpLeaseKeepAlive
+	case r.LeaseTimeToLive != nil:
+		return OpLeaseTimeToLive
+	case r.LeaseLeases != nil:
+		return OpLeaseLeases
+	case r.Watch != nil:
+		return OpWatch
+	case r.MemberList != nil:
+		return OpMemberList
+	}
+	return 0
+}
+
+// KeyRange returns the keys a get, put, delete or watch acts on: its key
+// and range end (empty: the key alone; mvcc.GteEnd: every key from it on).
+func (r *Request) KeyRange() (key, end []byte) {
+	switch {
+	case r.Range != nil:
+		return r.Range.Key, r.Range.RangeEnd
+	case r.Put != nil:
+		return r.Put.Key, nil
+	case r.DeleteRange != nil:
+		return r.DeleteRange.Key, r.DeleteRange.RangeEnd
+	case r.Watch != nil:
+		return r.Watch.Key, r.Watch.RangeEnd
+	}
+	return nil, nil
+}
+
+// Lease returns the lease a put attaches its key to, or the lease a lease
+// call is about.
+func (r *Request) Lease() int64 {
+	switch {
+	case r.Put != nil:
+		return r.Put.Lease
+	case r.LeaseGrant != nil:
+		return r.LeaseGrant.ID
+	case r.LeaseRevoke != nil:
+		return r.LeaseRevoke.ID
+	case r.LeaseKeepAlive != nil:
+		return r.LeaseKeepAlive.ID
+	case r.LeaseTimeToLive != nil:
+		return r.LeaseTimeToLive.ID
+	}
+	return 0
+}
+
+// Serializable reports whether a get (or a member list) is answered from
+// the serving member's state, without a read index.
+func (r *Request) Serializable() bool {
+	switch {
+	case r.Range != nil:
+		return r.Range.Serializable
+	case r.MemberList != nil:
+		return !r.MemberList.Linearizable
+	}
+	return false
+}
+
+// Size returns the size of the request as a gRPC message.
+func (r *Request) Size() int {
+	switch {
+	case r.Range != nil:
+		return r.Range.Size()
+	case r.Put != nil:
+		return r.Put.Size()
+	case r.DeleteRange != nil:
+		return r.DeleteRange.Size()
+	case r.Txn != nil:
+		return r.Txn.Size()
+	case r.Watch != nil:
+		return r.Watch.Size()
+	}
+	return 0
+}
+
+// IsPrefix reports whether a range is every key with the key as its
+// prefix, as clientv3's WithPrefix makes it (the empty prefix is the key
+// "\x00" from on, which is every key).
+func IsPrefix(key, end []byte) bool {
+	if len(end) == 0 {
+		return false
+	}
+	if mvcc.IsGteEnd(end) && len(key) == 1 && key[0] == 0 {
+		return true
+	}
+	return string(end) == string(mvcc.PrefixEnd(key)) && !mvcc.IsGteEnd(end)
+}
+
+// displayKey is a key as the user gave it: "\x00", what clientv3 sends
+// for the empty key with --prefix or --from-key, is "".
+func displayKey(k []byte) string {
+	if len(k) == 1 && k[0] == 0 {
+		return ""
+	}
+	return string(k)
+}
+
+// Response is what a call answered, in etcd's own types: the field of the
+// request's kind is set.
+type Response struct {
+	Range           *etcdserverpb.RangeResponse
+	Put             *etcdserverpb.PutResponse
+	DeleteRange     *etcdserverpb.DeleteRangeResponse
+	Txn             *etcdserverpb.TxnResponse
+	Compaction      *etcdserverpb.CompactionResponse
+	LeaseGrant      *etcdserverpb.LeaseGrantResponse
+	LeaseRevoke     *etcdserverpb.LeaseRevokeResponse
+	LeaseKeepAlive  *etcdserverpb.LeaseKeepAliveResponse
+	LeaseTimeToLive *etcdserverpb.LeaseTimeToLiveResponse
+	LeaseLeases     *etcdserverpb.LeaseLeasesResponse
+	Watch           *etcdserverpb.WatchResponse
+}
+
+// Header returns the response's header, or nil when none is set.
+func (r *Response) Header() *etcdserverpb.ResponseHeader {
+	switch {
+	case r.Range != nil:
+		return r.Range.Header
+	case r.Put != nil:
+		return r.Put.Header
+	case r.DeleteRange != nil:
+		return r.DeleteRange.Header
+	case r.Txn != nil:
+		return r.Txn.Header
+	case r.Compaction != nil:
+		return r.Compaction.Header
+	case r.LeaseGrant != nil:
+		return r.LeaseGrant.Header
+	case r.LeaseRevoke != nil:
+		return r.LeaseRevoke.Header
+	case r.LeaseKeepAlive != nil:
+		return r.LeaseKeepAlive.Header
+	case r.LeaseTimeToLive != nil:
+		return r.LeaseTimeToLive.Header
+	case r.LeaseLeases != nil:
+		return r.LeaseLeases.Header
+	case r.Watch != nil:
+		return r.Watch.Header
+	}
+	return nil
+}
+
+// setHeader makes h the response's header. A response built with no
+// header gets one.
+func (r *Response) setHeader(h *etcdserverpb.ResponseHeader) {
+	switch {
+	case r.Range != nil:
+		r.Range.Header = h
+	case r.Put != nil:
+		r.Put.Header = h
+	case r.DeleteRange != nil:
+		r.DeleteRange.Header = h
+	case r.Txn != nil:
+		r.Txn.Header = h
+	case r.Compaction != nil:
+		r.Compaction.Header = h
+	case r.LeaseGrant != nil:
+		r.LeaseGrant.Header = h
+	case r.LeaseRevoke != nil:
+		r.LeaseRevoke.Header = h
+	case r.LeaseKeepAlive != nil:
+		r.LeaseKeepAlive.Header = h
+	case r.LeaseTimeToLive != nil:
+		r.LeaseTimeToLive.Header = h
+	case r.LeaseLeases != nil:
+		r.LeaseLeases.Header = h
+	case r.Watch != nil:
+		r.Watch.Header = h
+	}
+}
+
+// Revision returns the store revision the answer reflects (its header's),
+// or 0.
+func (r *Response) Revision() int64 {
+	if h := r.Header(); h != nil {
+		return h.Revision
+	}
+	return 0
+}
+
+// one returns the field that is set (nil when none is).
+func (r *Request) one() any {
+	switch {
+	case r.Range != nil:
+		return r.Range
+	case r.Put != nil:
+		return r.Put
+	case r.DeleteRange != nil:
+		return r.DeleteRange
+	case r.Txn != nil:
+		return r.Txn
+	case r.Compaction != nil:
+		return r.Compaction
+	case r.LeaseGrant != nil:
+		return r.LeaseGrant
+	case r.LeaseRevoke != nil:
+		return r.LeaseRevoke
+	case r.LeaseKeepAlive != nil:
+		return r.LeaseKeepAlive
+	case r.LeaseTimeToLive != nil:
+		return r.LeaseTimeToLive
+	case r.LeaseLeases != nil:
+		return r.LeaseLeases
+	case r.Watch != nil:
+		return r.Watch
+	case r.MemberList != nil:
+		return r.MemberList
+	}
+	return nil
+}
+
+// requestOf is the Request whose one field is x.
+func requestOf(x any) Request {
+	switch x := x.(type) {
+	case *etcdserverpb.RangeRequest:
+		return Request{Range: x}
+	case *etcdserverpb.PutRequest:
+		return Request{Put: x}
+	case *etcdserverpb.DeleteRangeRequest:
+		return Request{DeleteRange: x}
+	case *etcdserverpb.TxnRequest:
+		return Request{Txn: x}
+	case *etcdserverpb.CompactionRequest:
+		return Request{Compaction: x}
+	case *etcdserverpb.LeaseGrantRequest:
+		return Request{LeaseGrant: x}
+	case *etcdserverpb.LeaseRevokeRequest:
+		return Request{LeaseRevoke: x}
+	case *etcdserverpb.LeaseKeepAliveRequest:
+		return Request{LeaseKeepAlive: x}
+	case *etcdserverpb.LeaseTimeToLiveRequest:
+		return Request{LeaseTimeToLive: x}
+	case *etcdserverpb.LeaseLeasesRequest:
+		return Request{LeaseLeases: x}
+	case *etcdserverpb.WatchCreateRequest:
+		return Request{Watch: x}
+	case *etcdserverpb.MemberListRequest:
+		return Request{MemberList: x}
+	}
+	return Request{}
+}
+
+// PrefixRange returns the key and range end of every key with the prefix,
+// as clientv3's WithPrefix makes them (the empty prefix is the key "\x00"
+// and every key from it on).
+func PrefixRange(prefix string) (key, end []byte) {
+	if prefix == "" {
+		return []byte{0}, mvcc.GteEnd
+	}
+	return []byte(prefix), mvcc.PrefixEnd([]byte(prefix))
+}
+
+// Put is a request to put value at key.
+func Put(key, value string) Request {
+	return Request{Put: &etcdserverpb.PutRequest{Key: []byte(key), Value: []byte(value)}}
+}
+
+// Get is a request for key: linearizable, or serializable.
+func Get(key string, serializable bool) Request {
+	return Request{Range: &etcdserverpb.RangeRequest{Key: []byte(key), Serializable: serializable}}
+}
+
+// GetPrefix is a request for every key with the prefix.
+func GetPrefix(prefix string, serializable bool) Request {
+	k, end := PrefixRange(prefix)
+	return Request{Range: &etcdserverpb.RangeRequest{Key: k, RangeEnd: end, Serializable: serializable}}
+}
+
+// Delete is a request to delete key.
+func Delete(key string) Request {
+	return Request{DeleteRange: &etcdserverpb.DeleteRangeRequest{Key: []byte(key)}}
+}
+
+// DeletePrefix is a request to delete every key with the prefix.
+func DeletePrefix(prefix string) Request {
+	k, end := PrefixRange(prefix)
+	return Request{DeleteRange: &etcdserverpb.DeleteRangeRequest{Key: k, RangeEnd: end}}
+}
+
+// Watch is a request to watch key from now on.
+func Watch(key string) Request {
+	return Request{Watch: &etcdserverpb.WatchCreateRequest{Key: []byte(key)}}
+}
+
+// WatchPrefix is a request to watch every key with the prefix from now on.
+func WatchPrefix(prefix string) Request {
+	k, end := PrefixRange(prefix)
+	return Request{Watch: &etcdserverpb.WatchCreateRequest{Key: k, RangeEnd: end}}
+}
+
+// Copy returns a request whose set field is a copy of r's, so that its
+// numbers (a revision, a lease) can be changed; the bytes and the nested
+// requests it holds are shared.
+func (r Request) Copy() Request {
+	switch x := r.one().(type) {
+	case *etcdserverpb.RangeRequest:
+		c := *x
+		return Request{Range: &c}
+	case *etcdserverpb.PutRequest:
+		c := *x
+		return Request{Put: &c}
+	case *etcdserverpb.DeleteRangeRequest:
+		c := *x
+		return Request{DeleteRange: &c}
+	case *etcdserverpb.TxnRequest:
+		c := *x
+		return Request{Txn: &c}
+	case *etcdserverpb.CompactionRequest:
+		c := *x
+		return Request{Compaction: &c}
+	case *etcdserverpb.LeaseGrantRequest:
+		c := *x
+		return Request{LeaseGrant: &c}
+	case *etcdserverpb.LeaseRevokeRequest:
+		c := *x
+		return Request{LeaseRevoke: &c}
+	case *etcdserverpb.LeaseKeepAliveRequest:
+		c := *x
+		return Request{LeaseKeepAlive: &c}
+	case *etcdserverpb.LeaseTimeToLiveRequest:
+		c := *x
+		return Request{LeaseTimeToLive: &c}
+	case *etcdserverpb.LeaseLeasesRequest:
+		c := *x
+		return Request{LeaseLeases: &c}
+	case *etcdserverpb.WatchCreateRequest:
+		c := *x
+		return Request{Watch: &c}
+	case *etcdserverpb.MemberListRequest:
+		c := *x
+		return Request{MemberList: &c}
+	}
+	return Request{}
+}
