@@ -74,9 +74,6 @@ func (c *Console) put(args []string, bg bool) error {
 	if err != nil {
 		return err
 	}
-	if len(req.Key) == 0 {
-		return fmt.Errorf("etcdserver: key is not provided")
-	}
 	from, err := c.via(f, *via)
 	if err != nil {
 		return err
@@ -100,9 +97,6 @@ func (c *Console) get(args []string, bg bool) error {
 	req, err := gf.Request(rest)
 	if err != nil {
 		return err
-	}
-	if len(req.Key) == 0 {
-		return fmt.Errorf("etcdserver: key is not provided")
 	}
 	from, err := c.via(f, *via)
 	if err != nil {
@@ -135,9 +129,6 @@ func (c *Console) del(args []string, bg bool) error {
 	req, err := df.Request(rest)
 	if err != nil {
 		return err
-	}
-	if len(req.Key) == 0 {
-		return fmt.Errorf("etcdserver: key is not provided")
 	}
 	from, err := c.via(f, *via)
 	if err != nil {

@@ -432,6 +432,10 @@ func validate(op *Op) string {
 	switch op.Kind {
 	case OpPut:
 		err = mvcc.ValidatePut(op.Req.Put)
+	case OpGet, OpDelete:
+		if key, _ := op.Req.KeyRange(); len(key) == 0 {
+			err = mvcc.ErrEmptyKey
+		}
 	case OpTxn:
 		err = mvcc.ValidateTxn(op.Req.Txn)
 	case OpLeaseGrant:
