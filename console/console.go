@@ -31,6 +31,9 @@ const (
 type Options struct {
 	// Out receives everything the console prints. Required.
 	Out io.Writer
+	// Program names the command in the banner Start prints ("" is
+	// "raftsim shell"; raftsim serve gives its own).
+	Program string
 	// Mode is Blocking (the default) or Async.
 	Mode Mode
 	// Dir is where relative file names (save, snapshot save) are read and

@@ -24,7 +24,11 @@ const bootLimit = 10 * time.Second
 // has. what names the cluster's source, e.g. "sandbox" or a scenario file.
 func (c *Console) Start(what string) error {
 	cfg := c.w.Config()
-	c.printf("raftsim shell: %s, seed=%d\n", what, c.w.Seed())
+	program := c.opts.Program
+	if program == "" {
+		program = "raftsim shell"
+	}
+	c.printf("%s: %s, seed=%d\n", program, what, c.w.Seed())
 	c.printf("members: %s; heartbeat %s, election timeout %s\n", strings.Join(cfg.Members, ", "), cfg.Tick,
 		time.Duration(cfg.ElectionTicks)*cfg.Tick)
 	var clients []string

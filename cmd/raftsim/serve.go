@@ -88,7 +88,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return badInput("raftsim serve: %v", err)
 	}
 	// The banner, and the cluster started as the shell starts it.
-	if err := console.New(w, console.Options{Out: stdout}).Start(what); err != nil {
+	if err := console.New(w, console.Options{Out: stdout, Program: "raftsim serve"}).Start(what); err != nil {
 		return err
 	}
 	front := wire.NewFront(1024)
