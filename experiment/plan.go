@@ -45,18 +45,28 @@ func ElectionTime(c Cluster, ranges []Range, trials int, seed uint64) Plan {
 	return p
 }
 
+// MaxTrials bounds the trials of a plan, all its jobs together: every
+// trial is kept for the percentiles, the CSV and the plots (about a
+// hundred bytes each), and a million of the paper's trials take minutes.
+const MaxTrials = 1_000_000
+
 // Check says what is wrong with the plan, if anything.
 func (p Plan) Check() error {
 	if len(p.Jobs) == 0 {
 		return fmt.Errorf("nothing to run")
 	}
+	total := 0
 	names := map[string]bool{}
 	for _, j := range p.Jobs {
 		if err := j.Cluster.check(); err != nil {
 			return err
 		}
-		if j.Trials < 1 || j.Trials > 10_000_000 {
-			return fmt.Errorf("trials must be between 1 and 10000000, not %d", j.Trials)
+		if j.Trials < 1 || j.Trials > MaxTrials {
+			return fmt.Errorf("trials must be between 1 and %d, not %d", MaxTrials, j.Trials)
+		}
+		if total += j.Trials; total > MaxTrials {
+			return fmt.Errorf("%d jobs of %d trials: more than %d trials in all, the most an experiment runs (its trials are kept for the percentiles and plots); ask for fewer",
+				len(p.Jobs), j.Trials, MaxTrials)
 		}
 		if r := j.Range; r.Min < 2 || r.Max < r.Min || r.Max > 2*r.Min {
 			return fmt.Errorf("bad election-timeout range %s: want MIN-MAX in ms with 2 <= MIN <= MAX <= 2·MIN", r)
@@ -163,6 +173,31 @@ func Collect(p Plan, trials []Trial) (*Results, error) {
 		}
 	}
 	return r, nil
+}
+
+// CollectSome gathers the trials that an interrupted run finished: each
+// job's, in trial order, whatever is missing. It keeps the plan's jobs,
+// some with fewer trials than planned, or none.
+func CollectSome(p Plan, trials []Trial) *Results {
+	r := &Results{Plan: p, Trials: make([][]Trial, len(p.Jobs))}
+	for _, t := range trials {
+		if t.Job >= 0 && t.Job < len(p.Jobs) {
+			r.Trials[t.Job] = append(r.Trials[t.Job], t)
+		}
+	}
+	for j := range r.Trials {
+		slices.SortFunc(r.Trials[j], func(a, b Trial) int { return a.Index - b.Index })
+	}
+	return r
+}
+
+// Done returns how many trials the results hold.
+func (r *Results) Done() int {
+	n := 0
+	for _, ts := range r.Trials {
+		n += len(ts)
+	}
+	return n
 }
 
 // Summaries summarizes each job.

@@ -127,15 +127,21 @@ func (r *Results) CDFPlot(title, subtitle string, logX bool) (*plot.Plot, error)
 	return p, nil
 }
 
+// cdfSteps is the most steps a CDF is drawn with.
+const cdfSteps = 5000
+
 // stepLine draws sorted times as a CDF, a step per trial, as the paper
-// draws it; a time past xmax is drawn at xmax.
+// draws it, up to cdfSteps of them; past that, a step per so many trials,
+// which a picture 8 inches wide cannot tell apart. A time past xmax is
+// drawn at xmax.
 func stepLine(ds []time.Duration, xmax time.Duration) (*plotter.Line, error) {
-	pts := make(plotter.XYs, 0, 2*len(ds)+1)
+	every := max(1, (len(ds)+cdfSteps-1)/cdfSteps)
+	pts := make(plotter.XYs, 0, 2*len(ds)/every+3)
 	pts = append(pts, plotter.XY{X: min(ds[0], xmax).Seconds() * 1000, Y: 0})
-	for i, d := range ds {
-		x := min(d, xmax).Seconds() * 1000
+	for i := 0; i < len(ds); i += every {
+		x := min(ds[i], xmax).Seconds() * 1000
 		pts = append(pts, plotter.XY{X: x, Y: 100 * float64(i) / float64(len(ds))},
-			plotter.XY{X: x, Y: 100 * float64(i+1) / float64(len(ds))})
+			plotter.XY{X: x, Y: 100 * float64(min(i+every, len(ds))) / float64(len(ds))})
 	}
 	return plotter.NewLine(pts)
 }

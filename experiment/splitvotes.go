@@ -96,11 +96,17 @@ func (r *Results) SplitVotePlot(title, subtitle string) (*plot.Plot, error) {
 	var sizes []int
 	for j, s := range sums {
 		c := r.Plan.Jobs[j].Cluster
+		if s.Trials == 0 {
+			continue // an interrupted run finished none of this job
+		}
 		if _, ok := bySize[c.Members]; !ok {
 			sizes = append(sizes, c.Members)
 		}
 		lat := float64(c.Latency.Min+c.Latency.Max) / 2 / 1e6
 		bySize[c.Members] = append(bySize[c.Members], plotter.XY{X: lat, Y: 100 * float64(s.Failed) / float64(max(s.Trials, 1))})
+	}
+	if len(sizes) == 0 {
+		return nil, fmt.Errorf("no trial finished: nothing to plot")
 	}
 	// The latencies on a log scale, each one ticked.
 	var ticks []plot.Tick

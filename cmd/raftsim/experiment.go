@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/raftsim/raftsim/experiment"
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -192,47 +193,94 @@ ratios of our median and p99 to the paper's.
 	if err := plan.Check(); err != nil {
 		return badInput("experiment election-time: %v", err)
 	}
+	if err := prepareOut("experiment election-time", *rf.out); err != nil {
+		return err
+	}
 	settled, err := experiment.Settle(c, plan.Seed)
 	if err != nil {
 		return err
 	}
-	res, err := runPlan(plan, *rf.workers, stderr)
+	stop := interrupt.Catch()
+	defer stop.Stop()
+	res, stopped, err := runPlan(plan, *rf.workers, stderr, stop)
 	if err != nil {
 		return err
 	}
 	sums := res.Summaries()
 	setup := describeCluster(c, settled)
-	if *rf.out != "" {
+	e := finishedExperiment{name: name, out: *rf.out, res: res, stopped: stopped, stop: stop}
+	paper := experiment.PaperByName()
+	if *rf.format == "json" {
+		if err := experiment.WriteJSON(stdout, sums, paper); err != nil {
+			return err
+		}
+	} else {
+		counts := fmt.Sprintf("%d trials per range", *rf.trials)
+		for _, j := range plan.Jobs {
+			if j.Trials != *rf.trials {
+				counts += fmt.Sprintf(" (%d of %s)", j.Trials, j.Name)
+			}
+		}
+		fmt.Fprintf(stdout, "raftsim experiment election-time  seed=%d\n%s; %s\n\n", plan.Seed, setup, counts)
+		if err := experiment.WriteTable(stdout, sums, paper); err != nil {
+			return err
+		}
+	}
+	return e.finish(stdout, *rf.format, func() (*plot.Plot, error) {
 		title := "Time without a leader after the leader crashes"
 		if *graph == "top" {
 			title += ": the randomness varied"
 		}
-		p, err := res.CDFPlot(title, setup, *graph == "top")
+		return res.CDFPlot(title, setup, *graph == "top")
+	})
+}
+
+// prepareOut makes an experiment's --out directory before any trial runs
+// (exit 2 if it cannot be written); "" writes no files.
+func prepareOut(cmd, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	return prepareDir(cmd, "--out", dir)
+}
+
+// finishedExperiment is an experiment whose table is printed, with its
+// files still to write.
+type finishedExperiment struct {
+	name    string // the files' name, e.g. election-time
+	out     string
+	res     *experiment.Results
+	stopped bool
+	stop    *interrupt.Catcher
+}
+
+// finish writes the files after the table, so that a file that cannot be
+// written loses nothing printed, and ends an interrupted experiment with a
+// line that says so (exit 130): its table and files are of the trials
+// that finished.
+func (e finishedExperiment) finish(stdout io.Writer, format string, plotIt func() (*plot.Plot, error)) error {
+	cmd := "experiment " + strings.TrimSuffix(e.name, "-top")
+	if e.out != "" && e.res.Done() > 0 {
+		p, err := plotIt()
+		if err == nil {
+			err = writeExperimentFiles(e.out, e.name, e.res, p)
+		}
 		if err != nil {
-			return err
+			return &exitError{code: exitBadInput, err: fmt.Errorf("%s: writing the files in %s: %v; the results printed above are whole", cmd, e.out, err)}
 		}
-		if err := writeExperimentFiles(*rf.out, name, res, p); err != nil {
-			return err
-		}
-	}
-	paper := experiment.PaperByName()
-	if *rf.format == "json" {
-		return experiment.WriteJSON(stdout, sums, paper)
-	}
-	counts := fmt.Sprintf("%d trials per range", *rf.trials)
-	for _, j := range plan.Jobs {
-		if j.Trials != *rf.trials {
-			counts += fmt.Sprintf(" (%d of %s)", j.Trials, j.Name)
+		if format == "text" {
+			fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(outFiles(e.out, e.name), ", "))
 		}
 	}
-	fmt.Fprintf(stdout, "raftsim experiment election-time  seed=%d\n%s; %s\n\n", plan.Seed, setup, counts)
-	if err := experiment.WriteTable(stdout, sums, paper); err != nil {
-		return err
+	if !e.stopped {
+		return nil
 	}
-	if *rf.out != "" {
-		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(outFiles(*rf.out, name), ", "))
+	sig := interrupt.Name(e.stop.Signal())
+	done := fmt.Sprintf("%d of %d trials", e.res.Done(), e.res.Plan.Total())
+	if format == "text" {
+		fmt.Fprintf(stdout, "\ninterrupted by %s after %s: the results are of the trials that finished\n", sig, done)
 	}
-	return nil
+	return interrupted("%s: interrupted by %s after %s", cmd, sig, done)
 }
 
 // describeCluster says in a line what the trials ran on.
@@ -359,31 +407,30 @@ rate against latency, a line per cluster size) and prints a table.
 	if err := plan.Check(); err != nil {
 		return badInput("experiment split-votes: %v", err)
 	}
-	res, err := runPlan(plan, *rf.workers, stderr)
+	if err := prepareOut("experiment split-votes", *rf.out); err != nil {
+		return err
+	}
+	stop := interrupt.Catch()
+	defer stop.Stop()
+	res, stopped, err := runPlan(plan, *rf.workers, stderr, stop)
 	if err != nil {
 		return err
 	}
 	onOff := map[bool]string{true: "on", false: "off"}
 	setup := fmt.Sprintf("election timeout %s ms, disk write %s, pre-vote %s, check quorum %s, every survivor's log equal",
 		r, c.DiskLatency, onOff[c.PreVote], onOff[c.CheckQuorum])
-	if *rf.out != "" {
-		p, err := res.SplitVotePlot("Split votes after a leader crash", setup)
-		if err != nil {
-			return err
-		}
-		if err := writeExperimentFiles(*rf.out, "split-votes", res, p); err != nil {
-			return err
-		}
-	}
+	e := finishedExperiment{name: "split-votes", out: *rf.out, res: res, stopped: stopped, stop: stop}
 	if *rf.format == "json" {
-		return res.WriteSplitVotesJSON(stdout)
+		if err := res.WriteSplitVotesJSON(stdout); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "raftsim experiment split-votes  seed=%d\n%s; %d trials each\n\n", plan.Seed, setup, *rf.trials)
+		if err := res.WriteSplitVotesTable(stdout); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintf(stdout, "raftsim experiment split-votes  seed=%d\n%s; %d trials each\n\n", plan.Seed, setup, *rf.trials)
-	if err := res.WriteSplitVotesTable(stdout); err != nil {
-		return err
-	}
-	if *rf.out != "" {
-		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(outFiles(*rf.out, "split-votes"), ", "))
-	}
-	return nil
+	return e.finish(stdout, *rf.format, func() (*plot.Plot, error) {
+		return res.SplitVotePlot("Split votes after a leader crash", setup)
+	})
 }

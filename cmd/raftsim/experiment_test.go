@@ -134,3 +134,20 @@ func TestElectionTimeTopGraphAndTimerRule(t *testing.T) {
 		}
 	}
 }
+
+// A file that cannot be written after the trials have run loses nothing
+// printed: the table comes first, then the error (issue 24: `experiment
+// --out` to an unwritable place lost the table that was computed).
+func TestExperimentTableSurvivesAFileError(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "out", "election-time.csv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"experiment", "election-time", "--trials", "20", "--ranges", "150-300", "--workers", "1", "--out", filepath.Join(dir, "out")},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != exitBadInput || !strings.Contains(stdout.String(), "     150-300      20 ") ||
+		!strings.Contains(stderr.String(), "the results printed above are whole") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}

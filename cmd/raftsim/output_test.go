@@ -84,6 +84,8 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--repro-dir", file + "/repro"}, "swarm: --repro-dir: mkdir " + file + ": not a directory"},
 		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--repro-dir", "/dev/full/repro"}, "swarm: --repro-dir: mkdir /dev/full: not a directory"},
 		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--out", "/nonexistent-dir/r.jsonl"}, "swarm: --out: open /nonexistent-dir/r.jsonl: no such file or directory"},
+		{[]string{"experiment", "election-time", "--trials", "100000", "--out", file + "/out"}, "experiment election-time: --out: mkdir " + file + ": not a directory"},
+		{[]string{"experiment", "split-votes", "--trials", "10000", "--out", "/proc/out"}, "experiment split-votes: --out: mkdir /proc/out"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(tc.args, strings.NewReader("put a b\n"), &stdout, &stderr)

@@ -303,3 +303,51 @@ func TestSwarmInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// cpuAtLeast reports whether the process has used at least d of CPU time:
+// a command that prints nothing until its end is then well into its work.
+func cpuAtLeast(pid int, d time.Duration) func() bool {
+	return func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false
+		}
+		// The fields after the command's name, which is in parentheses.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		var utime, stime int64
+		fmt.Sscan(f[11], &utime)
+		fmt.Sscan(f[12], &stime)
+		return time.Duration(utime+stime)*10*time.Millisecond >= d
+	}
+}
+
+// experiment: the table of the trials that finished, the files of them,
+// a line that says so, exit 130.
+func TestExperimentInterrupted(t *testing.T) {
+	for _, workers := range []string{"1", "2"} {
+		dir := t.TempDir()
+		p := startRaftsim(t, dir, "", "experiment", "election-time", "--trials", "100000", "--workers", workers, "--out", "out")
+		p.waitUntil(t, "trials have run", cpuAtLeast(p.cmd.Process.Pid, 500*time.Millisecond))
+		code := p.interrupt(t, syscall.SIGINT)
+		stdout, stderr := p.read(t, p.stdout), p.read(t, p.stderr)
+		if code != exitInterrupted {
+			t.Fatalf("workers %s: exit %d; stderr: %s", workers, code, stderr)
+		}
+		m := regexp.MustCompile(`(?m)^interrupted by SIGINT after (\d+) of 500000 trials: the results are of the trials that finished$`).FindStringSubmatch(stdout)
+		if m == nil || !strings.Contains(stdout, "range (ms)  trials") {
+			t.Fatalf("workers %s: the output:\n%s", workers, stdout)
+		}
+		csv, err := os.ReadFile(filepath.Join(dir, "out", "election-time.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows := fmt.Sprint(bytes.Count(csv, []byte("\n")) - 1); rows != m[1] {
+			t.Fatalf("workers %s: %s trials finished, the CSV has %s", workers, m[1], rows)
+		}
+		for _, f := range []string{"election-time.png", "election-time.svg"} {
+			if _, err := os.Stat(filepath.Join(dir, "out", f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/raftsim/raftsim/console"
 	"github.com/raftsim/raftsim/experiment"
+	"github.com/raftsim/raftsim/interrupt"
 )
 
 // workerArg is the hidden experiment a worker process runs: raftsim
@@ -33,7 +36,9 @@ type workerJob struct {
 // workers-1 copies of this binary run the others, and the trials are
 // merged in trial order, so that the results are the same for any number
 // of workers. It draws a progress bar on stderr while that is a terminal.
-func runPlan(p experiment.Plan, workers int, stderr io.Writer) (*experiment.Results, error) {
+// When stop is signalled it stops between trials, stops the workers, and
+// returns the trials that finished (stopped true).
+func runPlan(p experiment.Plan, workers int, stderr io.Writer, stop *interrupt.Catcher) (res *experiment.Results, stopped bool, err error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	bar := newProgress(stderr, p.Total())
 	defer bar.stop()
@@ -48,22 +53,22 @@ func runPlan(p experiment.Plan, workers int, stderr io.Writer) (*experiment.Resu
 	if workers > 1 {
 		self, err := os.Executable()
 		if err != nil {
-			return nil, fmt.Errorf("finding this binary to start workers: %w", err)
+			return nil, false, fmt.Errorf("finding this binary to start workers: %w", err)
 		}
 		for k := 1; k < workers; k++ {
 			in, err := json.Marshal(workerJob{Plan: p, Worker: k, Workers: workers})
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			c := &child{cmd: exec.Command(self, "experiment", workerArg)}
 			c.cmd.Stdin = bytes.NewReader(in)
 			c.cmd.Stderr = &c.stderr
 			out, err := c.cmd.StdoutPipe()
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if err := c.cmd.Start(); err != nil {
-				return nil, fmt.Errorf("starting a worker: %w", err)
+				return nil, false, fmt.Errorf("starting a worker: %w", err)
 			}
 			children = append(children, c)
 			wg.Add(1)
@@ -87,27 +92,52 @@ func runPlan(p experiment.Plan, workers int, stderr io.Writer) (*experiment.Resu
 		}
 	}
 	var trials []experiment.Trial
-	err := experiment.RunShare(p, 0, workers, func(t experiment.Trial) error {
+	err = experiment.RunShare(p, 0, workers, func(t experiment.Trial) error {
 		trials = append(trials, t)
 		bar.add(1)
+		if stop.Interrupted() {
+			return interrupt.ErrInterrupted
+		}
 		return nil
 	})
-	if err != nil {
+	stopped = errors.Is(err, interrupt.ErrInterrupted)
+	kill := func() {
 		for _, c := range children {
 			c.cmd.Process.Kill()
 		}
 	}
-	wg.Wait()
 	if err != nil {
-		return nil, err
+		kill()
+	}
+	// The workers may still be at it when this share is done: a signal
+	// stops them too.
+	workersDone := make(chan struct{})
+	go func() { wg.Wait(); close(workersDone) }()
+	select {
+	case <-workersDone:
+	case <-stop.Done():
+		kill()
+		<-workersDone
+	}
+	if stopped || stop.Interrupted() {
+		// The trials that finished, this process's and the workers'
+		// (a worker killed mid-line said nothing more).
+		for _, c := range children {
+			trials = append(trials, c.trials...)
+		}
+		return experiment.CollectSome(p, trials), true, nil
+	}
+	if err != nil {
+		return nil, false, err
 	}
 	for _, c := range children {
 		if c.err != nil {
-			return nil, c.err
+			return nil, false, c.err
 		}
 		trials = append(trials, c.trials...)
 	}
-	return experiment.Collect(p, trials)
+	res, err = experiment.Collect(p, trials)
+	return res, false, err
 }
 
 // gcPercent is the garbage collector's target while trials run: each trial
@@ -116,7 +146,9 @@ func runPlan(p experiment.Plan, workers int, stderr io.Writer) (*experiment.Resu
 const gcPercent = 400
 
 // workerCmd runs one share of a plan and writes each trial as a JSON line.
+// It leaves SIGINT and SIGTERM to the experiment, which stops it.
 func workerCmd(stdin io.Reader, stdout io.Writer) error {
+	signal.Ignore(interrupt.Signals...)
 	debug.SetGCPercent(gcPercent)
 	var job workerJob
 	if err := json.NewDecoder(stdin).Decode(&job); err != nil {
