@@ -1,6 +1,8 @@
 package export
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -15,18 +17,44 @@ import (
 // flat colours, so one palette of the 256 colours the frames use most (at
 // 5 bits a channel), shared by all frames, shows them without dithering.
 func GIF(out io.Writer, frames []image.Image, delay time.Duration) error {
-	if len(frames) == 0 {
+	return StreamGIF(out, len(frames), func(i int) (image.Image, error) { return frames[i], nil }, delay)
+}
+
+// StreamGIF is GIF for n frames that frame(i) reads, one at a time (from
+// files, say), twice: once for the palette, once to encode. It holds one
+// frame at a time, so that the GIF of thousands of frames takes the
+// memory of one. Every frame must be the size of the first.
+func StreamGIF(out io.Writer, n int, frame func(i int) (image.Image, error), delay time.Duration) error {
+	if n == 0 {
 		return fmt.Errorf("no frames")
 	}
-	pal := palette(frames)
+	counts := make([]int, 1<<15)
+	var size image.Rectangle
+	for i := range n {
+		f, err := frame(i)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			size = f.Bounds()
+		} else if f.Bounds() != size {
+			return fmt.Errorf("frame %d is %v, not %v as the first", i, f.Bounds(), size)
+		}
+		countColours(counts, f)
+	}
+	pal := paletteOf(counts)
 	index := make([]int16, 1<<15) // 15-bit colour → palette index + 1
-	anim := &gif.GIF{LoopCount: 0}
 	d := max(int(delay/(10*time.Millisecond)), 2)
-	for _, f := range frames {
-		b := f.Bounds()
-		p := image.NewPaletted(b, pal)
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			for x := b.Min.X; x < b.Max.X; x++ {
+	bw := bufio.NewWriter(out)
+	var buf bytes.Buffer
+	for i := range n {
+		f, err := frame(i)
+		if err != nil {
+			return err
+		}
+		p := image.NewPaletted(size, pal)
+		for y := size.Min.Y; y < size.Max.Y; y++ {
+			for x := size.Min.X; x < size.Max.X; x++ {
 				k := key15(f.At(x, y))
 				if index[k] == 0 {
 					index[k] = int16(pal.Index(unkey15(k))) + 1
@@ -34,23 +62,45 @@ func GIF(out io.Writer, frames []image.Image, delay time.Duration) error {
 				p.Pix[p.PixOffset(x, y)] = uint8(index[k] - 1)
 			}
 		}
-		anim.Image = append(anim.Image, p)
-		anim.Delay = append(anim.Delay, d)
+		// Each frame is encoded as a GIF of its own with the shared palette
+		// as its global table, and its image block is spliced in: the
+		// header, the screen and the table once, then the loop, then each
+		// frame's block, then the trailer.
+		buf.Reset()
+		err = gif.EncodeAll(&buf, &gif.GIF{Image: []*image.Paletted{p}, Delay: []int{d},
+			Config: image.Config{ColorModel: pal, Width: size.Dx(), Height: size.Dy()}})
+		if err != nil {
+			return err
+		}
+		b := buf.Bytes()
+		start := 13 // "GIF89a" and the logical screen descriptor
+		if packed := b[10]; packed&0x80 != 0 {
+			start += 3 << (packed&7 + 1) // the global colour table
+		}
+		if i == 0 {
+			bw.Write(b[:start])
+			// NETSCAPE2.0: loop for ever.
+			bw.Write([]byte{0x21, 0xff, 0x0b, 'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0', 0x03, 0x01, 0, 0, 0})
+		}
+		bw.Write(b[start : len(b)-1]) // less the trailer
 	}
-	return gif.EncodeAll(out, anim)
+	bw.WriteByte(0x3b)
+	return bw.Flush()
 }
 
-// palette returns the 256 colours that the frames use most.
-func palette(frames []image.Image) color.Palette {
-	counts := make([]int, 1<<15)
-	for _, f := range frames {
-		b := f.Bounds()
-		for y := b.Min.Y; y < b.Max.Y; y += 2 {
-			for x := b.Min.X; x < b.Max.X; x += 2 {
-				counts[key15(f.At(x, y))]++
-			}
+// countColours counts the colours of f, every other pixel of every other
+// row, at 5 bits a channel.
+func countColours(counts []int, f image.Image) {
+	b := f.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			counts[key15(f.At(x, y))]++
 		}
 	}
+}
+
+// paletteOf returns the 256 colours counted most.
+func paletteOf(counts []int) color.Palette {
 	var used []int
 	for k, n := range counts {
 		if n > 0 {

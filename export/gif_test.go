@@ -48,3 +48,43 @@ func TestGIFKeepsFramesAndColours(t *testing.T) {
 		}
 	}
 }
+
+// StreamGIF writes what gif.EncodeAll writes of the same frames with the
+// same palette: the same images, delays and loop.
+func TestStreamGIFIsAGIF(t *testing.T) {
+	var frames []image.Image
+	for i := range 5 {
+		img := image.NewRGBA(image.Rect(0, 0, 33, 21))
+		for y := range 21 {
+			for x := range 33 {
+				img.Set(x, y, color.RGBA{uint8(32 * ((x/2 + i) % 8)), uint8(64 * (y / 2 % 4)), uint8(40 * i), 0xff}) // 160 colours, in 2x2 blocks as the palette samples them
+			}
+		}
+		frames = append(frames, img)
+	}
+	var b bytes.Buffer
+	if err := export.GIF(&b, frames, 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != 5 || g.LoopCount != 0 || g.Config.Width != 33 || g.Config.Height != 21 {
+		t.Fatalf("%d frames, loop %d, %dx%d", len(g.Image), g.LoopCount, g.Config.Width, g.Config.Height)
+	}
+	for i, img := range g.Image {
+		if g.Delay[i] != 10 {
+			t.Fatalf("frame %d: delay %d", i, g.Delay[i])
+		}
+		for y := range 21 {
+			for x := range 33 {
+				want := frames[i].At(x, y).(color.RGBA)
+				r, gg, bb, _ := img.At(x, y).RGBA()
+				if r>>11 != uint32(want.R)>>3 || gg>>11 != uint32(want.G)>>3 || bb>>11 != uint32(want.B)>>3 {
+					t.Fatalf("frame %d (%d,%d): %x %x %x, want %v", i, x, y, r>>8, gg>>8, bb>>8, want)
+				}
+			}
+		}
+	}
+}

@@ -44,6 +44,10 @@ var msgColors = map[pb.MessageType]string{
 
 const clientColor = "#17becf"
 
+// MaxLamportMessages bounds the messages of one diagram: a few hundred
+// bytes each in memory and in the SVG, and past that no one can read it.
+const MaxLamportMessages = 100_000
+
 func msgColor(t pb.MessageType) string {
 	if c, ok := msgColors[t]; ok {
 		return c
@@ -76,6 +80,8 @@ type message struct {
 // member's line; captions run across the diagram at their time. Each
 // message arrow is an SVG group of class "msg" (a duplicated message has
 // one per copy), with its type and ID as data attributes.
+//
+// It draws at most MaxLamportMessages messages.
 func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 	from, to := opt.From, opt.To
 	if to <= 0 || to > w.Now() {
@@ -103,6 +109,9 @@ func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 		case sim.EvSend:
 			if e.At < from || e.At > to || (!opt.Heartbeats && e.IsHeartbeat()) {
 				continue
+			}
+			if len(msgs) == MaxLamportMessages {
+				return fmt.Errorf("more than %d messages from %s to %s: more than a diagram can show; narrow it with --from and --to", MaxLamportMessages, from, e.At)
 			}
 			m := &message{Event: e}
 			msgs = append(msgs, m)

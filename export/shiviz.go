@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,32 +44,47 @@ func ShiViz(out io.Writer, w *sim.World, opt ShiVizOptions) error {
 		}
 		return name
 	}
-	clocks := map[string]map[string]int{}
-	tick := func(host string) map[string]int {
-		c := clocks[host]
-		if c == nil {
-			c = map[string]int{}
-			clocks[host] = c
+	// A vector clock is a count per host, by the host's number; hosts are
+	// numbered as they first appear. The clock of every message sent is
+	// kept until the end (a duplicate may arrive late), so it is kept
+	// small: a slice, not a map.
+	var hosts []string
+	hostNum := map[string]int{}
+	var clocks [][]uint32
+	num := func(host string) int {
+		i, ok := hostNum[host]
+		if !ok {
+			i = len(hosts)
+			hosts, hostNum[host] = append(hosts, host), i
+			clocks = append(clocks, nil)
 		}
-		c[host]++
+		return i
+	}
+	grow := func(c []uint32) []uint32 {
+		for len(c) < len(hosts) {
+			c = append(c, 0)
+		}
 		return c
 	}
-	merge := func(host string, from map[string]int) {
-		c := clocks[host]
-		if c == nil {
-			c = map[string]int{}
-			clocks[host] = c
-		}
+	tick := func(host string) []uint32 {
+		i := num(host)
+		clocks[i] = grow(clocks[i])
+		clocks[i][i]++
+		return clocks[i]
+	}
+	merge := func(host string, from []uint32) {
+		i := num(host)
+		clocks[i] = grow(clocks[i])
 		for h, n := range from {
-			c[h] = max(c[h], n)
+			clocks[i][h] = max(clocks[i][h], n)
 		}
 	}
-	emit := func(host, what string) map[string]int {
+	emit := func(host, what string) []uint32 {
 		c := tick(host)
-		fmt.Fprintf(bw, "%s\n%s %s\n", strings.ReplaceAll(what, "\n", " "), host, clockJSON(c))
+		fmt.Fprintf(bw, "%s\n%s %s\n", strings.ReplaceAll(what, "\n", " "), host, clockJSON(hosts, c))
 		return c
 	}
-	sent := map[uint64]map[string]int{} // message ID → the sender's clock at the send
+	sent := map[uint64][]uint32{} // message ID → the sender's clock at the send
 	ops := w.Ops()
 	for i := range w.HistoryLen() {
 		e := w.EventAt(i)
@@ -80,7 +94,7 @@ func ShiViz(out io.Writer, w *sim.World, opt ShiVizOptions) error {
 			if !opt.Heartbeats && e.IsHeartbeat() {
 				continue
 			}
-			sent[e.Msg.ID] = maps.Clone(emit(members[e.Node], what))
+			sent[e.Msg.ID] = slices.Clone(emit(members[e.Node], what))
 		case sim.EvDeliver:
 			c, ok := sent[e.Msg.ID]
 			if !ok {
@@ -106,7 +120,7 @@ func ShiViz(out io.Writer, w *sim.World, opt ShiVizOptions) error {
 			if e.Kind == sim.EvReply {
 				from, to = member, client
 			}
-			c := maps.Clone(emit(from, what))
+			c := slices.Clone(emit(from, what))
 			merge(to, c)
 			emit(to, what)
 		}
@@ -114,17 +128,24 @@ func ShiViz(out io.Writer, w *sim.World, opt ShiVizOptions) error {
 	return bw.Flush()
 }
 
-// clockJSON writes a vector clock with its hosts in order.
-func clockJSON(c map[string]int) string {
+// clockJSON writes a vector clock, the hosts it counts in name order.
+func clockJSON(hosts []string, c []uint32) string {
+	var counted []int
+	for h, n := range c {
+		if n > 0 {
+			counted = append(counted, h)
+		}
+	}
+	slices.SortFunc(counted, func(a, b int) int { return strings.Compare(hosts[a], hosts[b]) })
 	var b strings.Builder
 	b.WriteByte('{')
-	for i, h := range slices.Sorted(maps.Keys(c)) {
+	for i, h := range counted {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(h))
+		b.WriteString(strconv.Quote(hosts[h]))
 		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(c[h]))
+		b.WriteString(strconv.FormatUint(uint64(c[h]), 10))
 	}
 	b.WriteByte('}')
 	return b.String()

@@ -414,6 +414,29 @@ func (l Linearizability) WriteHTML(out io.Writer) error {
 	return porcupine.Visualize(model, info, out)
 }
 
+// partitionByKey splits a history into one per key, unless an operation
+// reads or writes more than one key (a range, a transaction): then the
+// keys are not independent, and the history stays whole.
+func partitionByKey(history []porcupine.Operation) [][]porcupine.Operation {
+	var keys []string
+	byKey := map[string][]porcupine.Operation{}
+	for _, op := range history {
+		in := op.Input.(lincheck.Operation)
+		if in.End != "" || in.Kind == lincheck.Txn {
+			return [][]porcupine.Operation{history}
+		}
+		if _, ok := byKey[in.Key]; !ok {
+			keys = append(keys, in.Key)
+		}
+		byKey[in.Key] = append(byKey[in.Key], op)
+	}
+	out := make([][]porcupine.Operation, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, byKey[k])
+	}
+	return out
+}
+
 // kvState is the model's key space: immutable, copied on write.
 type kvState map[string]string
 
@@ -459,7 +482,12 @@ func stepModel(st kvState, in *lincheck.Operation) (bool, kvState) {
 // visualization.
 func kvModel() porcupine.Model {
 	return porcupine.Model{
-		Init: func() any { return kvState{} },
+		// A history of single-key operations is a register per key, each
+		// linearizable on its own: porcupine checks (and shows) them apart,
+		// which keeps the page of a long load from searching every
+		// interleaving of every key at once.
+		Partition: partitionByKey,
+		Init:      func() any { return kvState{} },
 		Step: func(state, input, _ any) (bool, any) {
 			in := input.(lincheck.Operation)
 			return stepModel(state.(kvState), &in)

@@ -132,6 +132,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "measure: %d texts and sizes agree (font: %s)\n", n, fonts.Name)
 		return exitOK
 	}
+	if fl.FramesDir != "" {
+		if err := guiflags.CheckFrames(fl.FramesEvery, fl.FramesFrom, fl.FramesTo); err != nil {
+			fmt.Fprintln(stderr, "raftsim-gui: --frames-dir:", err)
+			return exitBadInput
+		}
+	}
 	app := ui.NewAppFor(sess, ui.Screen{W: w, H: h, Scale: fl.Scale, Lang: lang, Present: fl.Present, M: fonts.Font})
 	app.Title = title
 	if lesson != nil {

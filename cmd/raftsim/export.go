@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 	"github.com/raftsim/raftsim/export"
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -72,131 +74,217 @@ the flags ask for:
 	if *every <= 0 {
 		return badInput("export: --every must be positive, not %s", *every)
 	}
+	wantFrames := *frames != "" || *gif != ""
+	if wantFrames && *to > 0 {
+		if err := guiflags.CheckFrames(*every, *from, *to); err != nil {
+			return badInput("export: %v", err)
+		}
+	}
 	s, err := scenarios.Load(fs.Arg(0))
 	if err != nil {
 		return &exitError{code: exitBadInput, err: err}
 	}
-	r, err := scenarios.NewRunner(s, scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Quiet: true})
+	// Every output is created before the run, so that a path that cannot
+	// be written is exit 2 before any work.
+	outs := map[string]*os.File{}
+	for _, o := range []struct{ flag, path string }{{"--lamport", *lamport}, {"--porcupine", *porcupine}, {"--shiviz", *shiviz}, {"--gif", *gif}} {
+		if o.path == "" {
+			continue
+		}
+		f, err := createOutput("export", o.flag, o.path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		outs[o.flag] = f
+	}
+	removeOutputs := func() {
+		for _, f := range outs {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+	if *frames != "" {
+		if err := prepareDir("export", "--frames", *frames); err != nil {
+			removeOutputs()
+			return err
+		}
+	}
+	if wantFrames {
+		// The frames need the window: without one, say so before the run.
+		if _, err := findWindow([]string{"play", fs.Arg(0)}); err != nil {
+			removeOutputs()
+			return err
+		}
+	}
+	// The exports draw from the whole history, which the run keeps: a run
+	// longer than MaxExportEvents is stopped there and refused. Ctrl-C
+	// stops it too; what ran is exported.
+	stop := interrupt.Catch()
+	defer stop.Stop()
+	var r *scenarios.Runner
+	tooLong := func() bool { return r.World().HistoryLen() > MaxExportEvents }
+	r, err = scenarios.NewRunner(s, scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Quiet: true,
+		Stop: func() bool { return stop.Interrupted() || tooLong() }})
 	if err != nil {
 		return &exitError{code: exitBadInput, err: err}
 	}
 	w := r.World()
-	_, runErr := r.Run()
-	write := func(path string, f func(io.Writer) error) error {
-		out, err := os.Create(path)
-		if err != nil {
-			return err
-		}
+	st, runErr := r.Run()
+	if st == scenarios.Interrupted && !stop.Interrupted() {
+		removeOutputs()
+		return badInput("export: the run of %s has more than %d events by %s of virtual time, more than an export holds; export a shorter scenario", fs.Arg(0), MaxExportEvents, w.Now())
+	}
+	stopped := stop.Interrupted()
+	write := func(flag string, f func(io.Writer) error) error {
+		out := outs[flag]
 		bw := bufio.NewWriter(out)
 		if err := f(bw); err != nil {
 			out.Close()
-			return fmt.Errorf("%s: %w", path, err)
+			os.Remove(out.Name()) // a part of a diagram, or of a log, misleads
+			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
 		}
 		if err := bw.Flush(); err != nil {
-			out.Close()
-			return err
+			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
 		}
 		if err := out.Close(); err != nil {
-			return err
+			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", path)
+		fmt.Fprintf(stdout, "wrote %s\n", out.Name())
 		return nil
 	}
 	if *lamport != "" {
 		opt := export.LamportOptions{From: sim.Time(*from), To: sim.Time(*to), Heartbeats: *heartbeats,
 			Title: fmt.Sprintf("raftsim export %s (seed %d)", s.Name, w.Seed())}
-		if err := write(*lamport, func(out io.Writer) error { return export.Lamport(out, w, opt) }); err != nil {
+		if err := write("--lamport", func(out io.Writer) error { return export.Lamport(out, w, opt) }); err != nil {
 			return err
 		}
 	}
 	var lin *sim.Linearizability
-	if w.Violation() == nil {
+	if w.Violation() == nil && !stopped {
 		l := w.CheckLinearizability()
 		lin = &l
 	}
 	if *porcupine != "" {
 		if lin == nil {
-			return fmt.Errorf("export: no client history to show: the run stopped on a safety violation")
-		}
-		if err := write(*porcupine, lin.WriteHTML); err != nil {
+			os.Remove(*porcupine)
+			why := "the run stopped on a safety violation"
+			if stopped {
+				why = "the run was interrupted"
+			}
+			if !stopped {
+				return fmt.Errorf("export: no client history to show: %s", why)
+			}
+			fmt.Fprintf(stdout, "not written: %s (%s)\n", *porcupine, why)
+		} else if err := write("--porcupine", lin.WriteHTML); err != nil {
 			return err
 		}
 	}
 	if *shiviz != "" {
-		if err := write(*shiviz, func(out io.Writer) error {
+		if err := write("--shiviz", func(out io.Writer) error {
 			return export.ShiViz(out, w, export.ShiVizOptions{Heartbeats: *heartbeats})
 		}); err != nil {
 			return err
 		}
 	}
-	if *frames != "" || *gif != "" {
-		if err := writeFrames(fs.Arg(0), w, *frames, *gif, *from, *to, *every, *size, *lang, stdout, stderr); err != nil {
+	if wantFrames && !stopped {
+		var err error
+		stopped, err = writeFrames(fs.Arg(0), w, *frames, outs["--gif"], *from, *to, *every, *size, *lang, stdout, stderr, stop)
+		if err != nil {
 			return err
 		}
+	} else if outs["--gif"] != nil {
+		outs["--gif"].Close()
+		os.Remove(*gif)
+		fmt.Fprintf(stdout, "not written: %s (the run was interrupted)\n", *gif)
 	}
 	fmt.Fprintf(stdout, "seed=%d  virtual time %s  %d events\n", w.Seed(), w.Now(), w.HistoryLen())
+	if stopped {
+		sig := interrupt.Name(stop.Signal())
+		fmt.Fprintf(stdout, "interrupted by %s at virtual time %s: what is written is of the run up to there\n", sig, w.Now())
+		return interrupted("export: interrupted by %s (seed=%d)", sig, w.Seed())
+	}
 	return runOutcome(runErr, lin, w.Seed(), r.ExpectsNotLinearizable())
 }
 
+// MaxExportEvents bounds the history an export keeps: every event of the
+// run, for the diagram, the log and the history's check (a few hundred
+// bytes each).
+const MaxExportEvents = 2_000_000
+
 // writeFrames has the window draw the run's frames, from --from to --to,
 // one every --every (raftsim-gui play NAME --frames-dir), into dir, or into
-// a temporary directory for the GIF alone; then it makes the GIF.
-func writeFrames(name string, w *sim.World, dir, gifPath string, from, to, every time.Duration, size, lang string,
-	stdout, stderr io.Writer) error {
+// a temporary directory for the GIF alone; then it makes the GIF, reading
+// the frames one at a time. A signal stops the window; the frames it drew
+// stay, and the GIF is made of them (stopped true).
+func writeFrames(name string, w *sim.World, dir string, gifOut *os.File, from, to, every time.Duration, size, lang string,
+	stdout, stderr io.Writer, stop *interrupt.Catcher) (stopped bool, err error) {
 	if to <= 0 || to > time.Duration(w.Now()) {
 		to = time.Duration(w.Now())
+	}
+	if err := guiflags.CheckFrames(every, from, to); err != nil {
+		return false, badInput("export: %v", err)
 	}
 	framesDir := dir
 	if framesDir == "" {
 		tmp, err := os.MkdirTemp("", "raftsim-frames")
 		if err != nil {
-			return err
+			return false, err
 		}
 		defer os.RemoveAll(tmp)
 		framesDir = tmp
-	} else if err := os.MkdirAll(framesDir, 0o755); err != nil {
-		return err
 	}
 	args := []string{"play", name, "--seed", strconv.FormatUint(w.Seed(), 10), "--lang", lang, "--size", size,
 		"--frames-dir", framesDir, "--frames-every", every.String(), "--frames-from", from.String(), "--frames-to", to.String()}
-	if err := startGUI(args, nil, stdout, stderr); err != nil {
-		return err
+	guiErr := runGUIUntil(args, stdout, stderr, stop)
+	stopped = stop.Interrupted()
+	if guiErr != nil && !stopped {
+		return false, guiErr
 	}
 	paths, err := filepath.Glob(filepath.Join(framesDir, "frame-*.png"))
 	if err != nil {
-		return err
+		return stopped, err
 	}
 	slices.Sort(paths)
+	if stopped && len(paths) > 0 {
+		// The frame being written when the window was stopped may be cut.
+		if _, err := readPNG(paths[len(paths)-1]); err != nil {
+			os.Remove(paths[len(paths)-1])
+			paths = paths[:len(paths)-1]
+		}
+	}
 	if dir != "" {
 		fmt.Fprintf(stdout, "wrote %d frames in %s, one every %s of virtual time from %s to %s\n", len(paths), dir, every, from, to)
 	}
-	if gifPath == "" {
-		return nil
+	if gifOut == nil {
+		return stopped, nil
 	}
-	var frames []image.Image
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		img, err := png.Decode(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		frames = append(frames, img)
+	if len(paths) == 0 {
+		gifOut.Close()
+		os.Remove(gifOut.Name())
+		fmt.Fprintf(stdout, "not written: %s (no frame was drawn)\n", gifOut.Name())
+		return stopped, nil
 	}
-	out, err := os.Create(gifPath)
+	if err := export.StreamGIF(gifOut, len(paths), func(i int) (image.Image, error) { return readPNG(paths[i]) }, every); err != nil {
+		return stopped, fmt.Errorf("export: --gif %s: %w", gifOut.Name(), err)
+	}
+	if err := gifOut.Close(); err != nil {
+		return stopped, fmt.Errorf("export: --gif %s: %w", gifOut.Name(), err)
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d frames, one every %s of virtual time, played in real time)\n", gifOut.Name(), len(paths), every)
+	return stopped, nil
+}
+
+// readPNG reads one frame.
+func readPNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := export.GIF(out, frames, every); err != nil {
-		out.Close()
-		return err
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s (%d frames, one every %s of virtual time, played in real time)\n", gifPath, len(frames), every)
-	return nil
+	return img, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/raftsim/raftsim/cmd/internal/guiflags"
+	"github.com/raftsim/raftsim/interrupt"
 )
 
 // guiBinary is the window's binary. It links ebiten, whose init panics
@@ -69,6 +70,18 @@ func findGUI() (string, error) {
 
 // startGUI runs raftsim-gui with args and passes its exit code on.
 func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return runGUI(args, stdin, stdout, stderr, nil)
+}
+
+// runGUIUntil is startGUI for a window that works on its own (export's
+// frames): a signal that stop catches ends it, at once.
+func runGUIUntil(args []string, stdout, stderr io.Writer, stop *interrupt.Catcher) error {
+	return runGUI(args, nil, stdout, stderr, stop)
+}
+
+// findWindow returns the window's binary, or why it cannot open here:
+// args are the window's, for what to suggest instead.
+func findWindow(args []string) (string, error) {
 	what := "raftsim shell (the sandbox, as a console), or raftsim run first-election"
 	if len(args) > 0 && args[0] == "play" {
 		what = "raftsim lessons, then raftsim run NAME"
@@ -77,22 +90,39 @@ func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if !hasDisplay() {
-		return &exitError{code: exitNoDisplay, err: fmt.Errorf(
+		return "", &exitError{code: exitNoDisplay, err: fmt.Errorf(
 			"raftsim: the window needs a display, and DISPLAY is not set.\n"+
 				"  Run headless instead: %s\n"+
 				"  (or start it under a virtual display: xvfb-run -a raftsim ...)", what)}
 	}
 	bin, err := findGUI()
 	if err != nil {
-		return &exitError{code: exitNoDisplay, err: fmt.Errorf(
+		return "", &exitError{code: exitNoDisplay, err: fmt.Errorf(
 			"raftsim: cannot find %s next to raftsim or on PATH (build it with 'make build'); headless: %s", guiBinary, what)}
+	}
+	return bin, nil
+}
+
+func runGUI(args []string, stdin io.Reader, stdout, stderr io.Writer, stop *interrupt.Catcher) error {
+	bin, err := findWindow(args)
+	if err != nil {
+		return err
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	if f, ok := file(stdout); ok {
 		cmd.Stdout = f // the window writes to the terminal itself
 	}
-	err = cmd.Run()
+	if err = cmd.Start(); err == nil {
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err = <-done:
+		case <-stop.Done():
+			cmd.Process.Kill()
+			err = <-done
+		}
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return &exitError{code: ee.ExitCode(), err: errors.New("")}

@@ -84,6 +84,14 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--repro-dir", file + "/repro"}, "swarm: --repro-dir: mkdir " + file + ": not a directory"},
 		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--repro-dir", "/dev/full/repro"}, "swarm: --repro-dir: mkdir /dev/full: not a directory"},
 		{[]string{"swarm", "--seeds", "1-5", "--workers", "1", "--out", "/nonexistent-dir/r.jsonl"}, "swarm: --out: open /nonexistent-dir/r.jsonl: no such file or directory"},
+		{[]string{"export", "first-election", "--lamport", "/nonexistent-dir/l.svg"}, "export: --lamport: open /nonexistent-dir/l.svg: no such file or directory"},
+		{[]string{"export", "first-election", "--shiviz", dir}, "export: --shiviz: open " + dir + ": is a directory"},
+		{[]string{"export", "first-election", "--porcupine", file + "/p.html"}, "export: --porcupine: open " + file + "/p.html: not a directory"},
+		{[]string{"export", "first-election", "--frames", file + "/frames", "--to", "2s"}, "export: --frames: mkdir " + file + ": not a directory"},
+		{[]string{"export", "first-election", "--gif", "/nonexistent-dir/x.gif", "--to", "2s"}, "export: --gif: open /nonexistent-dir/x.gif: no such file or directory"},
+		// Frames beyond MaxFrames are refused before the run (issue 24:
+		// --every 1us grew without bound).
+		{[]string{"export", "first-election", "--gif", "x.gif", "--every", "1us", "--to", "10s"}, "export: a frame every 1µs from 0s to 10s is 10000001 frames; at most 3000"},
 		{[]string{"experiment", "election-time", "--trials", "100000", "--out", file + "/out"}, "experiment election-time: --out: mkdir " + file + ": not a directory"},
 		{[]string{"experiment", "split-votes", "--trials", "10000", "--out", "/proc/out"}, "experiment split-votes: --out: mkdir /proc/out"},
 	} {

@@ -351,3 +351,32 @@ func TestExperimentInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// export: what ran up to the signal is exported (the diagram, the log),
+// the history's check is not (its page is not written), exit 130.
+func TestExportInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	long := "name: idle\ncluster: {members: 3}\nsteps:\n  - put: {via: n1, key: k, value: v}\n  - wait: 1000h\n"
+	if err := os.WriteFile(filepath.Join(dir, "idle.yaml"), []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startRaftsim(t, dir, "", "export", "idle.yaml", "--lamport", "l.svg", "--shiviz", "s.log", "--porcupine", "p.html")
+	p.waitUntil(t, "the run is under way", cpuAtLeast(p.cmd.Process.Pid, 300*time.Millisecond))
+	code := p.interrupt(t, syscall.SIGINT)
+	stdout, stderr := p.read(t, p.stdout), p.read(t, p.stderr)
+	if code != exitInterrupted {
+		t.Fatalf("exit %d; stdout: %s; stderr: %s", code, stdout, stderr)
+	}
+	for _, want := range []string{"wrote l.svg\n", "wrote s.log\n", "not written: p.html (the run was interrupted)\n", "\ninterrupted by SIGINT at virtual time "} {
+		if !strings.Contains(stdout, want) {
+			t.Fatalf("the output lacks %q:\n%s", want, stdout)
+		}
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "l.svg"))
+	if err != nil || !bytes.HasSuffix(bytes.TrimSpace(svg), []byte("</svg>")) {
+		t.Fatalf("the diagram: %v, ends %q", err, svg[max(0, len(svg)-20):])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "p.html")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the page of an unchecked history was left: %v", err)
+	}
+}

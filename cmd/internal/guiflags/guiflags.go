@@ -129,3 +129,25 @@ func WantsHelp(args []string) bool {
 	fs, _ := New(io.Discard)
 	return errors.Is(fs.Parse(args), pflag.ErrHelp)
 }
+
+// MaxFrames bounds the frames that raftsim export --frames and --gif ask
+// the window for: each is a PNG of the window drawn on the way (about
+// 100 KB and a fraction of a second each), so that --every 1us over a
+// long run is refused rather than left to fill the disk.
+const MaxFrames = 3000
+
+// CheckFrames refuses frames from from to to, one every every, that are
+// not a window of time or are more than MaxFrames.
+func CheckFrames(every, from, to time.Duration) error {
+	switch {
+	case every <= 0:
+		return fmt.Errorf("--every must be positive, not %s", every)
+	case from < 0 || to < from:
+		return fmt.Errorf("--from and --to must be a window of virtual time (from %s to %s)", from, to)
+	}
+	if n := (to-from)/every + 1; n > MaxFrames {
+		return fmt.Errorf("a frame every %s from %s to %s is %d frames; at most %d: take them further apart (--every) or over less time (--from, --to)",
+			every, from, to, n, MaxFrames)
+	}
+	return nil
+}
