@@ -22,19 +22,6 @@ const (
 // range end "\x00").
 const AllFrom = "\x00"
 
-// PrefixEnd returns the End of the range of every key that starts with
-// prefix, as etcd's clientv3.GetPrefixRangeEnd does.
-func PrefixEnd(prefix string) string {
-	b := []byte(prefix)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return AllFrom // the empty prefix, or one of 0xff bytes only
-}
-
 // Outcome says what the client knows of an operation.
 type Outcome uint8
 

@@ -416,7 +416,7 @@ type Condition struct {
 	Count    int
 	CountSet bool
 
-	Role   Role       // CondRole
+	Role   sim.Role   // CondRole
 	Cmp    Comparison // CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondEvents
 	Status OpStatus   // CondOp
 
@@ -457,30 +457,6 @@ type Condition struct {
 	// Invariant is CondViolation's invariant (sim.Invariants); "" means
 	// any.
 	Invariant string
-}
-
-// Role is a node's role in a role: condition.
-type Role uint8
-
-// The roles a role: condition can ask for.
-const (
-	RoleInvalid Role = iota
-	RoleFollower
-	RolePreCandidate
-	RoleCandidate
-	RoleLeader
-	RoleLearner
-	RoleDown
-	RoleStalled
-)
-
-var roleNames = [...]string{"invalid", "follower", "pre-candidate", "candidate", "leader", "learner", "down", "stalled"}
-
-func (r Role) String() string {
-	if int(r) < len(roleNames) {
-		return roleNames[r]
-	}
-	return fmt.Sprintf("Role(%d)", r)
 }
 
 // OpStatus is an operation's outcome in an op: condition.

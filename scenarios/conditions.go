@@ -70,8 +70,8 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 			switch c.Kind {
 			case CondRole:
 				// A removed member has shut itself down: it is down too.
-				down := c.Role == RoleDown && in.Role == sim.RoleRemoved
-				return in.Role.String() == c.Role.String() || down, seen("%s is %s", in.Name, in.Role)
+				down := c.Role == sim.RoleDown && in.Role == sim.RoleRemoved
+				return in.Role == c.Role || down, seen("%s is %s", in.Name, in.Role)
 			case CondTerm:
 				return c.Cmp.Holds(in.Term), seen("%s is in term %d", in.Name, in.Term)
 			case CondCommit:

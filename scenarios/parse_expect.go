@@ -59,9 +59,11 @@ func (p *parser) anyCondKey(f fields) bool {
 	return false
 }
 
-var roleByName = map[string]Role{
-	"follower": RoleFollower, "pre-candidate": RolePreCandidate, "candidate": RoleCandidate,
-	"leader": RoleLeader, "learner": RoleLearner, "down": RoleDown, "stalled": RoleStalled,
+// roleByName are the roles a role: condition (or shows: member) can ask
+// for: a member's roles but removed and joining.
+var roleByName = map[string]sim.Role{
+	"follower": sim.RoleFollower, "pre-candidate": sim.RolePreCandidate, "candidate": sim.RoleCandidate,
+	"leader": sim.RoleLeader, "learner": sim.RoleLearner, "down": sim.RoleDown, "stalled": sim.RoleStalled,
 }
 
 var statusByName = map[string]OpStatus{"pending": OpPending, "ok": OpOK, "error": OpError, "timeout": OpTimeout}
@@ -132,7 +134,8 @@ func (p *parser) condition(st *Step, x *field) {
 			switch kind {
 			case CondRole:
 				if s, good := p.str(e.v, "role"); good {
-					if c.Role = roleByName[s]; c.Role == RoleInvalid {
+					var known bool
+					if c.Role, known = roleByName[s]; !known {
 						p.errorf(p.pos(e.v), "role: want one of follower, pre-candidate, candidate, leader, learner, down, stalled; found %q", s)
 					}
 				}

@@ -58,8 +58,8 @@ type Show struct {
 	Index uint64
 	// Term is ShowEntry's term, and ShowMember's (0: any).
 	Term uint64
-	// Role is ShowMember's role (RoleInvalid: any).
-	Role Role
+	// Role is ShowMember's role (nil: any).
+	Role *sim.Role
 }
 
 // String writes the item as a transcript says it.
@@ -74,7 +74,7 @@ func (s Show) String() string {
 		return fmt.Sprintf("%s's entry %d of term %d", s.Node, s.Index, s.Term)
 	case ShowMember:
 		var what []string
-		if s.Role != RoleInvalid {
+		if s.Role != nil {
 			what = append(what, s.Role.String())
 		}
 		if s.Term != 0 {
@@ -172,7 +172,7 @@ func (p *parser) show(n *yaml.Node) (Show, bool) {
 		if r := f.get("role"); r != nil {
 			name, good := p.str(r, "shows role")
 			if role, known := roleByName[name]; good && known {
-				s.Role = role
+				s.Role = &role
 			} else if good {
 				p.errorf(p.pos(r), "shows role: want follower, pre-candidate, candidate, leader, learner, down or stalled, found %q", name)
 				ok = false
@@ -262,7 +262,7 @@ func showsNode(shows []Show) *yaml.Node {
 			}
 		case ShowMember:
 			yadd(m, "member", yref(s.Node))
-			if s.Role != RoleInvalid {
+			if s.Role != nil {
 				yadd(m, "role", yplain(s.Role.String()))
 			}
 			if s.Term != 0 {
@@ -321,7 +321,7 @@ func (r *Runner) showHolds(sh Show) (bool, string) {
 	}
 	switch sh.Kind {
 	case ShowMember:
-		if sh.Role != RoleInvalid && in.Role.String() != sh.Role.String() {
+		if sh.Role != nil && in.Role != *sh.Role {
 			return false, fmt.Sprintf("%s is %s", name, in.Role)
 		}
 		if sh.Term != 0 && in.Term != sh.Term {

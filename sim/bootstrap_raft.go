@@ -38,7 +38,7 @@ func (w *World) bootstrapRaft(m *member) error {
 		}
 		cluster.members = append(cluster.members, clusterMember{id: id, name: name, learner: learner, published: true})
 	}
-	data := append(cluster.encode(nil), newKV(w.cfg.minLeaseTTL()).encode()...)
+	data := snapshotData(cluster.encode(), newKV(w.cfg.minLeaseTTL()).encode())
 	snap := &pb.Snapshot{Data: data, Metadata: &pb.SnapshotMetadata{Index: new(uint64(1)), Term: new(uint64(1)), ConfState: cs}}
 	if err := m.disk.ApplySnapshot(snap); err != nil {
 		return err

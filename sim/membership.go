@@ -281,43 +281,56 @@ func summarizeClusterRequest(r *etcdserverpb.InternalRaftRequest) string {
 	return "?"
 }
 
+// clusterJSON is the cluster state as a snapshot holds it: JSON, as
+// etcd's members bucket holds each member (membership.Member).
+type clusterJSON struct {
+	Version string       `json:"version,omitempty"`
+	Members []memberJSON `json:"members"`
+}
+
+type memberJSON struct {
+	ID        uint64 `json:"id"` // the raft ID
+	Name      string `json:"name,omitempty"`
+	PeerURL   string `json:"peerURL,omitempty"`
+	IsLearner bool   `json:"isLearner,omitempty"`
+	Published bool   `json:"published,omitempty"`
+}
+
 // encode writes the cluster state for a snapshot.
-func (cs *clusterState) encode(b []byte) []byte {
-	b = appendString(b, cs.version)
-	b = binary.AppendUvarint(b, uint64(len(cs.members)))
-	for _, cm := range cs.members {
-		b = binary.AppendUvarint(b, cm.id)
-		b = appendString(b, cm.name)
-		b = appendString(b, cm.peerURL)
-		var flags uint64
-		if cm.learner {
-			flags |= 1
-		}
-		if cm.published {
-			flags |= 2
-		}
-		b = binary.AppendUvarint(b, flags)
+func (cs *clusterState) encode() []byte {
+	var j clusterJSON
+	j.Version = cs.version
+	j.Members = make([]memberJSON, len(cs.members))
+	for i, cm := range cs.members {
+		m := &j.Members[i]
+		m.ID, m.Name, m.PeerURL, m.IsLearner, m.Published = cm.id, cm.name, cm.peerURL, cm.learner, cm.published
+	}
+	b, err := json.Marshal(j)
+	if err != nil {
+		panic("sim: encode the cluster: " + err.Error())
 	}
 	return b
 }
 
-func (cs *clusterState) decode(d *decoder) {
-	cs.version = d.string()
-	n := d.uvarint()
-	cs.members = nil
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		cm := clusterMember{id: d.uvarint(), name: d.string(), peerURL: d.string()}
-		flags := d.uvarint()
-		cm.learner, cm.published = flags&1 != 0, flags&2 != 0
-		cs.members = append(cs.members, cm)
+func (cs *clusterState) decode(b []byte) error {
+	var j clusterJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return errCorrupt
 	}
+	cs.version, cs.members = j.Version, nil
+	for _, m := range j.Members {
+		cs.members = append(cs.members, clusterMember{id: m.ID, name: m.Name, peerURL: m.PeerURL, learner: m.IsLearner, published: m.Published})
+	}
+	return nil
 }
 
 // snapshotData is what a member's snapshot holds: its cluster state, then
-// its key-value store.
-func (m *member) snapshotData() []byte {
-	b := m.cluster.encode(nil)
-	return append(b, m.kv.encode()...)
+// its key-value store, each after its length.
+func (m *member) snapshotData() []byte { return snapshotData(m.cluster.encode(), m.kv.encode()) }
+
+func snapshotData(cluster, kv []byte) []byte {
+	b := binary.AppendUvarint(nil, uint64(len(cluster)))
+	return append(append(b, cluster...), kv...)
 }
 
 // restoreData rebuilds the cluster state and the store from snapshot data.
@@ -335,12 +348,14 @@ func (m *member) restoreData(b []byte) error {
 		m.attachDB()
 		return nil
 	}
-	d := decoder{b: b}
-	m.cluster.decode(&d)
-	if d.err != nil {
-		return d.err
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return errCorrupt
 	}
-	kv, err := decodeKV(d.b, m.w.cfg.minLeaseTTL())
+	if err := m.cluster.decode(b[k : k+int(n)]); err != nil {
+		return err
+	}
+	kv, err := decodeKV(b[k+int(n):], m.w.cfg.minLeaseTTL())
 	if err != nil {
 		return err
 	}
