@@ -26,11 +26,6 @@ type Front struct {
 	// world's own Do. The window sets its session's Do, which keeps the
 	// session's command log.
 	Apply func(sim.Command) (*sim.Op, error)
-
-	// Clients are the external clients seen so far, by address, in the
-	// order they first sent a request.
-	Clients []string
-	seen    map[string]bool
 }
 
 // apply applies c through Apply, or w.Do.
@@ -43,7 +38,7 @@ func (f *Front) apply(w *sim.World, c sim.Command) (*sim.Op, error) {
 
 // NewFront returns a front whose inbox holds up to queue requests.
 func NewFront(queue int) *Front {
-	return &Front{inbox: make(chan any, queue), stopped: make(chan struct{}), seen: map[string]bool{}}
+	return &Front{inbox: make(chan any, queue), stopped: make(chan struct{})}
 }
 
 // Close tells the network side that the owner has stopped: calls still
@@ -136,10 +131,6 @@ func (f *Front) take(w *sim.World, m any) error {
 
 // start applies one request.
 func (f *Front) start(w *sim.World, r *request) error {
-	if !f.seen[r.peer] {
-		f.seen[r.peer] = true
-		f.Clients = append(f.Clients, r.peer)
-	}
 	if in, ok := w.Info(r.member); !ok || !in.Up {
 		r.answer(nil, status.Error(codes.Unavailable, "raftsim: "+r.member+" is down"))
 		return nil
