@@ -189,7 +189,7 @@ func (c *Console) watch(args []string, bg bool) error {
 	format := *f.writeOut
 	// The watch is labelled so that stopping it (Ctrl-C, --for, unwatch)
 	// can cancel it in the simulation, as etcdctl closing its stream does.
-	label := fmt.Sprintf("watch-%d", len(c.w.Ops())+1)
+	label := fmt.Sprintf("watch-%d", c.w.OpCount()+1)
 	wr := &etcdserverpb.WatchCreateRequest{Key: []byte(rest[0]), RangeEnd: []byte(end), StartRevision: *rev, PrevKv: *prevKV}
 	if *prefix {
 		wr.Key, wr.RangeEnd = sim.PrefixRange(rest[0])

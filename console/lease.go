@@ -110,7 +110,7 @@ func (c *Console) keepAlive(cmd sim.Command, id int64, format string, bounded bo
 		return fmt.Errorf("a keep-alive never ends by itself while the lease lives, and a script cannot press Ctrl-C: add --for DUR, or & to run it in the background")
 	}
 	cmd.Repeat = true
-	cmd.Label = fmt.Sprintf("keepalive-%d", len(c.w.Ops())+1)
+	cmd.Label = fmt.Sprintf("keepalive-%d", c.w.OpCount()+1)
 	op, err := c.do(cmd)
 	if err != nil {
 		return err

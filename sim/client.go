@@ -348,7 +348,7 @@ func (w *World) client(name string) *client {
 // submit starts op from its client (or, when Client names a member, from
 // that member's local client).
 func (w *World) submit(op *Op) {
-	op.ID = uint64(len(w.ops) + 1)
+	op.ID = w.OpCount() + 1
 	op.Start, op.StartEvent = w.now, w.history.len()
 	w.ops = append(w.ops, op)
 	c := w.client(op.Client)
@@ -665,12 +665,23 @@ func sameKVs(a, b []*KeyValue) bool {
 	return true
 }
 
-// Ops returns every client operation in the order they started, by ID.
-// NB: they are the world's own; the history works out what a request and
-// its answer said from them, so a caller must not change them. In a run
-// that forgets its history (ForgetHistory), operations it gave back are
-// nil.
+// Ops returns every client operation in the order they started, by ID:
+// Ops()[i] has ID i+1. NB: they are the world's own; the history works out
+// what a request and its answer said from them, so a caller must not
+// change them. In a run that forgets its history (ForgetHistory),
+// operations it gave back are nil, and once most are, the slice starts
+// further on: Ops()[i] has ID FirstOp()+i.
 func (w *World) Ops() []*Op { return w.ops }
+
+// FirstOp returns the ID of the first operation Ops holds: 1, unless a
+// run that forgets its history gave back those before.
+func (w *World) FirstOp() uint64 { return uint64(w.opsBase) + 1 }
+
+// OpCount returns how many operations the run has started.
+func (w *World) OpCount() uint64 { return uint64(w.opsBase + len(w.ops)) }
+
+// opByID returns the operation with the ID, which Ops must still hold.
+func (w *World) opByID(id uint64) *Op { return w.ops[int(id)-1-w.opsBase] }
 
 // Op returns the operation with the label, if any.
 func (w *World) Op(label string) *Op {

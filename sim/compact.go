@@ -62,19 +62,41 @@ func (w *World) compactOps(limit uint64) {
 			w.ops[i] = nil
 		}
 	}
+	id := func(i int) uint64 { return uint64(w.opsBase + i + 1) }
 	for _, i := range w.compactLater {
-		if uint64(i+1) < limit {
+		if id(i) < limit {
 			try(i)
 		} else {
 			pending = append(pending, i)
 		}
 	}
-	for ; w.compactFrom < len(w.ops) && uint64(w.compactFrom+1) < limit; w.compactFrom++ {
+	for ; w.compactFrom < len(w.ops) && id(w.compactFrom) < limit; w.compactFrom++ {
 		try(w.compactFrom)
 	}
 	w.compactLater = pending
+	w.dropGivenBack()
 	if w.check != nil {
 		w.check.Settle(w.notChecked())
+	}
+}
+
+// dropGivenBack lets ops start further on once most of what it holds
+// are operations given back (nil), so that a long run does not keep 8
+// bytes an operation for ever. NB: an operation kept whole (one with a
+// label, a watch) keeps those after it.
+func (w *World) dropGivenBack() {
+	k := 0
+	for k < w.compactFrom && w.ops[k] == nil {
+		k++
+	}
+	if k < 4096 || 2*k < len(w.ops) {
+		return
+	}
+	w.ops = append(make([]*Op, 0, len(w.ops)-k+len(w.ops)/4), w.ops[k:]...)
+	w.opsBase += k
+	w.compactFrom -= k
+	for j := range w.compactLater {
+		w.compactLater[j] -= k
 	}
 }
 

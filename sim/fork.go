@@ -85,6 +85,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		ops:         slices.Clone(w.ops), // finished, so never changed again
 		done:        cloneDone(w.done),
 		compactFrom: w.compactFrom,
+		opsBase:     w.opsBase,
 		staleDone:   w.staleDone,
 		check:       w.check.Clone(),
 		keepChecked: w.keepChecked,

@@ -115,7 +115,7 @@ func (w *World) recordOp(kind EventKind, op *Op, node uint64) {
 func (w *World) event(i int) Event {
 	e, fromOp := w.history.at(i)
 	if fromOp {
-		op := w.ops[e.Op-1]
+		op := w.opByID(e.Op)
 		if e.Kind == EvRequest {
 			e.Text = describeOp(i18n.En, op)
 		} else {

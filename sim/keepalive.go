@@ -13,7 +13,7 @@ const keepAliveRetry = 500 * time.Millisecond
 // for its TTL (clientv3's deadline): "lease expired or revoked".
 func (w *World) startKeepAlive(stream *Op) {
 	stream.Repeat = true
-	stream.ID = uint64(len(w.ops) + 1)
+	stream.ID = w.OpCount() + 1
 	stream.Start = w.now
 	w.ops = append(w.ops, stream)
 	w.recordOp(EvRequest, stream, w.endpointOf(stream))

@@ -129,7 +129,7 @@ func (w *World) DescribeIn(l i18n.Lang, e Event) string {
 	case EvConf:
 		what = l.F("%s applied conf change at %d: %s", node, e.Index, confText(l, e.Text))
 	case EvRequest, EvReply, EvWatch:
-		op := w.ops[e.Op-1]
+		op := w.opByID(e.Op)
 		arrow := "→"
 		if e.Kind != EvRequest {
 			arrow = "←"

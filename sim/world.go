@@ -47,7 +47,8 @@ type World struct {
 	// Finished operations a run that forgets its history gave back
 	// (compact.go).
 	done         [][]doneOp // in chunks of doneChunk
-	compactFrom  int        // the first operation not yet looked at
+	opsBase      int        // ops[i] has ID opsBase+i+1 (see compactOps)
+	compactFrom  int        // the first operation not yet looked at (in ops)
 	compactLater []int      // operations that were pending, to look at again
 	staleDone    int
 	// check is the linearizability check of a run that forgets its

@@ -104,7 +104,7 @@ func run(s *scenarios.Scenario, skip bool) (out Outcome, r *scenarios.Runner) {
 	}
 	_, runErr := r.Run()
 	w := r.World()
-	out = Outcome{End: w.Now(), Events: w.HistoryLen(), Requests: len(w.Ops()), Skipped: r.Skipped()}
+	out = Outcome{End: w.Now(), Events: w.HistoryLen(), Requests: int(w.OpCount()), Skipped: r.Skipped()}
 	var v *sim.Violation
 	var ee *scenarios.ExpectError
 	switch {
