@@ -59,7 +59,13 @@ type load struct {
 	sent  int
 	zipf  []uint64 // cumulative weights, for Zipf
 	stats LoadStats
+	// latencies are stats.Latencies, in blocks of latencyBlock: one
+	// slice that grew would leave a long run's heap the room of each copy
+	// it outgrew.
+	latencies [][]time.Duration
 }
+
+const latencyBlock = 8192
 
 // LoadStats count what became of a load's requests.
 type LoadStats struct {
@@ -183,7 +189,11 @@ func (l *load) count(op *Op) {
 	switch op.Status {
 	case OpOK:
 		l.stats.OK++
-		l.stats.Latencies = append(l.stats.Latencies, op.Latency(op.End))
+		if n := len(l.latencies); n == 0 || len(l.latencies[n-1]) == latencyBlock {
+			l.latencies = append(l.latencies, make([]time.Duration, 0, latencyBlock))
+		}
+		last := &l.latencies[len(l.latencies)-1]
+		*last = append(*last, op.Latency(op.End))
 	case OpTimeout:
 		l.stats.TimedOut++
 	default:
@@ -197,8 +207,12 @@ func (w *World) LoadStatsOf(n int) LoadStats {
 	if n < 0 || n >= len(w.loads) {
 		return LoadStats{}
 	}
-	s := w.loads[n].stats
-	s.Latencies = slices.Clone(s.Latencies)
+	l := w.loads[n]
+	s := l.stats
+	s.Latencies = make([]time.Duration, 0, len(l.latencies)*latencyBlock)
+	for _, b := range l.latencies {
+		s.Latencies = append(s.Latencies, b...)
+	}
 	return s
 }
 
