@@ -59,6 +59,7 @@ func (c *Console) load(args []string, bg bool) error {
 	if err := c.checkRunTime("load --for", d); err != nil {
 		return err
 	}
+	c.w.RecordLoadLatencies() // for the summary's percentiles
 	if _, err := c.do(sim.Command{Kind: sim.CmdLoad, Load: &spec}); err != nil {
 		return err
 	}

@@ -62,7 +62,8 @@ type load struct {
 	// latencies are stats.Latencies, in blocks of latencyBlock: one
 	// slice that grew would leave a long run's heap the room of each copy
 	// it outgrew.
-	latencies [][]time.Duration
+	latencies     [][]time.Duration
+	keepLatencies bool
 }
 
 const latencyBlock = 8192
@@ -71,7 +72,7 @@ const latencyBlock = 8192
 type LoadStats struct {
 	Sent, OK, Failed, TimedOut int
 	// Latencies are those of the requests that returned ok, in the order
-	// they ended.
+	// they ended, if the world records them (RecordLoadLatencies).
 	Latencies []time.Duration
 }
 
@@ -117,7 +118,7 @@ func LoadRequests(d time.Duration, rate int) int {
 // startLoad starts a load that checkLoad accepted; its first request goes
 // at once.
 func (w *World) startLoad(s LoadSpec) {
-	l := &load{spec: s, n: len(w.loads), rng: stream(w.cfg.Seed, "load/"+strconv.Itoa(len(w.loads))),
+	l := &load{spec: s, n: len(w.loads), keepLatencies: w.loadLatencies, rng: stream(w.cfg.Seed, "load/"+strconv.Itoa(len(w.loads))),
 		end: w.now.Add(s.For), every: Time(time.Second / time.Duration(s.Rate))}
 	l.spec.Via = slices.Clone(s.Via)
 	if s.Zipf {
@@ -189,6 +190,9 @@ func (l *load) count(op *Op) {
 	switch op.Status {
 	case OpOK:
 		l.stats.OK++
+		if !l.keepLatencies {
+			break
+		}
 		if n := len(l.latencies); n == 0 || len(l.latencies[n-1]) == latencyBlock {
 			l.latencies = append(l.latencies, make([]time.Duration, 0, latencyBlock))
 		}
@@ -200,6 +204,11 @@ func (l *load) count(op *Op) {
 		l.stats.Failed++
 	}
 }
+
+// RecordLoadLatencies makes the loads of the run keep the latency of each
+// request that returned ok, for LoadStatsOf. A headless run, which never
+// reads them, does not keep them: 8 bytes a request for ever.
+func (w *World) RecordLoadLatencies() { w.loadLatencies = true }
 
 // LoadStatsOf returns what became of the requests of the n-th load of the
 // run so far.

@@ -65,6 +65,9 @@ type World struct {
 
 	loads        []*load
 	loadRequests int // the requests every load of the run sends, in all
+	// loadLatencies: loads keep their requests' latencies (see
+	// RecordLoadLatencies).
+	loadLatencies bool
 	cmds         [][]loggedCommand
 	safety       *safety
 }
