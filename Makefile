@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run swarm test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare screenshots
+.PHONY: all build run web serve-web vet-wasm swarm test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -17,10 +17,25 @@ build:
 run: deps build
 	$(BIN)/raftsim
 
+# web builds the web page into web/: the window for js/wasm (gzipped),
+# Go's wasm_exec.js, and the page's fonts (subset by fontTools), beside
+# web/index.html. Any static server can host the folder; serve-web serves
+# it on loopback.
+web: deps
+	$(GO) run ./cmd/internal/webbuild/mkweb -o web
+
+serve-web: build web
+	$(BIN)/raftsim serve-web
+
+# vet-wasm vets, for js/wasm, every package that builds there (all but
+# cmd/internal/etcdcompare, which drives real etcd processes).
+vet-wasm:
+	GOOS=js GOARCH=wasm $(GO) vet $$($(GO) list ./... | grep -v '/cmd/internal/etcdcompare$$')
+
 # The GUI tests need a display. Without one they run under xvfb-run; with
 # RAFTSIM_REQUIRE_GUI=1 (as in CI) a GUI test that finds no display fails
 # instead of skipping.
-test: deps build
+test: deps build vet-wasm
 	$(GO) vet ./...
 	@if $(NEED_XVFB); then \
 		echo "xvfb-run go test ./..."; \

@@ -39,6 +39,9 @@ type Options struct {
 	// Dir is where relative file names (save, snapshot save) are read and
 	// written; "" is the process's working directory.
 	Dir string
+	// Files, when set, stands for the disk: save writes there (the web
+	// page, which has no disk, makes it a download).
+	Files Files
 	// Interactive says a person is typing at a terminal: a foreground watch
 	// then streams until it is interrupted (Ctrl-C). Without it, a
 	// foreground watch must be bounded with --for, so that a script cannot
@@ -440,5 +443,13 @@ func (c *Console) path(name string) string {
 }
 
 func (c *Console) writeFile(name string, data []byte) error {
+	if c.opts.Files != nil {
+		return c.opts.Files.WriteFile(name, data)
+	}
 	return os.WriteFile(c.path(name), data, 0o644)
+}
+
+// Files is where the console's files go when not on the disk.
+type Files interface {
+	WriteFile(name string, data []byte) error
 }

@@ -435,4 +435,19 @@ var zh = map[string]string{
 
 	// The status in a lesson, where the digits are chapters (presenter).
 	"select a member first: click it": "请先选择成员：点击它",
+
+	// Copy link (u) and the web page.
+	"copy a link that opens this moment in the web page":                                          "复制一个链接，在网页中打开此刻",
+	"copying a link is not available here":                                                        "此处无法复制链接",
+	"copying a link failed: ":                                                                     "复制链接失败：",
+	"no clipboard (%v): the link to this moment is on standard output":                            "没有剪贴板（%v）：此刻的链接已打印到标准输出",
+	"a link to this moment is on the clipboard (%s) and on standard output":                       "此刻的链接已复制到剪贴板（%s），并打印到标准输出",
+	"copying a link to this moment…":                                                              "正在复制此刻的链接…",
+	"a link to this moment is on the clipboard and in the address bar":                            "此刻的链接已复制到剪贴板，也在地址栏中",
+	"the browser did not allow the clipboard (%v): the link to this moment is in the address bar": "浏览器不允许使用剪贴板（%v）：此刻的链接在地址栏中",
+	" (a browser download)":                                                                       "（浏览器下载）",
+	"loading the whole font for characters the page's font lacks…":                                "正在加载完整字体，以显示网页字体中没有的字符…",
+	"the whole font is loaded":                                                                    "完整字体已加载",
+	"the whole font did not load (%v): characters the page's font lacks show as boxes":            "完整字体未能加载（%v）：网页字体中没有的字符显示为方框",
+	"the page's font did not load (%v): Chinese shows as boxes":                                   "网页字体未能加载（%v）：中文显示为方框",
 }

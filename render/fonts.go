@@ -28,9 +28,10 @@ type Fonts struct {
 	Small, Normal, Big *text.GoTextFace
 	Mono               text.Face
 
-	mono  *text.GoTextFaceSource
-	faces map[float64]*text.GoTextFace
-	monos map[float64]text.Face
+	mono   *text.GoTextFaceSource
+	layout ui.Layout // the layout of the last Use
+	faces  map[float64]*text.GoTextFace
+	monos  map[float64]text.Face
 }
 
 // LoadFonts loads the font package typeface finds: a CJK font
@@ -42,7 +43,30 @@ func LoadFonts(latinOnly bool) (*Fonts, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Fonts{Font: tf, Name: tf.Name, CJK: tf.CJK, faces: map[float64]*text.GoTextFace{}, monos: map[float64]text.Face{}}
+	return LoadFontsFrom(tf)
+}
+
+// LoadFontsFrom makes the window's fonts of a font already read (the web
+// page fetches its own).
+func LoadFontsFrom(tf *typeface.Font) (*Fonts, error) {
+	f := &Fonts{Font: tf, faces: map[float64]*text.GoTextFace{}, monos: map[float64]text.Face{}}
+	if err := f.load(); err != nil {
+		return nil, err
+	}
+	mono, err := text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
+	if err != nil {
+		return nil, fmt.Errorf("loading the embedded Go Mono font: %w", err)
+	}
+	f.mono = mono
+	f.Use(ui.ComputeLayout(1280, 800, 1))
+	return f, nil
+}
+
+// load makes the face source of f.Font.
+func (f *Fonts) load() error {
+	tf := f.Font
+	f.Name, f.CJK = tf.Name, tf.CJK
+	var err error
 	if tf.Index == 0 && !bytes.HasPrefix(tf.Data, []byte("ttcf")) {
 		f.Source, err = text.NewGoTextFaceSource(bytes.NewReader(tf.Data))
 	} else {
@@ -55,14 +79,23 @@ func LoadFonts(latinOnly bool) (*Fonts, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", tf.Name, err)
+		return fmt.Errorf("loading %s: %w", tf.Name, err)
 	}
-	f.mono, err = text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
-	if err != nil {
-		return nil, fmt.Errorf("loading the embedded Go Mono font: %w", err)
+	return nil
+}
+
+// Replace draws and measures with g from now on, in place of the font
+// (see typeface.Font.Replace): the page's subset gives way to the whole
+// font. Call it between frames.
+func (f *Fonts) Replace(g *typeface.Font) error {
+	f.Font.Replace(g)
+	if err := f.load(); err != nil {
+		return err
 	}
-	f.Use(ui.ComputeLayout(1280, 800, 1))
-	return f, nil
+	clear(f.faces)
+	clear(f.monos)
+	f.Use(f.layout)
+	return nil
 }
 
 // Face returns the face at a size in pixels.
@@ -91,6 +124,7 @@ func (f *Fonts) MonoFace(size float64) text.Face {
 
 // Use sets Small, Normal, Big and Mono to a layout's sizes.
 func (f *Fonts) Use(l ui.Layout) {
+	f.layout = l
 	f.Small, f.Normal, f.Big = f.Face(l.Small), f.Face(l.Normal), f.Face(l.Big)
 	f.Mono = f.MonoFace(l.MonoSize())
 }

@@ -26,7 +26,7 @@ func (g *Game) framesAndExit() error {
 		return errDone
 	}
 	for i, t := 0, f.From; t <= f.To; i, t = i+1, t+f.Every {
-		if err := g.playTo(sim.Time(t)); err != nil {
+		if err := g.PlayTo(sim.Time(t)); err != nil {
 			g.err = err
 			return errDone
 		}
@@ -41,9 +41,9 @@ func (g *Game) framesAndExit() error {
 	return errDone
 }
 
-// playTo seeks to target and plays on to it through a scenario's presenter
+// PlayTo seeks to target and plays on to it through a scenario's presenter
 // pauses, as a presenter would. It fails only if it cannot seek.
-func (g *Game) playTo(target sim.Time) error {
+func (g *Game) PlayTo(target sim.Time) error {
 	// In a lesson, App.Seek plays it again through every narrative step
 	// up to target.
 	if err := g.App.Seek(target); err != nil && g.App.S.World().Violation() == nil {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
@@ -35,6 +36,14 @@ type Options struct {
 	ShotInput []string
 	// ShotDir is where F12 screenshots and saved sessions go.
 	ShotDir string
+	// WriteFile, when set, writes an F12 screenshot in place of a file in
+	// ShotDir (the web page makes it a download) and says where it went.
+	WriteFile func(name string, data []byte) (string, error)
+	// BeforeUpdate, when set, runs at the start of every Update, on the
+	// game's goroutine (the web page answers its hooks there); AfterDraw
+	// after every Draw.
+	BeforeUpdate func()
+	AfterDraw    func()
 	// Frames, with a Dir, saves the view at even steps of virtual time and
 	// exits (frames.go).
 	Frames Frames
@@ -104,6 +113,9 @@ var errDone = ebiten.Termination
 // Update runs one tick: input, then the App. It never reads the wall
 // clock for the simulation (the benchmark times frames, nothing else).
 func (g *Game) Update() error {
+	if g.opt.BeforeUpdate != nil {
+		g.opt.BeforeUpdate()
+	}
 	if g.shotDue {
 		return g.screenshotAndExit()
 	}
@@ -126,7 +138,7 @@ func (g *Game) Update() error {
 // screenshotAndExit plays to the screenshot time, draws one frame into an
 // offscreen image of the window's size, saves it and ends the game.
 func (g *Game) screenshotAndExit() error {
-	if err := g.playTo(sim.Time(g.opt.ScreenshotAt)); err != nil {
+	if err := g.PlayTo(sim.Time(g.opt.ScreenshotAt)); err != nil {
 		g.err = err
 		return errDone
 	}
@@ -174,6 +186,13 @@ func (g *Game) writePNG(path string) (string, error) {
 	b := img.Bounds()
 	rgba := image.NewRGBA(b)
 	img.ReadPixels(rgba.Pix)
+	if g.opt.WriteFile != nil {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, rgba); err != nil {
+			return "", err
+		}
+		return g.opt.WriteFile(filepath.Base(path), buf.Bytes())
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return "", err
@@ -231,6 +250,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		return
 	}
 	g.R.Draw(screen, g.App)
+	if g.opt.AfterDraw != nil {
+		g.opt.AfterDraw()
+	}
 }
 
 // benchFrame records the time between Draws; when enough frames are in,

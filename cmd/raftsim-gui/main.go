@@ -3,6 +3,10 @@
 // links ebiten, which cannot start without a display; the headless
 // `raftsim` command execs it for `raftsim` (no arguments) and `raftsim
 // play`, passing the arguments through.
+//
+// Built for js/wasm, the same program is raftsim's web page (`make web`):
+// the page's link stands for the command line (see main_js.go), and what
+// a browser does differently (fonts, files, the clipboard) is its host.
 package main
 
 import (
@@ -10,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +21,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/raftsim/raftsim/cmd/internal/guiflags"
-	"github.com/raftsim/raftsim/cmd/raftsim-gui/internal/guiconsole"
 	// early prints --help, or says there is no display, before ebiten's
 	// init can panic.
 	_ "github.com/raftsim/raftsim/cmd/raftsim-gui/internal/early"
@@ -29,6 +31,7 @@ import (
 	"github.com/raftsim/raftsim/render"
 	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
+	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -40,11 +43,35 @@ const (
 	exitViolation = 3
 )
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+// host is what the desktop window (main_desktop.go) and the web page
+// (main_js.go) do differently.
+type host struct {
+	// scenario is the scenario a link carries, which `play
+	// guiflags.LinkedScenario` opens (the web page).
+	scenario []byte
+	// noFiles says there is no disk (the web page): play NAME is a
+	// built-in lesson.
+	noFiles bool
+	// fonts loads the window's fonts.
+	fonts func(latinOnly bool) (*render.Fonts, error)
+	// size, when set, is the window's size, in place of --size.
+	size func() (w, h int)
+	// save writes a session (s); writeFile an F12 screenshot (nil: a file
+	// in --save-dir).
+	save      func(s *ui.Session, dir string) (string, error)
+	writeFile func(name string, data []byte) (string, error)
+	// copyLink makes and copies a link to the moment on screen (u).
+	copyLink func(app *ui.App, base string) func(*ui.Session) (string, error)
+	// console makes the command box's console.
+	console func(dir string) ui.ConsoleFactory
+	// profile starts a CPU profile (--cpuprofile) and returns its stop.
+	profile func(path string) (stop func(), err error)
+	// options, when set, adds to the window's options before it starts:
+	// the web page's hooks.
+	options func(app *ui.App, opt *render.Options)
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer, hs host) int {
 	fs, fl := guiflags.New(stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -102,7 +129,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case rest[0] == "serve" && len(rest) <= 2:
 		sess, wired, title, err = serveSession(rest[1:], fl.Seed, fl.Serve, stdout)
 	case rest[0] == "play" && len(rest) == 2:
-		lesson, err = present.Open(rest[1], lang.String(), fl.Seed)
+		var sc *scenarios.Scenario
+		switch {
+		case hs.scenario != nil && rest[1] == guiflags.LinkedScenario:
+			sc, err = scenarios.Parse("the link's scenario", hs.scenario)
+		case hs.noFiles:
+			sc, err = scenarios.LoadLesson(rest[1])
+		default:
+			sc, err = scenarios.Load(rest[1])
+		}
+		if err == nil {
+			lesson, err = present.New(sc, lang.String(), fl.Seed)
+		}
 		if err == nil {
 			sess, err = ui.NewSession(sim.SandboxConfig()) // replaced by the lesson below
 			title = lesson.Name
@@ -117,7 +155,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 
-	fonts, err := render.LoadFonts(fl.LatinFont)
+	fonts, err := hs.fonts(fl.LatinFont)
 	if err != nil {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)
 		return exitFailed
@@ -137,6 +175,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "raftsim-gui: --frames-dir:", err)
 			return exitBadInput
 		}
+	}
+	if hs.size != nil {
+		w, h = hs.size()
 	}
 	app := ui.NewAppFor(sess, ui.Screen{W: w, H: h, Scale: fl.Scale, Lang: lang, Present: fl.Present, M: fonts.Font})
 	app.Title = title
@@ -162,11 +203,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}()
 	}
-	app.Save = func(s *ui.Session) (string, error) { return saveSession(s, fl.SaveDir) }
-	app.NewConsole = guiconsole.Factory(fl.SaveDir)
+	app.Save = func(s *ui.Session) (string, error) { return hs.save(s, fl.SaveDir) }
+	app.NewConsole = hs.console(fl.SaveDir)
+	if hs.copyLink != nil {
+		base := fl.LinkBase
+		if base == "" {
+			base = os.Getenv("RAFTSIM_WEB_URL")
+		}
+		if base == "" {
+			base = guiflags.DefaultLinkBase
+		}
+		app.CopyLink = hs.copyLink(app, base)
+	}
 	opt := render.Options{
 		Width: w, Height: h, Scale: fl.Scale, Title: title,
-		ScreenshotAt: fl.ShotAt, ScreenshotOut: fl.Out, ShotDir: fl.SaveDir, ShotInput: fl.Inputs,
+		ScreenshotAt: fl.ShotAt, ScreenshotOut: fl.Out, ShotDir: fl.SaveDir, ShotInput: fl.Inputs, WriteFile: hs.writeFile,
 		Frames:  render.Frames{Dir: fl.FramesDir, Every: fl.FramesEvery, From: fl.FramesFrom, To: fl.FramesTo},
 		WalkDir: fl.Walk, WalkOut: func(s string) { fmt.Fprintln(stdout, s) },
 		BenchFrames: fl.Bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
@@ -175,19 +226,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	rd := render.NewRenderer(fonts, title)
 	rd.ExtraHelp = []render.HelpSection{render.PresenterHelp(lang)}
 	rd.Baseline = fl.BenchBase
+	if hs.options != nil {
+		hs.options(app, &opt)
+	}
 	g := render.NewGame(app, rd, opt)
+	if fl.StartAt > 0 {
+		// The moment a link (or --start-at) names, before the first
+		// frame, paused there.
+		if err := g.PlayTo(sim.Time(fl.StartAt)); err != nil {
+			fmt.Fprintln(stderr, "raftsim-gui: --start-at:", err)
+			return exitBadInput
+		}
+		app.Playing = false
+	}
 	if fl.CPUProfile != "" {
-		pf, err := os.Create(fl.CPUProfile)
+		stop, err := hs.profile(fl.CPUProfile)
 		if err != nil {
 			fmt.Fprintln(stderr, "raftsim-gui:", err)
 			return exitBadInput
 		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			fmt.Fprintln(stderr, "raftsim-gui:", err)
-			return exitFailed
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	if err := render.Run(g); err != nil {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)

@@ -61,6 +61,8 @@ Usage:
   raftsim experiment NAME      many trials, summarized (the Raft paper's Figure 16)
   raftsim export FILE|NAME     a run as a space-time diagram, porcupine page, ShiViz log or frames
   raftsim swarm                many seeded runs with random faults, every checker on; failures shrunk
+  raftsim serve-web            serve the web page (make web builds it) on loopback
+  raftsim link FILE|NAME       a link that opens a scenario in the web page
 
 Run 'raftsim COMMAND --help' for a command's flags.
 `
@@ -76,6 +78,8 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"experiment": experimentCmd,
 	"export":     exportCmd,
 	"swarm":      swarmCmd,
+	"serve-web":  serveWebCmd,
+	"link":       linkCmd,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

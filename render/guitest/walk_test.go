@@ -16,9 +16,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/render/guitest/ocrmatch"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/scenarios"
 )
@@ -244,65 +244,6 @@ func readAll(pics []*image.Gray, lang, path string) ([]string, error) {
 	return out2, nil
 }
 
-// letters keeps what OCR can be held to: letters and digits, lower case.
-// Spaces and punctuation are left out, since OCR merges words ("aleader")
-// and reads "·" and ":" as it likes.
-func letters(s string) []rune {
-	var out []rune
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// found returns how much of want the text read has: 1 less the edit
-// distance from want to the closest stretch of the text read (matched
-// anywhere in it), over want's length. A caption on screen with a few
-// misread letters scores a little under 1; a caption that is not there
-// scores low even when the text read is long, since its letters must come
-// close together and in order.
-func found(want, read string) float64 {
-	a, b := letters(want), letters(read)
-	if len(a) == 0 {
-		return 1
-	}
-	// prev[j]: the distance from a[:i] to the best stretch of b ending at j.
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for i := range a {
-		cur[0] = i + 1
-		for j := range b {
-			d := prev[j]
-			if a[i] != b[j] {
-				d++
-			}
-			cur[j+1] = min(d, prev[j+1]+1, cur[j]+1)
-		}
-		prev, cur = cur, prev
-	}
-	best := len(a)
-	for _, d := range prev {
-		best = min(best, d)
-	}
-	return 1 - float64(best)/float64(len(a))
-}
-
-// enough is how well a caption must be found for it to count as on
-// screen: a misread letter or two per line costs a few percent; a caption
-// that is not there, or cut short, costs far more. (Measured here, with
-// every caption on screen: at worst 95% in English and 83% in Chinese,
-// where tesseract misreads a character in a short title now and then; a
-// neighbouring caption that is not on screen: at most 64% in English and
-// 60% in Chinese, since a short one finds some of its letters in order in
-// any long text. The test logs both figures.)
-func enough(lang string) float64 {
-	if lang == "zh" {
-		return 0.75
-	}
-	return 0.85
-}
-
 // check is what one picture must show.
 type check struct {
 	picture
@@ -422,26 +363,26 @@ func TestLessonWalk(t *testing.T) {
 			}
 			for i, c := range j.checks {
 				read := texts[i]
-				score := found(c.want, read)
+				score := ocrmatch.Found(c.want, read)
 				mu.Lock()
 				if score < worst[j.lang] {
 					worst[j.lang], worstOf[j.lang] = score, fmt.Sprintf("%s step %d", j.lesson, c.step)
 				}
 				mu.Unlock()
-				if score < enough(j.lang) {
+				if score < ocrmatch.Enough(j.lang) {
 					fail(c.step, "%.0f%% of %q is on screen; OCR read:\n%s", 100*score, c.want, read)
 				}
 				if c.lead != "" {
-					if s := found(c.lead, read); s < enough(j.lang) {
+					if s := ocrmatch.Found(c.lead, read); s < ocrmatch.Enough(j.lang) {
 						fail(c.step, "the question is shown without the caption that led to it (%.0f%% of %q); OCR read:\n%s", 100*s, c.lead, read)
 					}
 				}
 				if c.control != "" {
-					s := found(c.control, read)
+					s := ocrmatch.Found(c.control, read)
 					mu.Lock()
 					control[j.lang] = max(control[j.lang], s)
 					mu.Unlock()
-					if s >= enough(j.lang) {
+					if s >= ocrmatch.Enough(j.lang) {
 						fail(c.step, "a caption that is not on screen scores %.0f%% (%q): the check cannot tell captions apart", 100*s, c.control)
 					}
 				}

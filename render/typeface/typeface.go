@@ -90,19 +90,26 @@ func Load(path string) (*Font, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !strings.HasSuffix(strings.ToLower(path), ".ttc") {
+	return Parse(path, data)
+}
+
+// Parse reads a font from its bytes (name says where they came from): a
+// font file, or from a collection its Simplified Chinese face if it has
+// one. It covers Chinese if it has a glyph for 中.
+func Parse(name string, data []byte) (*Font, error) {
+	if !bytes.HasPrefix(data, []byte("ttcf")) {
 		face, err := font.ParseTTF(bytes.NewReader(data))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		return newFont(path, data, 0, face, true), nil
+		return newFont(name, data, 0, face, hasRune(face, '中')), nil
 	}
 	lds, err := opentype.NewLoaders(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(lds) == 0 {
-		return nil, fmt.Errorf("%s: an empty font collection", path)
+		return nil, fmt.Errorf("%s: an empty font collection", name)
 	}
 	index := 0
 	for i, ld := range lds {
@@ -113,9 +120,38 @@ func Load(path string) (*Font, error) {
 	}
 	ft, err := font.NewFont(lds[index])
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return newFont(path, data, index, &font.Face{Font: ft}, true), nil
+	face := &font.Face{Font: ft}
+	return newFont(name, data, index, face, hasRune(face, '中')), nil
+}
+
+func hasRune(face *font.Face, r rune) bool {
+	_, ok := face.NominalGlyph(r)
+	return ok
+}
+
+// Has reports whether the font has a glyph for r.
+func (f *Font) Has(r rune) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return hasRune(f.face, r)
+}
+
+// Replace makes f the font g is, in place, so that whoever holds f (the
+// layout measures with it) measures in g from now on. The page draws with
+// a subset of the font until the command box needs a glyph the subset
+// lacks, then replaces it with the whole font, whose advances are the
+// same.
+func (f *Font) Replace(g *Font) {
+	g.mu.Lock()
+	name, data, index, face, cjk := g.Name, g.Data, g.Index, g.face, g.CJK
+	g.mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.Name, f.Data, f.Index, f.face, f.CJK = name, data, index, face, cjk
+	f.hb, f.buf = harfbuzz.NewFont(face), harfbuzz.NewBuffer()
+	clear(f.cache)
 }
 
 func newFont(name string, data []byte, index int, face *font.Face, cjk bool) *Font {

@@ -39,6 +39,8 @@ const (
 	ActGetSerial
 	ActAddMember
 	ActAddLearner
+
+	ActCopyLink // a link to this moment, for the web page (link.go)
 )
 
 // MemberActions are the entries of a member's menu, with their keys.
@@ -75,6 +77,7 @@ var GlobalKeys = []struct{ Key, What string }{
 	{"h", i18n.N("heal all links")},
 	{"z", i18n.N("undo the last action (a fork too)")},
 	{"s", i18n.N("save the session as a scenario YAML")},
+	{"u", i18n.N("copy a link that opens this moment in the web page")},
 	{"F12", i18n.N("save a screenshot PNG")},
 	{"1 … 9", i18n.N("select a member (in a lesson: a chapter)")},
 	{"escape", i18n.N("close the menu / deselect")},

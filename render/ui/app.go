@@ -58,6 +58,9 @@ type App struct {
 	// asks the window for a PNG. Both are set by the host.
 	Save       func(*Session) (string, error)
 	Screenshot func() (string, error)
+	// CopyLink, set by the host, makes a link to the moment on screen
+	// (see link.go) and returns what became of it, for the status line.
+	CopyLink func(*Session) (string, error)
 
 	// External, when set by the host, brings in commands from outside the
 	// window (raftsim serve's wire): Update hands it the session once a
@@ -388,7 +391,7 @@ func (a *App) click(h Hit) {
 
 var keyActions = map[string]Action{
 	"space": ActPlayPause, "n": ActStepEvent, "m": ActStepDelivery, "-": ActSlower, "+": ActFaster,
-	"h": ActHeal, "z": ActUndo, "s": ActSave, "?": ActHelp, "f12": ActScreenshot,
+	"h": ActHeal, "z": ActUndo, "s": ActSave, "u": ActCopyLink, "?": ActHelp, "f12": ActScreenshot,
 	"left": ActSeekBack, "right": ActSeekForward,
 	"b": ActPlayPause, "f": ActFixedRate, "pagedown": ActPlayPause,
 }
@@ -516,6 +519,9 @@ func (a *App) act(act Action, target string) {
 		} else {
 			a.Status = a.Lang.T("saved the session to ") + where
 		}
+		return
+	case ActCopyLink:
+		a.copyLink()
 		return
 	case ActScreenshot:
 		if a.Screenshot != nil {

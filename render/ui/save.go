@@ -38,6 +38,12 @@ func SaveSession(s *Session, dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, "raftsim-session-t"+strconv.FormatInt(s.Now().Duration().Milliseconds(), 10)+"ms.yaml")
+	path := filepath.Join(dir, SessionFileName(s))
 	return path, os.WriteFile(path, data, 0o644)
+}
+
+// SessionFileName is the name a saved session's file gets: named after
+// the virtual time.
+func SessionFileName(s *Session) string {
+	return "raftsim-session-t" + strconv.FormatInt(s.Now().Duration().Milliseconds(), 10) + "ms.yaml"
 }

@@ -32,6 +32,8 @@ type Flags struct {
 	Speed      float64
 	Paused     bool
 	Present    bool
+	StartAt    time.Duration
+	LinkBase   string
 	SaveDir    string
 	Ats        []string
 	Inputs     []string
@@ -77,6 +79,10 @@ partition:A,B/C,D,E put:VIA:KEY:VALUE get:VIA:KEY get-serializable:VIA:KEY say:T
 // rate.
 const DefaultSpeed = 0.1
 
+// DefaultLinkBase is where `raftsim serve-web` serves the page by
+// default (weblink.DefaultBase; guiflags keeps its own copy to stay a leaf).
+const DefaultLinkBase = "http://127.0.0.1:8080/"
+
 // New returns the window's flag set, writing its errors and usage to
 // stderr, and where the parsed values go.
 func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
@@ -98,6 +104,8 @@ func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
 	fs.BoolVar(&f.LatinFont, "latin-font", false, "use only the embedded Latin font (to see what a missing CJK font looks like)")
 	fs.Float64Var(&f.Speed, "speed", DefaultSpeed, "a fixed rate, virtual time per real time (0.001 to 100); without it the rate adapts (f toggles)")
 	fs.BoolVar(&f.Paused, "paused", false, "start paused")
+	fs.DurationVar(&f.StartAt, "start-at", 0, "open at this virtual time, paused there (a lesson plays through its steps up to it)")
+	fs.StringVar(&f.LinkBase, "link-base", "", "the web page that u (copy a link to this moment) links to (default: $RAFTSIM_WEB_URL, else raftsim serve-web's "+DefaultLinkBase+")")
 	fs.StringVar(&f.SaveDir, "save-dir", ".", "where s (save session) and F12 (screenshot) write")
 	fs.StringArrayVar(&f.Ats, "at", nil, AtHelp)
 	fs.StringArrayVar(&f.Inputs, "input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member or client, type:TEXT types text (into the command box: key:: opens it, key:enter runs the line) (repeatable)")

@@ -19,11 +19,17 @@ import (
 // screen: the console in Async mode, with the window's clock for wait and
 // tick, writing files (save, snapshot save) in dir. The App makes a new
 // console each time it replaces its world; the trace setting carries over.
-func Factory(dir string) ui.ConsoleFactory {
+func Factory(dir string) ui.ConsoleFactory { return factory(dir, nil) }
+
+// FactoryFiles is Factory for a window without a disk (the web page): the
+// console's files go to files.
+func FactoryFiles(files console.Files) ui.ConsoleFactory { return factory("", files) }
+
+func factory(dir string, files console.Files) ui.ConsoleFactory {
 	trace := "off"
 	return func(h ui.ConsoleHost) ui.Console {
 		out := &muted{w: h.Out}
-		c := console.New(h.World, console.Options{Out: out, Mode: console.Async, Dir: dir, Advance: h.Advance})
+		c := console.New(h.World, console.Options{Out: out, Mode: console.Async, Dir: dir, Files: files, Advance: h.Advance})
 		if trace != "off" {
 			out.mute = true
 			_ = c.Exec("trace " + trace) // valid: it was accepted before

@@ -1,0 +1,3 @@
+//go:build !(linux || freebsd || netbsd || openbsd || dragonfly)
+
+package quietx
