@@ -3,7 +3,7 @@
 # raftsim. It does nothing when everything is there already.
 set -euo pipefail
 pkgs=(libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev
-      libx11-dev xvfb xauth tmux fonts-noto-cjk chromium tesseract-ocr tesseract-ocr-chi-sim fonttools)
+      libx11-dev xvfb xauth tmux fonts-noto-cjk chromium tesseract-ocr tesseract-ocr-chi-sim fonttools xz-utils)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -58,14 +58,14 @@ func webFolder(dir string) (string, error) {
 	var tried []string
 	try := func(d string) (string, bool) {
 		tried = append(tried, d)
-		_, err := os.Stat(filepath.Join(d, "raftsim.wasm.gz"))
+		_, err := os.Stat(filepath.Join(d, "raftsim.wasm.xz"))
 		return d, err == nil
 	}
 	if dir != "" {
 		if d, ok := try(dir); ok {
 			return d, nil
 		}
-		return "", fmt.Errorf("serve-web: %s has no raftsim.wasm.gz: build the page first (make web)", dir)
+		return "", fmt.Errorf("serve-web: %s has no raftsim.wasm.xz: build the page first (make web)", dir)
 	}
 	if d, ok := try("web"); ok {
 		return d, nil

@@ -1,4 +1,8 @@
+//go:build !js
+
 package main
+
+// The build constraint: it drives Chromium from outside the page: nothing here runs in one.
 
 import (
 	"bufio"
@@ -289,7 +293,8 @@ func open(t *testing.T, ctx context.Context, u string) {
 		msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("raftsim-failed").innerText`))
 		t.Fatalf("%s: the page failed: %s", u, msg)
 	}
-	t.Logf("%.60s: first frame %.1f s after the page started loading", u, ms/1000)
+	compiled, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.raftsimCompiledMs`))
+	t.Logf("%.60s: first frame %.1f s after the page started loading (the program fetched, unpacked and compiled at %.1f s)", u, ms/1000, compiled/1000)
 }
 
 func evalString(t *testing.T, ctx context.Context, expr string) string {

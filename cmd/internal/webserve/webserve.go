@@ -1,8 +1,8 @@
 // Package webserve serves raftsim's web page (the folder `make web`
 // builds) over HTTP: `raftsim serve-web`, and the tests that load the
 // page in a browser. Files go gzipped to a client that accepts it, except
-// those already compressed (the program and the whole font ship as .gz,
-// and the page unpacks them itself), which go as they are.
+// those already compressed (the program ships as .xz and the whole font
+// as .gz, and the page unpacks them itself), which go as they are.
 package webserve
 
 import (
@@ -22,7 +22,7 @@ import (
 // Compressible reports whether a file is worth gzipping on the way out.
 func Compressible(name string) bool {
 	switch strings.ToLower(path.Ext(name)) {
-	case ".gz", ".png", ".jpg", ".jpeg", ".woff2", ".zip":
+	case ".gz", ".xz", ".png", ".jpg", ".jpeg", ".woff2", ".zip":
 		return false
 	}
 	return true
@@ -122,6 +122,8 @@ func contentType(name string) string {
 		return "font/otf"
 	case ".gz":
 		return "application/gzip"
+	case ".xz":
+		return "application/x-xz"
 	case ".yaml":
 		return "application/yaml; charset=utf-8"
 	}
