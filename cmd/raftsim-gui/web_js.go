@@ -43,11 +43,11 @@ type page struct {
 	mu    sync.Mutex
 	queue []func() // for the game's goroutine
 
-	notice  func(i18n.Lang) string // said on the status line at the start
-	full    fullFont
-	boxSeen string // the command box's text last checked for glyphs
-	started bool
-	files   map[string][]byte // what the command box saved, by name
+	notice   func(i18n.Lang) string // said on the status line at the start
+	full     fullFont
+	boxSeen  string // the command box's text last checked for glyphs
+	boxNoted bool   // the box has said what a page cannot type
+	started  bool
 }
 
 type fullFont uint8
@@ -203,6 +203,11 @@ func (p *page) beforeUpdate() {
 	p.mu.Unlock()
 	for _, f := range q {
 		f()
+	}
+	if p.app.Box.Open && !p.boxNoted {
+		// ebiten reads keys in a page, not an input method.
+		p.boxNoted = true
+		p.app.Box.Note(p.app.Lang.T("in a browser, an input method (pinyin) cannot type into this box; the keyboard's own letters can"))
 	}
 	if p.full != fullNone || !p.app.Box.Open || p.fonts == nil {
 		return

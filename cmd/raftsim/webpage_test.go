@@ -116,6 +116,34 @@ func TestWebPage(t *testing.T) {
 		}
 	})
 
+	t.Run("sandbox-keys", func(t *testing.T) {
+		// The page is at 3s, paused. ← rewinds 100ms.
+		press(t, ctx, kb.ArrowLeft)
+		waitView(t, ctx, "←: 100ms back", func(v view) bool { d, _ := time.ParseDuration(v.Now); return d == 2900*time.Millisecond })
+		// The command box acts on the cluster on screen.
+		press(t, ctx, ":")
+		waitView(t, ctx, ": opens the command box", func(v view) bool { return v.Box })
+		press(t, ctx, "put /web/k v1\r")
+		press(t, ctx, "wait 300ms\r")
+		st := pageState(t, ctx)
+		var leaderLog []string
+		for _, m := range st.Members {
+			if m.Name == st.Leader {
+				leaderLog = m.Log
+			}
+		}
+		if !slices.ContainsFunc(leaderLog, func(e string) bool { return strings.Contains(e, "/web/k") }) {
+			t.Errorf("the put typed into the box is not in the leader's log at %s: %q", st.Now, leaderLog)
+		}
+		// Saving is a download.
+		press(t, ctx, kb.Escape)
+		press(t, ctx, "s")
+		v := waitView(t, ctx, "s: saved", func(v view) bool { return strings.Contains(v.Status, "download") })
+		if !strings.Contains(v.Status, "raftsim-session-t") {
+			t.Errorf("s says %q", v.Status)
+		}
+	})
+
 	t.Run("lesson-zh-present", func(t *testing.T) {
 		s, err := scenarios.LoadLesson("split-brain")
 		if err != nil {
