@@ -35,7 +35,7 @@ func serveWebCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: exitBadInput, err: err}
 	}
-	l, err := net.Listen("tcp", *addr)
+	l, err := net.Listen("tcp", *addr) // 127.0.0.1:8080 unless --addr names another, which is said below
 	if err != nil {
 		return &exitError{code: exitBadInput, err: fmt.Errorf("serve-web: %v", err)}
 	}
