@@ -1,4 +1,8 @@
+//go:build !js
+
 package wire
+
+// The build constraint: etcd's clientv3, which these tests drive, does not build for js/wasm.
 
 import (
 	"context"

@@ -1,4 +1,8 @@
+//go:build !js
+
 package main
+
+// The build constraint: these tests send signals to process groups, which js/wasm has not.
 
 import (
 	"bytes"
