@@ -1,4 +1,8 @@
+//go:build !js
+
 package sim
+
+// The build constraint: the benchmark reads the process's rusage, which js/wasm has not.
 
 import (
 	"cmp"
