@@ -122,7 +122,11 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 	}
 	if v := f.get("max_size_per_msg"); v != nil {
 		if sz, ok := p.size(v, "max_size_per_msg"); ok {
-			c.MaxSizePerMsg = sz
+			if sz == 0 {
+				p.errorf(p.pos(v), "max_size_per_msg: 0 bytes: want at least 1 (raft applies at most this much at once, and panics at 0; etcd uses 1MiB)")
+			} else {
+				c.MaxSizePerMsg = sz
+			}
 		}
 	}
 	if v := f.get("snapshot_every"); v != nil {

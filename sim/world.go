@@ -166,6 +166,9 @@ func (c *Config) check() error {
 	if c.Tick < time.Microsecond || c.ElectionTicks <= 0 || c.HeartbeatTicks <= 0 || c.HeartbeatTicks >= c.ElectionTicks {
 		return fmt.Errorf("need tick >= 1µs and 0 < heartbeat_ticks < election_ticks")
 	}
+	if err := c.checkRaft(); err != nil {
+		return err
+	}
 	for _, cc := range c.Clients {
 		if seen[cc.Name] {
 			return fmt.Errorf("client %q has the name of a member", cc.Name)
@@ -213,6 +216,30 @@ func (c *Config) check() error {
 				return fmt.Errorf("member %q has the name of a kube-apiserver that the %s topology builds", name, c.Topology)
 			}
 		}
+	}
+	return nil
+}
+
+// checkRaft refuses what raft refuses of the configuration each member's
+// RawNode is built with (raft.Config.validate, and the assertions that a
+// configuration it lets through trips later), so that a bad configuration
+// is an error here rather than a panic inside raft. TestConfigCheckHasRaftsRules
+// holds it to raft's own validation.
+func (c *Config) checkRaft() error {
+	switch {
+	case c.HeartbeatTicks <= 0:
+		return fmt.Errorf("heartbeat_ticks must be at least 1 (raft: heartbeat tick must be greater than 0)")
+	case c.ElectionTicks <= c.HeartbeatTicks:
+		return fmt.Errorf("election_ticks (%d) must be more than heartbeat_ticks (%d) (raft: election tick must be greater than heartbeat tick)", c.ElectionTicks, c.HeartbeatTicks)
+	case c.MaxInflightMsgs <= 0:
+		return fmt.Errorf("max_inflight_msgs must be at least 1 (raft: max inflight messages must be greater than 0)")
+	case c.MaxSizePerMsg == 0:
+		// raft.Config.validate lets 0 through, and makes it the most that
+		// one Ready may hand out to apply: raft then panics at the first
+		// entry ("applying entry size (0-0)=0 not positive").
+		return fmt.Errorf("max_size_per_msg must be at least 1 byte (raft applies at most that much at once, and panics at 0)")
+	case c.ReadOnlyLease && !c.CheckQuorum:
+		return fmt.Errorf("read_only: lease needs check_quorum (raft: CheckQuorum must be enabled when ReadOnlyOption is ReadOnlyLeaseBased)")
 	}
 	return nil
 }
