@@ -3,7 +3,6 @@ package console
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -11,23 +10,28 @@ import (
 
 // split breaks a line into words as a shell does: spaces separate words,
 // '…' and "…" quote (so "" is an empty word, as in get "" --prefix), and a
-// backslash escapes the next character outside single quotes.
+// backslash escapes the next byte outside single quotes. It works on bytes
+// (every character it looks for is ASCII), so that a key that is not
+// UTF-8 reaches etcd as the bytes typed, as the shell hands them to
+// etcdctl; a range over the string's runes turned each bad byte into
+// U+FFFD.
 func split(line string) ([]string, error) {
 	var words []string
-	var cur strings.Builder
+	var cur []byte
 	inWord := false
-	quote := rune(0)
+	quote := byte(0)
 	escaped := false
-	for _, r := range line {
+	for i := 0; i < len(line); i++ {
+		r := line[i]
 		switch {
 		case escaped:
-			cur.WriteRune(r)
+			cur = append(cur, r)
 			escaped = false
 		case quote == '\'':
 			if r == '\'' {
 				quote = 0
 			} else {
-				cur.WriteRune(r)
+				cur = append(cur, r)
 			}
 		case r == '\\':
 			escaped, inWord = true, true
@@ -35,18 +39,18 @@ func split(line string) ([]string, error) {
 			if r == '"' {
 				quote = 0
 			} else {
-				cur.WriteRune(r)
+				cur = append(cur, r)
 			}
 		case r == '"' || r == '\'':
 			quote, inWord = r, true
 		case r == ' ' || r == '\t':
 			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
+				words = append(words, string(cur))
+				cur = cur[:0]
 				inWord = false
 			}
 		default:
-			cur.WriteRune(r)
+			cur = append(cur, r)
 			inWord = true
 		}
 	}
@@ -57,7 +61,7 @@ func split(line string) ([]string, error) {
 		return nil, fmt.Errorf("a backslash at the end of the line")
 	}
 	if inWord {
-		words = append(words, cur.String())
+		words = append(words, string(cur))
 	}
 	return words, nil
 }

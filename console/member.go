@@ -159,6 +159,8 @@ func (c *Console) memberAdd(args []string) error {
 	switch {
 	case *peerURLs == "":
 		return fmt.Errorf("member peer urls not provided")
+	case sim.CheckURLs(strings.Split(*peerURLs, ",")) != nil:
+		return sim.CheckURLs(strings.Split(*peerURLs, ",")) // clientv3 checks them before it sends
 	case strings.Contains(*peerURLs, ","):
 		return fmt.Errorf("a simulated member advertises one peer URL, not %q", *peerURLs)
 	}
@@ -222,6 +224,15 @@ func (c *Console) memberChange(args []string, what string) error {
 		return fmt.Errorf("member peer urls not provided")
 	}
 	name, err := c.resolve(rest[0])
+	if what == "update" && err == nil {
+		// clientv3 checks the URLs before it sends (the server does not).
+		if err := sim.CheckURLs(strings.Split(*peerURLs, ",")); err != nil {
+			return err
+		}
+		if strings.Contains(*peerURLs, ",") {
+			return fmt.Errorf("a simulated member advertises one peer URL, not %q", *peerURLs)
+		}
+	}
 	if err != nil {
 		if _, perr := strconv.ParseUint(rest[0], 16, 64); perr != nil {
 			return fmt.Errorf("bad member ID arg (%v), expecting ID in Hex", perr)

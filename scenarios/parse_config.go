@@ -408,6 +408,15 @@ func hasVoter(c *sim.Config) bool {
 	return false
 }
 
+// checkURL refuses a member URL that etcd refuses (sim.CheckURLs: its
+// form), and one longer than 200 bytes (an ID is drawn from it).
+func checkURL(u string) error {
+	if len(u) > 200 {
+		return fmt.Errorf("%d bytes is longer than 200", len(u))
+	}
+	return sim.CheckURLs([]string{u})
+}
+
 // urls reads peer_urls: or client_urls: (extensions), a URL for some of
 // the members by name, e.g. {m1: http://127.0.0.1:31801}: what each
 // advertises, as etcd's --initial-advertise-peer-urls and
@@ -429,12 +438,12 @@ func (p *parser) urls(n *yaml.Node, what string, members []string) map[string]st
 		if !ok {
 			continue
 		}
-		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || len(u) > 200 {
+		if err := checkURL(u); err != nil {
 			port := "2379"
 			if what == "peer_urls" {
 				port = "2380"
 			}
-			p.errorf(p.pos(x.v), "%s: want a URL like http://127.0.0.1:%s, found %q", what, port, u)
+			p.errorf(p.pos(x.v), "%s: %v; want a URL like http://127.0.0.1:%s", what, err, port)
 			continue
 		}
 		out[x.key] = u

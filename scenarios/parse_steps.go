@@ -117,6 +117,9 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if x := f.get("peer_url"); x == nil {
 			p.errorf(p.pos(v), "update_member: missing peer_url: (like http://etcd-2:2380)")
 		} else if u, ok := p.str(x, "update_member peer_url"); ok {
+			if err := checkURL(u); err != nil {
+				p.errorf(p.pos(x), "update_member peer_url: %v; want a URL like http://etcd-2:2380", err)
+			}
 			st.PeerURL = u
 		}
 		p.membershipCall(st, f, what)
@@ -236,8 +239,8 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		}
 		if x := f.get("peer_url"); x != nil {
 			if u, ok := p.str(x, "add_member peer_url"); ok {
-				if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || len(u) > 200 {
-					p.errorf(p.pos(x), "add_member peer_url: want a URL like http://etcd-6:2380, found %q", u)
+				if err := checkURL(u); err != nil {
+					p.errorf(p.pos(x), "add_member peer_url: %v; want a URL like http://etcd-6:2380", err)
 				} else {
 					st.PeerURL = u
 				}

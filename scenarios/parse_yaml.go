@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"encoding/base64"
 	"math"
 	"strconv"
 	"strings"
@@ -118,6 +119,15 @@ func (p *parser) str(n *yaml.Node, what string) (string, bool) {
 		p.wrong(n, what, "a string")
 		return "", false
 	}
+	if n.ShortTag() == "!!binary" {
+		// Bytes that are not UTF-8, as the writer writes them (ystr).
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(n.Value), ""))
+		if err != nil {
+			p.errorf(p.pos(n), "%s: bad !!binary (base64): %v", what, err)
+			return "", false
+		}
+		return string(b), true
+	}
 	return n.Value, true
 }
 
@@ -182,7 +192,9 @@ func (p *parser) integer(n *yaml.Node, what string, lo, hi int64) (int64, bool) 
 			return v, true
 		}
 	}
-	if hi >= math.MaxInt32 {
+	// NB: the largest allowed is named whenever there is one: a value
+	// past it is not "below lo" (a lease TTL of 10^18 was told "want >= 1").
+	if hi == math.MaxInt64 {
 		p.wrong(n, what, "a whole number >= "+strconv.FormatInt(lo, 10))
 	} else {
 		p.wrong(n, what, "a whole number from "+strconv.FormatInt(lo, 10)+" to "+strconv.FormatInt(hi, 10))

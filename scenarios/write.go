@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -260,7 +262,15 @@ func yadd(m *yaml.Node, key string, v *yaml.Node) {
 
 // ystr is a string scalar, quoted by the encoder whenever it would otherwise
 // read back as something else (a number, a bool, null).
-func ystr(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+func ystr(s string) *yaml.Node {
+	if !utf8.ValidString(s) {
+		// YAML holds text: a string that is not UTF-8 (a key is any
+		// bytes) would come back with U+FFFD in place of each bad byte.
+		// !!binary holds the bytes, in base64.
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!binary", Value: base64.StdEncoding.EncodeToString([]byte(s))}
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}
 
 // yplain is a scalar written as it is: numbers, durations, bools, keywords.
 func yplain(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: s} }

@@ -362,6 +362,9 @@ func (w *World) doMembership(c *Command) (*Op, error) {
 		if w.client(c.Node) != nil {
 			return nil, fmt.Errorf("%q is the name of a client", c.Node)
 		}
+		if c.PeerURL != "" && CheckURLs([]string{c.PeerURL}) != nil {
+			return nil, errMemberBadURLs
+		}
 	case CmdPromote, CmdRemoveMember, CmdUpdateMember:
 		t, err := w.member(c.Node)
 		if err != nil {

@@ -4,11 +4,13 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/membershippb"
+	"go.etcd.io/etcd/client/pkg/v3/types"
 	pb "go.etcd.io/raft/v3/raftpb"
 )
 
@@ -32,6 +34,19 @@ const (
 
 // DefaultClusterToken is etcd's default --initial-cluster-token.
 const DefaultClusterToken = "etcd-cluster"
+
+// CheckURLs applies etcd's rules for a member's URLs (types.NewURLs, which
+// clientv3 applies before it sends a member add or update, and the server
+// to a member add): each is http or https with a host:port and no path, or
+// unix or unixs. Its errors are etcd's own.
+func CheckURLs(urls []string) error {
+	_, err := types.NewURLs(urls)
+	return err
+}
+
+// errMemberBadURLs is the server's answer to a member add whose URLs
+// CheckURLs refuses.
+var errMemberBadURLs = errors.New("etcdserver: given member URLs are invalid")
 
 // PeerURL is the URL a member advertises to its peers: its name is its host
 // name.
