@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -442,11 +443,55 @@ func (c *Console) path(name string) string {
 	return filepath.Join(c.opts.Dir, name)
 }
 
+// writeFile writes data to name whole or not at all: into a file beside
+// it, renamed over it once written, so that a save that fails (a full
+// disk) leaves an earlier save of the same name as it was. A name that is
+// not a regular file (/dev/stdout, a pipe, a device) is written as it is:
+// renaming over it would replace it.
 func (c *Console) writeFile(name string, data []byte) error {
 	if c.opts.Files != nil {
 		return c.opts.Files.WriteFile(name, data)
 	}
-	return os.WriteFile(c.path(name), data, 0o644)
+	path := c.path(name)
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return fmt.Errorf("cannot write %s: %v", name, pathErr(err))
+		}
+		return nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", name, pathErr(err))
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("cannot write %s: %v", name, pathErr(err))
+	}
+	return nil
+}
+
+// pathErr is the reason of a file error, without the path (which names the
+// file as resolved, or a temporary one).
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // Files is where the console's files go when not on the disk.
