@@ -3,6 +3,7 @@ package console
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"slices"
 	"strconv"
@@ -255,7 +256,7 @@ func (c *Console) endpointHealth(eps []string, f *flags) error {
 		if !c.answers(ep) {
 			continue
 		}
-		op, err := c.do(sim.Command{Kind: sim.CmdGet, Via: ep, By: "etcdctl", Timeout: *f.commandTimeout, Req: sim.Get("health", false)})
+		op, err := c.do(sim.Command{Kind: sim.CmdGet, Via: ep, By: "etcdctl", Timeout: *f.commandTimeout, Req: server.Get("health", false)})
 		if err != nil {
 			return err
 		}

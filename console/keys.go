@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strings"
 	"time"
@@ -79,7 +80,7 @@ func (c *Console) put(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: sim.Request{Put: req}}, bg,
+	return c.request(sim.Command{Kind: sim.CmdPut, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: server.Request{Put: req}}, bg,
 		func(op *sim.Op) string { return formatPut(op, format) })
 }
 
@@ -103,7 +104,7 @@ func (c *Console) get(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	cmd := sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: sim.Request{Range: req}}
+	cmd := sim.Command{Kind: sim.CmdGet, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: server.Request{Range: req}}
 	return c.request(cmd, bg, func(op *sim.Op) string {
 		// etcdctl checks these once the answer is in.
 		switch {
@@ -135,7 +136,7 @@ func (c *Console) del(args []string, bg bool) error {
 		return err
 	}
 	format := *f.writeOut
-	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: sim.Request{DeleteRange: req}}, bg,
+	return c.request(sim.Command{Kind: sim.CmdDelete, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via), Req: server.Request{DeleteRange: req}}, bg,
 		func(op *sim.Op) string { return formatDel(op, format) })
 }
 
@@ -192,9 +193,9 @@ func (c *Console) watch(args []string, bg bool) error {
 	label := fmt.Sprintf("watch-%d", c.w.OpCount()+1)
 	wr := &etcdserverpb.WatchCreateRequest{Key: []byte(rest[0]), RangeEnd: []byte(end), StartRevision: *rev, PrevKv: *prevKV}
 	if *prefix {
-		wr.Key, wr.RangeEnd = sim.PrefixRange(rest[0])
+		wr.Key, wr.RangeEnd = server.PrefixRange(rest[0])
 	}
-	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Req: sim.Request{Watch: wr},
+	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Req: server.Request{Watch: wr},
 		RequireLeader: true, Label: label})
 	if err != nil {
 		return err

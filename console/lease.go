@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strconv"
 	"strings"
@@ -296,6 +297,6 @@ func (c *Console) compaction(args []string, bg bool) error {
 		return err
 	}
 	return c.request(sim.Command{Kind: sim.CmdCompact, Via: from, By: c.sender(*via), Timeout: c.timeout(f, *via),
-		Req: sim.Request{Compaction: &etcdserverpb.CompactionRequest{Revision: rev, Physical: *physical}}}, bg,
+		Req: server.Request{Compaction: &etcdserverpb.CompactionRequest{Revision: rev, Physical: *physical}}}, bg,
 		func(*sim.Op) string { return fmt.Sprintf("compacted revision %d\n", rev) })
 }

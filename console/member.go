@@ -3,6 +3,7 @@ package console
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strconv"
 	"strings"
@@ -90,7 +91,7 @@ func (c *Console) memberList(args []string) error {
 	}
 	format := *f.writeOut
 	list := &etcdserverpb.MemberListRequest{Linearizable: *consistency != "s"}
-	return c.memberCall(f, sim.Command{Kind: sim.CmdMemberList, Req: sim.Request{MemberList: list}}, func(op *sim.Op) string {
+	return c.memberCall(f, sim.Command{Kind: sim.CmdMemberList, Req: server.Request{MemberList: list}}, func(op *sim.Op) string {
 		members := pbMembers(op.Members)
 		h := c.clusterHeader(op)
 		var b strings.Builder

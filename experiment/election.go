@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -241,7 +242,7 @@ func Settle(c Cluster, seed uint64) (*Settled, error) {
 		do(sim.Command{Kind: sim.CmdCut, From: b, To: s.leader, OneWay: true})
 	}
 	putAt := w.HistoryLen()
-	op := do(sim.Command{Kind: sim.CmdPut, Via: s.leader, Req: sim.Put("figure-16", "the entry two survivors lack")})
+	op := do(sim.Command{Kind: sim.CmdPut, Via: s.leader, Req: server.Put("figure-16", "the entry two survivors lack")})
 	if err != nil {
 		return nil, err
 	}

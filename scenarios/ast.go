@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"strings"
 	"time"
 
@@ -275,7 +276,7 @@ type Step struct {
 	// sort_by, order, prev_kv, lease (a number), ttl, keys, and a txn's
 	// if/then/else in etcdctl's syntax. A member_list's consistency is
 	// Req.MemberList.
-	Req sim.Request
+	Req server.Request
 	// RequireLeader cancels a StepWatch with "no leader" when the serving
 	// member loses its leader.
 	RequireLeader bool

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/server"
 	"strconv"
 	"strings"
 
@@ -169,7 +170,7 @@ func dumpStep(st Step) string {
 		w("%s learner=%t start=%t", st.Name, st.Learner, st.Start)
 	case StepPut, StepDelete, StepGet, StepWatch:
 		key, end := st.Req.KeyRange()
-		prefix := sim.IsPrefix(key, end)
+		prefix := server.IsPrefix(key, end)
 		if prefix && mvcc.IsGteEnd(end) {
 			key = nil // the empty prefix
 		}

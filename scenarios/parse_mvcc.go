@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"math"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
@@ -9,7 +10,6 @@ import (
 	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/lease"
 	"github.com/raftsim/raftsim/mvcc"
-	"github.com/raftsim/raftsim/sim"
 )
 
 // request reads the keys of a client operation step into its request,
@@ -149,7 +149,7 @@ func (p *parser) keyRange(st *Step, f fields, v *yaml.Node) {
 	k := []byte(key)
 	switch {
 	case prefix:
-		k, end = sim.PrefixRange(key)
+		k, end = server.PrefixRange(key)
 	case fromKey:
 		if key == "" {
 			k = []byte{0}
@@ -234,7 +234,7 @@ func (p *parser) txn(t *etcdserverpb.TxnRequest, f fields, v *yaml.Node) {
 }
 
 // setKeyRange sets the key and range end of a get, put, delete or watch.
-func setKeyRange(r *sim.Request, key, end []byte) {
+func setKeyRange(r *server.Request, key, end []byte) {
 	switch {
 	case r.Range != nil:
 		r.Range.Key, r.Range.RangeEnd = key, end
@@ -249,7 +249,7 @@ func setKeyRange(r *sim.Request, key, end []byte) {
 
 // setRev sets the revision of a get (read at it), a watch (from it) or a
 // compaction (at it).
-func setRev(r *sim.Request, rev int64) {
+func setRev(r *server.Request, rev int64) {
 	switch {
 	case r.Range != nil:
 		r.Range.Revision = rev
@@ -262,7 +262,7 @@ func setRev(r *sim.Request, rev int64) {
 
 // setLease sets the lease a put attaches its key to, or the lease of a
 // lease call.
-func setLease(r *sim.Request, id int64) {
+func setLease(r *server.Request, id int64) {
 	switch {
 	case r.Put != nil:
 		r.Put.Lease = id

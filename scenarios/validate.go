@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"math"
 	"strconv"
 	"strings"
@@ -320,7 +321,7 @@ func (v *validator) step(st *Step) {
 			break
 		}
 		key, end := st.Req.KeyRange()
-		v.labels[st.Label] = labelInfo{kind: st.Kind, prefix: sim.IsPrefix(key, end), pos: st.LabelPos}
+		v.labels[st.Label] = labelInfo{kind: st.Kind, prefix: server.IsPrefix(key, end), pos: st.LabelPos}
 	case StepExpect, StepExpectAlways:
 		for i := range st.Conds {
 			v.cond(&st.Conds[i])

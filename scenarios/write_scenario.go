@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/mvcc"
-	"github.com/raftsim/raftsim/sim"
 )
 
 // MarshalScenario writes a scenario back as a file that parses to the same
@@ -216,7 +216,7 @@ func opNode(s *Step) *yaml.Node {
 		switch {
 		case len(end) == 0:
 			yadd(m, "key", ystr(string(key)))
-		case sim.IsPrefix(key, end):
+		case server.IsPrefix(key, end):
 			if mvcc.IsGteEnd(end) {
 				key = nil // the empty prefix, which clientv3 sends as "\x00" from on
 			}

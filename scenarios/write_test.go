@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"os"
 	"reflect"
 	"strings"
@@ -23,13 +24,13 @@ func TestMarshalRoundTrip(t *testing.T) {
 	loss := netmodel.Ratio{Num: 5, Den: 1000}
 	cfg.Links = []sim.LinkOverride{{From: "etcd-1", To: "etcd-2", Latency: &lat, OneWay: true}}
 	at := func(ms int) sim.Time { return sim.Time(time.Duration(ms) * time.Millisecond) }
-	keysOnly := sim.GetPrefix("", true)
+	keysOnly := server.GetPrefix("", true)
 	keysOnly.Range.KeysOnly = true
 	cmds := []sim.Command{
-		{At: at(1000), Kind: sim.CmdPut, Via: "apiserver-1", Req: sim.Put("true", "null")},
+		{At: at(1000), Kind: sim.CmdPut, Via: "apiserver-1", Req: server.Put("true", "null")},
 		{At: at(1000), Kind: sim.CmdGet, Via: "etcd-2", Req: keysOnly},
-		{At: at(1001), Kind: sim.CmdDelete, Via: "etcd-3", Req: sim.DeletePrefix("/a"), Label: "d1"},
-		{At: at(1002), Kind: sim.CmdWatch, Via: "etcd-3", Req: sim.Watch("k: v"), RequireLeader: true},
+		{At: at(1001), Kind: sim.CmdDelete, Via: "etcd-3", Req: server.DeletePrefix("/a"), Label: "d1"},
+		{At: at(1002), Kind: sim.CmdWatch, Via: "etcd-3", Req: server.Watch("k: v"), RequireLeader: true},
 		{At: at(1003), Kind: sim.CmdCrash, Node: "etcd-5"},
 		{At: at(1004), Kind: sim.CmdRestart, Node: "etcd-5"},
 		{At: at(1005), Kind: sim.CmdStall, Node: "etcd-4", For: 300 * time.Millisecond},
@@ -84,7 +85,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 	if string(put.Req.Put.Key) != "true" || string(put.Req.Put.Value) != "null" || put.Via.Name != "apiserver-1" {
 		t.Errorf("put: %+v", put)
 	}
-	if g := get.Req.Range; !sim.IsPrefix(g.Key, g.RangeEnd) || !g.KeysOnly || !g.Serializable || string(g.Key) != "\x00" {
+	if g := get.Req.Range; !server.IsPrefix(g.Key, g.RangeEnd) || !g.KeysOnly || !g.Serializable || string(g.Key) != "\x00" {
 		t.Errorf("get: %+v", get)
 	}
 	if string(watch.Req.Watch.Key) != "k: v" || !watch.RequireLeader {

@@ -2,12 +2,12 @@ package sim
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/raft/v3"
-	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/raftsim/raftsim/lease"
 	"github.com/raftsim/raftsim/mvcc"
@@ -47,68 +47,18 @@ func (m *member) setClockRate(rate float64) {
 	m.rate = rate
 }
 
-// nextID draws an ID as etcd's request ID generator (idutil.Generator)
-// does: the member's ID in the top 16 bits, then the time the server
-// started (ms, 40 bits, then 8 bits of counter), counting up. etcd draws
-// every request's ID and every lease's ID a member picks from it.
-func (m *member) nextID() uint64 {
-	m.idSuffix++
-	return (m.memberID&0xffff)<<48 | m.idSuffix&(1<<48-1)
-}
-
-// nextLeaseID picks a lease ID as etcd does: the next ID, made positive.
-func (m *member) nextLeaseID() int64 { return int64(m.nextID() & (1<<63 - 1)) }
-
 // applyEntry applies one committed normal entry: an InternalRaftRequest,
 // as etcd's apply loop decodes it.
 func (m *member) applyEntry(data []byte) {
 	var r etcdserverpb.InternalRaftRequest
-	if isPut(data) {
-		// Every member decodes every write, and puts are most of them:
-		// a put is decoded into the world's own header and request, which
-		// nothing keeps (the store keeps the key and value bytes, which
-		// are the entry's own). NB: zeroed first, or the decoder would
-		// write the bytes into the last put's.
-		w := m.w
-		w.putHeader, w.put = etcdserverpb.RequestHeader{}, etcdserverpb.PutRequest{}
-		r.Header, r.Put = &w.putHeader, &w.put
-	}
-	if err := r.Unmarshal(data); err != nil {
+	if err := m.w.decoder.Decode(data, &r); err != nil {
 		panic("sim: " + m.name + ": bad entry: " + err.Error())
 	}
-	switch {
-	case r.ClusterMemberAttrSet != nil, r.ClusterVersionSet != nil, r.Alarm != nil:
+	if server.IsClusterRequest(&r) {
 		m.applyCluster(&r)
-	default:
-		m.applyRequest(&r)
+		return
 	}
-}
-
-// isPut reports whether an entry's InternalRaftRequest holds a header and
-// a put (fields 100 and 4) and nothing else.
-func isPut(data []byte) bool {
-	put := false
-	for len(data) > 0 {
-		num, typ, n := protowire.ConsumeTag(data)
-		if n < 0 || num != 100 && num != 4 {
-			return false
-		}
-		put = put || num == 4
-		m := protowire.ConsumeFieldValue(num, typ, data[n:])
-		if m < 0 {
-			return false
-		}
-		data = data[n+m:]
-	}
-	return put
-}
-
-// requestID is the ID of an InternalRaftRequest's header.
-func requestID(r *etcdserverpb.InternalRaftRequest) uint64 {
-	if r.Header == nil {
-		return 0
-	}
-	return r.Header.ID
+	m.applyRequest(&r)
 }
 
 // applyRequest applies one committed client request (or the leader's
@@ -117,78 +67,41 @@ func requestID(r *etcdserverpb.InternalRaftRequest) uint64 {
 // --ignore-value of a key that does not exist) is refused here, after
 // raft, as etcd refuses it: its entry is in the log all the same.
 func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
-	st := m.kv.store
-	st.ReportEvents(len(m.watches) > 0)
-	var rep reply
-	var evs []mvccpb.Event
-	fail := func(err error) reply { return reply{status: OpError, err: mvcc.GRPCMessage(err), rev: st.Rev()} }
-	switch {
-	case r.Put != nil:
-		resp, e, err := st.Put(r.Put)
-		if err != nil {
-			rep = fail(err)
-			break
-		}
-		rep, evs = reply{status: OpOK, resp: Response{Put: resp}}, e
-	case r.DeleteRange != nil:
-		resp, e, _ := st.DeleteRange(r.DeleteRange)
-		rep, evs = reply{status: OpOK, resp: Response{DeleteRange: resp}}, e
-	case r.Txn != nil:
-		resp, e, err := st.Txn(r.Txn)
-		if err != nil {
-			rep = fail(err)
-			break
-		}
-		rep, evs = reply{status: OpOK, resp: Response{Txn: resp}}, e
-	case r.Compaction != nil:
-		resp, err := st.Compact(r.Compaction.Revision)
-		if err != nil {
-			rep = fail(err)
-			break
-		}
-		rep = reply{status: OpOK, resp: Response{Compaction: resp}}
-	case r.LeaseGrant != nil:
-		l, err := m.kv.lessor.Grant(r.LeaseGrant.ID, r.LeaseGrant.TTL, m.localNow())
-		if err != nil {
-			rep = fail(err)
-			break
-		}
-		m.dbLease(l.ID, l.TTL)
-		rep = reply{status: OpOK, rev: st.Rev(), resp: Response{LeaseGrant: &etcdserverpb.LeaseGrantResponse{ID: l.ID, TTL: l.TTL}}}
-	case r.LeaseRevoke != nil:
-		id := r.LeaseRevoke.ID
-		keys, err := m.kv.lessor.Revoke(id)
-		if err != nil {
-			rep = fail(err)
-			break
-		}
-		m.dbLease(id, 0)
-		evs = st.DeleteKeys(keys)
-		rep = reply{status: OpOK, rev: st.Rev(), resp: Response{LeaseRevoke: &etcdserverpb.LeaseRevokeResponse{}}}
-		if m.w.lessorRevokes[requestID(r)] {
-			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(len(keys), leaseRevokedOne, leaseRevokedMany), id, len(keys))})
-		}
-		m.leaseGone(id)
+	m.kv.Store.ReportEvents(len(m.watches) > 0)
+	a := m.kv.Apply(r, m.localNow())
+	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev}
+	if a.Err != "" {
+		rep = reply{status: OpError, err: a.Err, rev: a.Rev}
 	}
-	if id := requestID(r); m.writes[id] != nil {
+	switch {
+	case a.Granted != 0:
+		m.dbLease(a.Granted, int64(a.GrantedTTL))
+	case a.Revoked != 0:
+		m.dbLease(a.Revoked, 0)
+		if m.w.lessorRevokes[server.RequestID(r)] {
+			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(a.Deleted, leaseRevokedOne, leaseRevokedMany), a.Revoked, a.Deleted)})
+		}
+		m.leaseGone(a.Revoked)
+	}
+	if id := server.RequestID(r); m.writes[id] != nil {
 		op := m.writes[id]
 		delete(m.writes, id)
 		m.w.reply(m, op, rep)
 	}
-	m.notify(evs)
+	m.notify(a.Events)
 }
 
 // promote makes the member's lessor primary, as etcd does once a new
 // leader applies the empty entry of its term: the leases it inherits live
 // their TTL again, plus an election timeout.
 func (m *member) promote() {
-	if m.kv.lessor.IsPrimary() {
+	if m.kv.Lessor.IsPrimary() {
 		return
 	}
 	extend := time.Duration(m.w.cfg.ElectionTicks) * m.w.cfg.Tick
-	m.kv.lessor.Promote(int64(extend), m.localNow())
+	m.kv.Lessor.Promote(int64(extend), m.localNow())
 	m.nextLeaseCheck = m.localNow() + lease.CheckInterval
-	if n := len(m.kv.lessor.Leases()); n > 0 {
+	if n := len(m.kv.Lessor.Leases()); n > 0 {
 		m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(n, leasesInheritedOne, leasesInheritedMany), n, extend)})
 	}
 }
@@ -197,14 +110,14 @@ func (m *member) promote() {
 // it proposes the revocation of every expired lease, through raft.
 func (m *member) expireLeases() {
 	now := m.localNow()
-	if !m.kv.lessor.IsPrimary() || now < m.nextLeaseCheck {
+	if !m.kv.Lessor.IsPrimary() || now < m.nextLeaseCheck {
 		return
 	}
 	m.nextLeaseCheck = now + lease.CheckInterval
-	for _, id := range m.kv.lessor.ExpiredToRevoke(now) {
-		reqID := m.nextID()
+	for _, id := range m.kv.Lessor.ExpiredToRevoke(now) {
+		reqID := m.ids.Next()
 		m.w.lessorRevokes[reqID] = true
-		data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: reqID}, LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{ID: id}})
+		data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: reqID}, LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{ID: id}})
 		m.enter()
 		err := m.rn.Propose(data)
 		m.leave()
@@ -250,7 +163,7 @@ func (m *member) startWatch(op *Op) {
 		return
 	}
 	m.watches = append(m.watches, op)
-	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.store.Rev()})
+	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.Store.Rev()})
 	m.syncWatch(op, op.Req.Watch.StartRevision)
 }
 
@@ -260,7 +173,7 @@ func (m *member) startWatch(op *Op) {
 // with the compaction's revision. etcd syncs every 100ms; the simulator
 // does it at once.
 func (m *member) syncWatch(op *Op, from int64) {
-	st := m.kv.store
+	st := m.kv.Store
 	cur := st.Rev()
 	if from == 0 || from > cur {
 		op.watchNext = max(cur+1, from)
@@ -326,69 +239,21 @@ func (m *member) notify(evs []mvccpb.Event) {
 	}
 }
 
-// read answers a range request (a get) from the local store.
+// read answers a read from the local store: a get, or a transaction that
+// writes nothing, which etcd serves like a read (at the read index, or
+// locally when serializable).
 func (m *member) read(op *Op) reply {
-	resp, err := m.kv.store.Range(op.Req.Range)
-	if err != nil {
-		return reply{status: OpError, err: mvcc.GRPCMessage(err), applied: m.applied}
+	resp, err := m.kv.Read(&op.Req)
+	if err != "" {
+		return reply{status: OpError, err: err, applied: m.applied}
 	}
-	return reply{status: OpOK, resp: Response{Range: resp}, applied: m.applied}
-}
-
-// readTxn answers a transaction that writes nothing, as etcd serves one
-// like a read: at the read index, or locally when serializable.
-func (m *member) readTxn(op *Op) reply {
-	resp, _, err := m.kv.store.Txn(op.Req.Txn)
-	if err != nil {
-		return reply{status: OpError, err: mvcc.GRPCMessage(err), applied: m.applied}
-	}
-	return reply{status: OpOK, resp: Response{Txn: resp}, applied: m.applied}
-}
-
-// encodeEntry is what a raft entry holds: etcd's InternalRaftRequest.
-func encodeEntry(r *etcdserverpb.InternalRaftRequest) []byte {
-	data, err := r.Marshal()
-	if err != nil {
-		panic("sim: encode a request: " + err.Error())
-	}
-	return data
-}
-
-// raftRequest fills r with the InternalRaftRequest a client write
-// becomes, with header h. NB: r shares op's request (a lease grant's is
-// copied to take the ID the member picks).
-func raftRequest(r *etcdserverpb.InternalRaftRequest, h *etcdserverpb.RequestHeader, op *Op) {
-	r.Header = h
-	switch op.Kind {
-	case OpPut:
-		r.Put = op.Req.Put
-	case OpDelete:
-		r.DeleteRange = op.Req.DeleteRange
-	case OpTxn:
-		r.Txn = op.Req.Txn
-	case OpCompact:
-		r.Compaction = op.Req.Compaction
-	case OpLeaseGrant:
-		r.LeaseGrant = op.Req.LeaseGrant
-	case OpLeaseRevoke:
-		r.LeaseRevoke = op.Req.LeaseRevoke
-	}
+	return reply{status: OpOK, resp: resp, applied: m.applied}
 }
 
 // tooLargeToPropose reports whether etcd refuses to propose a write: its
-// InternalRaftRequest would be larger than --max-request-bytes.
+// entry would be larger than --max-request-bytes.
 func (m *member) tooLargeToPropose(op *Op) bool {
-	if !op.Kind.IsWrite() {
-		return false
-	}
-	// The next ID: it decides the header's size.
-	h := etcdserverpb.RequestHeader{ID: (m.memberID&0xffff)<<48 | (m.idSuffix+1)&(1<<48-1)}
-	var r etcdserverpb.InternalRaftRequest
-	raftRequest(&r, &h, op)
-	if g := r.LeaseGrant; g != nil && g.ID == 0 {
-		r.LeaseGrant = &etcdserverpb.LeaseGrantRequest{TTL: g.TTL, ID: int64(h.ID & (1<<63 - 1))}
-	}
-	return r.Size() > MaxRequestBytes
+	return op.Kind.IsWrite() && server.TooLarge(&op.Req, m.ids.Peek())
 }
 
 // propose puts a client write into raft at this member, as etcd's
@@ -397,15 +262,15 @@ func (m *member) tooLargeToPropose(op *Op) bool {
 func (m *member) propose(op *Op) {
 	var leaseID int64
 	if op.Kind == OpLeaseGrant && op.Req.LeaseGrant.ID == 0 {
-		leaseID = m.nextLeaseID() // etcd picks the ID where the request arrives, before the request's own
+		leaseID = m.ids.NextLease() // etcd picks the ID where the request arrives, before the request's own
 	}
-	h := etcdserverpb.RequestHeader{ID: m.nextID()}
+	h := etcdserverpb.RequestHeader{ID: m.ids.Next()}
 	var r etcdserverpb.InternalRaftRequest
-	raftRequest(&r, &h, op)
+	server.RaftRequest(&r, &h, &op.Req)
 	if leaseID != 0 {
 		r.LeaseGrant = &etcdserverpb.LeaseGrantRequest{TTL: op.Req.LeaseGrant.TTL, ID: leaseID}
 	}
-	data := encodeEntry(&r)
+	data := server.Encode(&r)
 	m.enter()
 	err := m.rn.Propose(data)
 	m.leave()
@@ -423,30 +288,6 @@ func (m *member) propose(op *Op) {
 	}
 	m.writes[h.ID] = op
 	m.flush()
-}
-
-// validate checks a request as etcd's gRPC layer does before it reaches
-// raft; it returns the error a client sees, or "".
-func validate(op *Op) string {
-	var err error
-	switch op.Kind {
-	case OpPut:
-		err = mvcc.ValidatePut(op.Req.Put)
-	case OpGet, OpDelete:
-		if key, _ := op.Req.KeyRange(); len(key) == 0 {
-			err = mvcc.ErrEmptyKey
-		}
-	case OpTxn:
-		err = mvcc.ValidateTxn(op.Req.Txn)
-	case OpLeaseGrant:
-		if op.Req.LeaseGrant.TTL > lease.MaxLeaseTTL {
-			err = lease.ErrLeaseTTLTooLarge
-		}
-	}
-	if err != nil {
-		return err.Error()
-	}
-	return ""
 }
 
 // serveLease serves a keep-alive or a timetolive: the leader's lessor
@@ -471,35 +312,20 @@ func (m *member) serveLease(op *Op) {
 // keep-alive of a lease that has expired waits until its revocation is
 // applied (ok false).
 func (m *member) answerLease(op *Op, origin *member) (reply, bool) {
-	le := m.kv.lessor
-	now := m.localNow()
-	rev := m.kv.store.Rev()
+	rev := m.kv.Store.Rev()
 	switch op.Kind {
 	case OpLeaseKeepAlive:
-		id := op.Req.LeaseKeepAlive.ID
-		ttl, err := le.Renew(id, now)
-		switch err {
-		case nil:
-			return reply{status: OpOK, rev: rev, resp: Response{LeaseKeepAlive: &etcdserverpb.LeaseKeepAliveResponse{ID: id, TTL: ttl}}}, true
-		case lease.ErrExpired:
+		resp, err, expired := m.kv.KeepAlive(op.Req.LeaseKeepAlive.ID, m.localNow())
+		switch {
+		case expired:
 			m.leaseWaits = append(m.leaseWaits, leaseWait{op: op, origin: origin})
 			return reply{}, false
+		case err != "":
+			return reply{status: OpError, err: err}, true
 		}
-		return reply{status: OpError, err: err.Error()}, true
+		return reply{status: OpOK, rev: rev, resp: server.Response{LeaseKeepAlive: resp}}, true
 	case OpLeaseTimeToLive:
-		id := op.Req.LeaseTimeToLive.ID
-		l := le.Lookup(id)
-		if l == nil {
-			// etcd's gRPC layer answers a lease it does not know with TTL -1.
-			return reply{status: OpOK, rev: rev, resp: Response{LeaseTimeToLive: &etcdserverpb.LeaseTimeToLiveResponse{ID: id, TTL: -1}}}, true
-		}
-		resp := &etcdserverpb.LeaseTimeToLiveResponse{ID: id, TTL: l.Remaining(now) / int64(time.Second), GrantedTTL: l.TTL}
-		if op.Req.LeaseTimeToLive.Keys {
-			for _, k := range l.Keys() {
-				resp.Keys = append(resp.Keys, []byte(k))
-			}
-		}
-		return reply{status: OpOK, rev: rev, resp: Response{LeaseTimeToLive: resp}}, true
+		return reply{status: OpOK, rev: rev, resp: server.Response{LeaseTimeToLive: m.kv.TimeToLive(op.Req.LeaseTimeToLive, m.localNow())}}, true
 	}
 	return reply{status: OpError, err: "not a lease request"}, true
 }

@@ -7,6 +7,7 @@ package sim
 // simulation can be read off one run as a ratio.
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"testing"
 	"time"
@@ -145,8 +146,8 @@ func BenchmarkSimIdleTick(b *testing.B) {
 // member has applied it.
 func BenchmarkBareProposal(b *testing.B) {
 	c := newBareCluster(b, 5)
-	req := Put("/registry/pods/default/nginx", "v1")
-	data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 1<<62 + 1}, Put: req.Put})
+	req := server.Put("/registry/pods/default/nginx", "v1")
+	data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 1<<62 + 1}, Put: req.Put})
 	b.ReportAllocs()
 	defer cpuPerOp(b)()
 	for b.Loop() {
@@ -177,8 +178,8 @@ func BenchmarkBareEtcdProposal(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		// etcd encodes each request it proposes, as the sim does
-		req := Put("/registry/pods/default/nginx", "v1")
-		c.nodes[0].Propose(encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 1<<62 + 1}, Put: req.Put}))
+		req := server.Put("/registry/pods/default/nginx", "v1")
+		c.nodes[0].Propose(server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 1<<62 + 1}, Put: req.Put}))
 		c.settle()
 		for _, rn := range c.nodes {
 			rn.Tick()
@@ -216,7 +217,7 @@ func BenchmarkSimProposal(b *testing.B) {
 	b.ReportAllocs()
 	defer cpuPerOp(b)()
 	for b.Loop() {
-		op, err := w.Do(Command{Kind: CmdPut, Via: lead, Req: Put("/registry/pods/default/nginx", "v1")})
+		op, err := w.Do(Command{Kind: CmdPut, Via: lead, Req: server.Put("/registry/pods/default/nginx", "v1")})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -271,7 +272,7 @@ func BenchmarkSimTenMinutes(b *testing.B) {
 		}
 		lead, _ := w.Leader()
 		for i := 0; w.now < Time(10*time.Minute); i++ {
-			if _, err := w.Do(Command{Kind: CmdPut, Via: lead, Req: Put("/k", "v")}); err != nil {
+			if _, err := w.Do(Command{Kind: CmdPut, Via: lead, Req: server.Put("/k", "v")}); err != nil {
 				b.Fatal(err)
 			}
 			if err := w.Advance(10 * time.Millisecond); err != nil {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"strconv"
 	"time"
 
@@ -153,7 +154,7 @@ func (m *member) publish() {
 	}
 	attr := &membershippb.ClusterMemberAttrSetRequest{Member_ID: m.memberID,
 		MemberAttributes: &membershippb.Attributes{Name: m.name, ClientUrls: []string{m.clientURL}}}
-	data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.nextID()}, ClusterMemberAttrSet: attr})
+	data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.ids.Next()}, ClusterMemberAttrSet: attr})
 	m.enter()
 	err := m.rn.Propose(data)
 	m.leave()
@@ -205,7 +206,7 @@ func (m *member) monitorClusterVersion() {
 		want = minClusterVersion
 	}
 	if want != "" {
-		data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.nextID()},
+		data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.ids.Next()},
 			ClusterVersionSet: &membershippb.ClusterVersionSetRequest{Ver: want}})
 		m.enter()
 		err := m.rn.Propose(data)
@@ -226,7 +227,7 @@ func (m *member) monitorClusterVersion() {
 // publication from this life (an ID it drew since it started) is ready to
 // serve clients.
 func (m *member) applyCluster(r *etcdserverpb.InternalRaftRequest) {
-	id := requestID(r)
+	id := server.RequestID(r)
 	switch {
 	case r.ClusterMemberAttrSet != nil:
 		a := r.ClusterMemberAttrSet
@@ -235,7 +236,7 @@ func (m *member) applyCluster(r *etcdserverpb.InternalRaftRequest) {
 				cm.name, cm.published = attrName(a.MemberAttributes), true
 			}
 		}
-		if a.Member_ID == m.memberID && id >= m.firstID && !m.ready {
+		if a.Member_ID == m.memberID && m.ids.Mine(id) && !m.ready {
 			m.ready = true
 			m.w.fault(m.id, publishedText)
 		}
@@ -244,7 +245,7 @@ func (m *member) applyCluster(r *etcdserverpb.InternalRaftRequest) {
 	case r.Alarm != nil:
 		if op := m.writes[id]; op != nil {
 			delete(m.writes, id)
-			m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev()}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
+			m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev()}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
 		}
 	}
 }

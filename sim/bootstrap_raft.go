@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"slices"
 
 	pb "go.etcd.io/raft/v3/raftpb"
@@ -38,7 +39,7 @@ func (w *World) bootstrapRaft(m *member) error {
 		}
 		cluster.members = append(cluster.members, clusterMember{id: id, name: name, learner: learner, published: true})
 	}
-	data := snapshotData(cluster.encode(), newKV(w.cfg.minLeaseTTL()).encode())
+	data := snapshotData(cluster.encode(), server.NewKV(w.cfg.minLeaseTTL()).Encode())
 	snap := &pb.Snapshot{Data: data, Metadata: &pb.SnapshotMetadata{Index: new(uint64(1)), Term: new(uint64(1)), ConfState: cs}}
 	if err := m.disk.ApplySnapshot(snap); err != nil {
 		return err

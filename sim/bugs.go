@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"math"
 	"slices"
 	"strings"
@@ -113,7 +114,7 @@ func (m *member) applyUncommitted(ents []*pb.Entry) {
 		return
 	}
 	n := slices.IndexFunc(ents, func(e *pb.Entry) bool {
-		return e.GetType() != pb.EntryNormal || len(e.GetData()) == 0 || isClusterEntry(e.GetData())
+		return e.GetType() != pb.EntryNormal || len(e.GetData()) == 0 || server.IsClusterEntry(e.GetData())
 	})
 	if n < 0 {
 		n = len(ents)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"github.com/raftsim/raftsim/server"
 	"slices"
 	"strings"
 	"time"
@@ -87,7 +88,7 @@ type Op struct {
 	Kind   OpKind
 	// Req is the request, in etcd's own types; for a membership change
 	// (Target, Learner, PeerURL) and the alarm list it is empty.
-	Req Request
+	Req server.Request
 	// RequireLeader: a watch the serving member cancels when it loses its
 	// leader (the gRPC metadata clientv3's WithRequireLeader sets).
 	RequireLeader bool
@@ -123,7 +124,7 @@ type Op struct {
 	// Resp is the answer, in etcd's own types, its header filled in as
 	// etcd's gRPC layer fills it: the cluster, the member that answered,
 	// the store revision and that member's raft term.
-	Resp Response
+	Resp server.Response
 	// Applied: a get's, the applied index of the member that answered.
 	Applied uint64
 	// CompactRevision is set when a watch was cancelled because its start
@@ -174,7 +175,7 @@ type Op struct {
 // "\x00" is "").
 func (op *Op) Key() string {
 	k, _ := op.Req.KeyRange()
-	return displayKey(k)
+	return server.DisplayKey(k)
 }
 
 // Value returns what a put writes.
@@ -324,7 +325,7 @@ func unavailable(err string) bool {
 type reply struct {
 	status  OpStatus
 	err     string
-	resp    Response
+	resp    server.Response
 	applied uint64
 	watch   bool       // a watch was created
 	refused bool       // the member was down: the client may fail over
@@ -364,7 +365,7 @@ func (w *World) submit(op *Op) {
 	}
 	op.timeout = timeout
 	w.recordOp(EvRequest, op, w.endpointOf(op))
-	if msg, ok := tooLargeToSend(op); ok {
+	if msg, ok := tooLargeToSend(&op.Req); ok {
 		w.complete(op, w.endpointOf(op), &reply{status: OpError, err: msg})
 		return
 	}
@@ -413,7 +414,7 @@ func (w *World) requestArrive(m *member, op *Op) {
 // accept takes a request a member ready to serve clients has received.
 func (w *World) accept(m *member, op *Op) {
 	if m.tooLargeToPropose(op) {
-		w.reply(m, op, reply{status: OpError, err: errTooLarge})
+		w.reply(m, op, reply{status: OpError, err: server.ErrTooLarge})
 		return
 	}
 	m.serve(op)
@@ -595,7 +596,7 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 	}
 	// etcd's gRPC layer fills in the header of every answer.
 	op.header = etcdserverpb.ResponseHeader{ClusterId: w.clusterID, MemberId: r.member, Revision: rev, RaftTerm: r.term}
-	op.Resp.setHeader(&op.header)
+	op.Resp.SetHeader(&op.header)
 	if op.Kind != OpWatch || r.status != OpOK {
 		w.markEnd(op) // an open watch has no end yet
 	}
@@ -700,4 +701,46 @@ func (w *World) Clients() []ClientConfig {
 		out[i] = c.cfg
 	}
 	return out
+}
+
+// kindOf returns the operation a request asks for, or 0 when no field is
+// set.
+func kindOf(r *server.Request) OpKind {
+	switch {
+	case r.Range != nil:
+		return OpGet
+	case r.Put != nil:
+		return OpPut
+	case r.DeleteRange != nil:
+		return OpDelete
+	case r.Txn != nil:
+		return OpTxn
+	case r.Compaction != nil:
+		return OpCompact
+	case r.LeaseGrant != nil:
+		return OpLeaseGrant
+	case r.LeaseRevoke != nil:
+		return OpLeaseRevoke
+	case r.LeaseKeepAlive != nil:
+		return OpLeaseKeepAlive
+	case r.LeaseTimeToLive != nil:
+		return OpLeaseTimeToLive
+	case r.LeaseLeases != nil:
+		return OpLeaseLeases
+	case r.Watch != nil:
+		return OpWatch
+	case r.MemberList != nil:
+		return OpMemberList
+	}
+	return 0
+}
+
+// tooLargeToSend returns clientv3's error for a request it will not send:
+// a gRPC message over its 2 MiB.
+func tooLargeToSend(req *server.Request) (string, bool) {
+	if n := req.Size(); n > server.MaxSendBytes {
+		return "rpc error: code = ResourceExhausted desc = trying to send message larger than max (" +
+			itoa(uint64(n)) + " vs. " + itoa(server.MaxSendBytes) + ")", true
+	}
+	return "", false
 }

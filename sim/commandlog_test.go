@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"reflect"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ import (
 func TestCommandLogKeepsEveryField(t *testing.T) {
 	w := &World{}
 	var want []Command
-	base := Command{At: 5, Kind: CmdPut, Via: "n1", Req: Put("k", "v")}
+	base := Command{At: 5, Kind: CmdPut, Via: "n1", Req: server.Put("k", "v")}
 	typ := reflect.TypeOf(base)
 	for i := range typ.NumField() {
 		c := base
@@ -31,7 +32,7 @@ func TestCommandLogKeepsEveryField(t *testing.T) {
 		case reflect.Slice:
 			f.Set(reflect.ValueOf([][]string{{"a"}}))
 		case reflect.Struct:
-			f.Set(reflect.ValueOf(Get("x", true)))
+			f.Set(reflect.ValueOf(server.Get("x", true)))
 		default:
 			t.Fatalf("field %s: no test value for a %s", typ.Field(i).Name, f.Kind())
 		}
@@ -45,9 +46,9 @@ func TestCommandLogKeepsEveryField(t *testing.T) {
 			}
 		}
 	}
-	keysOnly := GetPrefix("/", true)
+	keysOnly := server.GetPrefix("/", true)
 	keysOnly.Range.KeysOnly = true
-	for _, plain := range []Command{base, {Kind: CmdGet, Via: "c", Req: keysOnly}, {Kind: CmdWatch, Via: "c", Req: Watch("k"), RequireLeader: true}} {
+	for _, plain := range []Command{base, {Kind: CmdGet, Via: "c", Req: keysOnly}, {Kind: CmdWatch, Via: "c", Req: server.Watch("k"), RequireLeader: true}} {
 		if l := logged(&plain); l.whole != nil || !reflect.DeepEqual(l.command(), plain) {
 			t.Errorf("%+v: logged as %+v, want it kept small and whole again", plain, l)
 		}

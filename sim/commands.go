@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"slices"
 	"time"
 
@@ -88,7 +89,7 @@ type Command struct {
 
 	// Req is a client request (put, delete, get, watch, txn, compact, the
 	// lease calls, member list), in etcd's own types.
-	Req Request
+	Req server.Request
 	// RequireLeader: a watch cancelled when its member loses its leader
 	// (clientv3's WithRequireLeader).
 	RequireLeader bool
@@ -157,14 +158,14 @@ func logged(c *Command) loggedCommand {
 		whole := *c
 		return loggedCommand{at: c.At, kind: c.Kind, whole: &whole}
 	}
-	return loggedCommand{at: c.At, kind: c.Kind, via: c.Via, req: c.Req.one(), requireLeader: c.RequireLeader}
+	return loggedCommand{at: c.At, kind: c.Kind, via: c.Via, req: c.Req.Message(), requireLeader: c.RequireLeader}
 }
 
 func (l loggedCommand) command() Command {
 	if l.whole != nil {
 		return *l.whole
 	}
-	return Command{At: l.at, Kind: l.kind, Via: l.via, Req: requestOf(l.req), RequireLeader: l.requireLeader}
+	return Command{At: l.at, Kind: l.kind, Via: l.via, Req: server.RequestFor(l.req), RequireLeader: l.requireLeader}
 }
 
 // isPlainRequest reports whether c is a put, delete, get or watch that
@@ -175,7 +176,7 @@ func (c *Command) isPlainRequest() bool {
 		c.Node == "" && c.Groups == nil && c.From == "" && c.To == "" && !c.OneWay && c.For == 0 && c.Rate == 0 &&
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
 		c.Label == "" && c.Caption == "" && c.Text == "" && !c.Repeat && c.Load == nil &&
-		c.PeerURL == "" && !c.Start && !c.External && requestOf(c.Req.one()) == c.Req
+		c.PeerURL == "" && !c.Start && !c.External && server.RequestFor(c.Req.Message()) == c.Req
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -463,7 +464,7 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 	if op.Kind.isMembership() {
 		op.Target, op.Learner, op.PeerURL, op.startAdded = c.Node, c.Learner, c.PeerURL, c.Start
 	}
-	switch k := c.Req.Kind(); {
+	switch k := kindOf(&c.Req); {
 	case k == op.Kind, k == 0 && op.Kind.isMembership():
 	case k == 0:
 		return nil, fmt.Errorf("%s: no request given", c.Kind)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"strconv"
 	"time"
 
@@ -54,7 +55,7 @@ func (w *World) compactorFires(e *event) {
 		Failure: []*etcdserverpb.RequestOp{{Request: &etcdserverpb.RequestOp_RequestRange{
 			RequestRange: &etcdserverpb.RangeRequest{Key: key}}}},
 	}
-	op := &Op{Client: c.client, Kind: OpTxn, Req: Request{Txn: txn}}
+	op := &Op{Client: c.client, Kind: OpTxn, Req: server.Request{Txn: txn}}
 	op.after = func(op *Op) { w.compactorTxnDone(i, op) }
 	w.submit(op)
 }
@@ -82,7 +83,7 @@ func (w *World) compactorTxnDone(i int, op *Op) {
 		w.scheduleCompactor(i)
 		return
 	}
-	cop := &Op{Client: c.client, Kind: OpCompact, Req: Request{Compaction: &etcdserverpb.CompactionRequest{Revision: prev}}}
+	cop := &Op{Client: c.client, Kind: OpCompact, Req: server.Request{Compaction: &etcdserverpb.CompactionRequest{Revision: prev}}}
 	cop.after = func(*Op) { w.scheduleCompactor(i) }
 	w.submit(cop)
 }

@@ -44,7 +44,7 @@ func (w *World) MemberConf(name string) (voters, learners []string, ok bool) {
 // leader, whether it is still alive.
 func (w *World) LeaseAlive(member string, id int64) bool {
 	m := w.byName[member]
-	return m != nil && m.up && m.kv != nil && m.kv.lessor.Exists(id)
+	return m != nil && m.up && m.kv != nil && m.kv.Lessor.Exists(id)
 }
 
 // HashKV returns what a member answers to etcd's HashKV call: the hash of
@@ -58,7 +58,7 @@ func (w *World) HashKV(name string, rev int64) (mvcc.KeyValueHash, int64, error)
 	if slices.Contains(m.conf.GetLearners(), m.id) {
 		return mvcc.KeyValueHash{}, 0, errNotForLearner
 	}
-	h, cur, err := m.kv.store.HashByRev(rev)
+	h, cur, err := m.kv.Store.HashByRev(rev)
 	if err != nil {
 		return h, cur, fmt.Errorf("etcdserver: %w", err)
 	}

@@ -81,7 +81,7 @@ func (m *member) attachDB() {
 	if m.db == nil {
 		m.db = dbsize.New()
 		n := 0
-		_ = m.kv.store.Records(func(rev mvcc.Revision, tomb bool, kv *mvccpb.KeyValue) error {
+		_ = m.kv.Store.Records(func(rev mvcc.Revision, tomb bool, kv *mvccpb.KeyValue) error {
 			o := *kv
 			keyLen := 17
 			if tomb {
@@ -91,8 +91,8 @@ func (m *member) attachDB() {
 			n++
 			return nil
 		})
-		for _, id := range m.kv.lessor.Leases() {
-			ttl := m.kv.lessor.Lookup(id).TTL
+		for _, id := range m.kv.Lessor.Leases() {
+			ttl := m.kv.Lessor.Lookup(id).TTL
 			m.db.Put(dbsize.LeaseBucket, dbsize.Key{Main: id}, 8, 2+protowire.SizeVarint(uint64(id))+protowire.SizeVarint(uint64(ttl)), false)
 			n++
 		}
@@ -100,7 +100,7 @@ func (m *member) attachDB() {
 			m.db.Defrag()
 		}
 	}
-	m.kv.store.SetSizeObserver(dbObserver{m})
+	m.kv.Store.SetSizeObserver(dbObserver{m})
 }
 
 // DBSize returns the named member's DB SIZE and IN USE, in bytes, as

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"testing"
 	"time"
 
@@ -29,10 +30,10 @@ func TestDescribeIsStable(t *testing.T) {
 		c  sim.Command
 	}{
 		{2 * time.Second, sim.Command{Kind: sim.CmdCrash, Node: "n1"}},
-		{2 * time.Second, sim.Command{Kind: sim.CmdPut, Via: "ext", Req: sim.Put("k", "v")}},
-		{2 * time.Second, sim.Command{Kind: sim.CmdWatch, Via: "n2", Req: sim.Watch("k"), RequireLeader: true}},
+		{2 * time.Second, sim.Command{Kind: sim.CmdPut, Via: "ext", Req: server.Put("k", "v")}},
+		{2 * time.Second, sim.Command{Kind: sim.CmdWatch, Via: "n2", Req: server.Watch("k"), RequireLeader: true}},
 		{3 * time.Second, sim.Command{Kind: sim.CmdIsolate, Node: "n2"}},
-		{3 * time.Second, sim.Command{Kind: sim.CmdGet, Via: "n2", Req: sim.Get("k", false)}},
+		{3 * time.Second, sim.Command{Kind: sim.CmdGet, Via: "n2", Req: server.Get("k", false)}},
 	}
 	for _, s := range steps {
 		for w.Now() < sim.Time(s.at) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"os"
 	"os/exec"
 	"strings"
@@ -42,15 +43,15 @@ func busyRun(t *testing.T, seed uint64) []byte {
 		}
 	}
 	put := func(d time.Duration, via, key string) {
-		at(d, sim.Command{Kind: sim.CmdPut, Via: via, Req: sim.Put(key, "v-"+key)})
+		at(d, sim.Command{Kind: sim.CmdPut, Via: via, Req: server.Put(key, "v-"+key)})
 	}
 	s := time.Second
-	at(1*s, sim.Command{Kind: sim.CmdWatch, Via: "n2", Req: sim.WatchPrefix("k"), RequireLeader: true})
+	at(1*s, sim.Command{Kind: sim.CmdWatch, Via: "n2", Req: server.WatchPrefix("k"), RequireLeader: true})
 	for i := range 12 {
 		put(2*s+time.Duration(i)*50*time.Millisecond, []string{"ext", "n1", "n2", "n3", "n4", "n5"}[i%6], fmt.Sprintf("k%d", i))
 	}
-	at(3*s, sim.Command{Kind: sim.CmdGet, Via: "n4", Req: sim.Get("k1", false)})
-	at(3*s, sim.Command{Kind: sim.CmdGet, Via: "n5", Req: sim.GetPrefix("k", true)})
+	at(3*s, sim.Command{Kind: sim.CmdGet, Via: "n4", Req: server.Get("k1", false)})
+	at(3*s, sim.Command{Kind: sim.CmdGet, Via: "n5", Req: server.GetPrefix("k", true)})
 	at(4*s, sim.Command{Kind: sim.CmdCrash, Node: "n1"})
 	at(4*s, sim.Command{Kind: sim.CmdCrash, Node: "n2"})
 	put(5*s, "ext", "after-crash")
@@ -64,7 +65,7 @@ func busyRun(t *testing.T, seed uint64) []byte {
 	at(15*s, sim.Command{Kind: sim.CmdTransferLeader, Node: "n3"})
 	at(16*s, sim.Command{Kind: sim.CmdStall, Node: "n4", For: 1500 * time.Millisecond})
 	at(16*s, sim.Command{Kind: sim.CmdClock, Node: "n5", Rate: 1.5})
-	at(17*s, sim.Command{Kind: sim.CmdDelete, Via: "ext", Req: sim.DeletePrefix("k")})
+	at(17*s, sim.Command{Kind: sim.CmdDelete, Via: "ext", Req: server.DeletePrefix("k")})
 	at(18*s, sim.Command{Kind: sim.CmdRemoveMember, Node: "n6"})
 	put(19*s, "ext", "end")
 	if err := w.RunUntil(sim.Time(25 * s)); err != nil {

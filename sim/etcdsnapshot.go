@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"slices"
 
@@ -55,13 +56,13 @@ func (w *World) SnapshotOf(name string) (*snapshot.State, func(yield func(*snaps
 		st.Members = append(st.Members, snapshot.Member{ID: cm.ID, PeerURLs: cm.PeerURLs, IsLearner: cm.IsLearner,
 			Name: cm.Name, ClientURLs: cm.ClientURLs})
 	}
-	for _, id := range m.kv.lessor.Leases() {
-		st.Leases = append(st.Leases, snapshot.Lease{ID: id, TTL: m.kv.lessor.Lookup(id).TTL})
+	for _, id := range m.kv.Lessor.Leases() {
+		st.Leases = append(st.Leases, snapshot.Lease{ID: id, TTL: m.kv.Lessor.Lookup(id).TTL})
 	}
-	if c := m.kv.store.CompactRev(); c > 0 {
+	if c := m.kv.Store.CompactRev(); c > 0 {
 		st.ScheduledCompact, st.FinishedCompact = c, c
 	}
-	store := m.kv.store
+	store := m.kv.Store
 	records := func(yield func(*snapshot.Record) error) error {
 		var r snapshot.Record
 		return store.Records(func(rev mvcc.Revision, tomb bool, kv *mvccpb.KeyValue) error {
@@ -100,5 +101,5 @@ func RestoreKV(st *snapshot.State, records func(yield func(*snapshot.Record) err
 	if err != nil {
 		return nil, err
 	}
-	return (&KV{store: store, lessor: le}).encode(), nil
+	return (&server.KV{Store: store, Lessor: le}).Encode(), nil
 }

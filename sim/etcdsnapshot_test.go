@@ -3,6 +3,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"path/filepath"
 	"reflect"
@@ -32,12 +33,12 @@ func TestSnapshotRestoresIntoANewCluster(t *testing.T) {
 	if err := w.Advance(2e9); err != nil {
 		t.Fatal(err)
 	}
-	step(Command{Kind: CmdPut, Via: "n1", Req: Put("a", "1")})
-	step(Command{Kind: CmdPut, Via: "n1", Req: Put("a", "2")})
-	step(Command{Kind: CmdPut, Via: "n1", Req: Put("b", "x")})
-	step(Command{Kind: CmdDelete, Via: "n1", Req: Delete("b")})
-	step(Command{Kind: CmdCompact, Via: "n1", Req: Request{Compaction: &etcdserverpb.CompactionRequest{Revision: 3}}})
-	step(Command{Kind: CmdLeaseGrant, Via: "n1", Req: Request{LeaseGrant: &etcdserverpb.LeaseGrantRequest{TTL: 60}}})
+	step(Command{Kind: CmdPut, Via: "n1", Req: server.Put("a", "1")})
+	step(Command{Kind: CmdPut, Via: "n1", Req: server.Put("a", "2")})
+	step(Command{Kind: CmdPut, Via: "n1", Req: server.Put("b", "x")})
+	step(Command{Kind: CmdDelete, Via: "n1", Req: server.Delete("b")})
+	step(Command{Kind: CmdCompact, Via: "n1", Req: server.Request{Compaction: &etcdserverpb.CompactionRequest{Revision: 3}}})
+	step(Command{Kind: CmdLeaseGrant, Via: "n1", Req: server.Request{LeaseGrant: &etcdserverpb.LeaseGrantRequest{TTL: 60}}})
 	rev, kvs, _ := w.MemberKV("n2")
 
 	st, records, err := w.SnapshotOf("n2")

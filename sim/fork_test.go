@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"bytes"
+	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func settledWorld(t *testing.T) *sim.World {
 	if err := w.RunUntil(sim.Time(3 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	op, err := w.Do(sim.Command{Kind: sim.CmdPut, Via: "n2", Req: sim.Put("k", "v")})
+	op, err := w.Do(sim.Command{Kind: sim.CmdPut, Via: "n2", Req: server.Put("k", "v")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestForkRefuses(t *testing.T) {
 	if _, err := w.Fork(w.Config(), "n9"); err == nil {
 		t.Error("a fork that crashes a member that does not exist")
 	}
-	if _, err := w.Do(sim.Command{Kind: sim.CmdPut, Via: "n1", Req: sim.Put("k", "w")}); err != nil {
+	if _, err := w.Do(sim.Command{Kind: sim.CmdPut, Via: "n1", Req: server.Put("k", "w")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Fork(w.Config()); err == nil || !strings.Contains(err.Error(), "pending") {

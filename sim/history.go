@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math"
 	"strconv"
@@ -186,7 +187,7 @@ func (w *World) LastCaption() (string, bool) { return w.lastCaption, w.lastCapti
 // names and etcdctl's flags.
 func describeOp(l i18n.Lang, op *Op) string {
 	key, end := op.Req.KeyRange()
-	s := op.Kind.String() + " " + strconv.Quote(displayKey(key))
+	s := op.Kind.String() + " " + strconv.Quote(server.DisplayKey(key))
 	switch op.Kind {
 	case OpPut:
 		s += " = " + strconv.Quote(string(op.Req.Put.Value))
@@ -223,7 +224,7 @@ func describeOp(l i18n.Lang, op *Op) string {
 	}
 	switch {
 	case len(end) == 0:
-	case IsPrefix(key, end):
+	case server.IsPrefix(key, end):
 		s += " --prefix"
 	case mvcc.IsGteEnd(end):
 		s += " --from-key"

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"testing"
 	"time"
 
@@ -30,9 +31,9 @@ func TestForgetHistory(t *testing.T) {
 		case i%500 == 250:
 			_, _ = w.Do(Command{Kind: CmdStall, Node: "n2", For: 5 * time.Second})
 		case i%3 == 0:
-			_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Req: Put(fmt.Sprint("k", i%7), fmt.Sprint("v", i))})
+			_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Req: server.Put(fmt.Sprint("k", i%7), fmt.Sprint("v", i))})
 		case i%3 == 1:
-			_, _ = w.Do(Command{Kind: CmdGet, Via: fmt.Sprint("n", 1+i%5), Req: Get(fmt.Sprint("k", i%7), i%2 == 0)})
+			_, _ = w.Do(Command{Kind: CmdGet, Via: fmt.Sprint("n", 1+i%5), Req: server.Get(fmt.Sprint("k", i%7), i%2 == 0)})
 		case i%50 == 1:
 			_, _ = w.Do(Command{Kind: CmdCaption, Caption: "say", Text: fmt.Sprint("caption ", i)})
 		}
@@ -123,9 +124,9 @@ func TestForgetHistoryCheckFindsViolations(t *testing.T) {
 				case i%400 == 300:
 					_, _ = w.Do(Command{Kind: CmdHeal})
 				case i%2 == 0:
-					_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Req: Put(fmt.Sprint("k", i%4), fmt.Sprint("v", i))})
+					_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Req: server.Put(fmt.Sprint("k", i%4), fmt.Sprint("v", i))})
 				default:
-					_, _ = w.Do(Command{Kind: CmdGet, Via: fmt.Sprint("n", 1+(i/2)%5), Req: Get(fmt.Sprint("k", (i/2)%4), false)})
+					_, _ = w.Do(Command{Kind: CmdGet, Via: fmt.Sprint("n", 1+(i/2)%5), Req: server.Get(fmt.Sprint("k", (i/2)%4), false)})
 				}
 				if err := w.Advance(10 * time.Millisecond); err != nil {
 					t.Fatal(err)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -75,7 +76,7 @@ func TestHistoryGivesBackWhatWasRecorded(t *testing.T) {
 			}
 			want = append(want, e)
 		case r < 8: // a request or an answer whose text its operation says
-			op := &Op{ID: uint64(len(w.ops) + 1), Kind: OpPut, Req: Put("k"+itoa(rng.Uint64N(9)), "v"), Status: OpOK}
+			op := &Op{ID: uint64(len(w.ops) + 1), Kind: OpPut, Req: server.Put("k"+itoa(rng.Uint64N(9)), "v"), Status: OpOK}
 			op.header.Revision = 3
 			w.ops = append(w.ops, op)
 			e := Event{At: w.now, Kind: EvRequest, Op: op.ID, Node: rng.Uint64N(1 << 16), Text: describeOp(i18n.En, op)}
@@ -201,22 +202,22 @@ func TestHistoryNeverChangesOnceRecorded(t *testing.T) {
 			}
 		}
 	}
-	mustDo(t, w, Command{Kind: CmdWatch, Via: f.name, Req: WatchPrefix("k"), Label: "watch"})
+	mustDo(t, w, Command{Kind: CmdWatch, Via: f.name, Req: server.WatchPrefix("k"), Label: "watch"})
 	for i := range 6 {
-		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k"+itoa(uint64(i)), "v")})
+		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: server.Put("k"+itoa(uint64(i)), "v")})
 		run(50 * time.Millisecond)
 	}
 	mustDo(t, w, Command{Kind: CmdPartition, Groups: [][]string{{f.name}, {lead.name, "n3"}}})
-	mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", "new")})
+	mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: server.Put("k", "new")})
 	run(time.Second)
-	mustDo(t, w, Command{Kind: CmdGet, Via: f.name, Req: Get("k", true)})  // stale
-	mustDo(t, w, Command{Kind: CmdGet, Via: f.name, Req: Get("k", false)}) // times out
+	mustDo(t, w, Command{Kind: CmdGet, Via: f.name, Req: server.Get("k", true)})  // stale
+	mustDo(t, w, Command{Kind: CmdGet, Via: f.name, Req: server.Get("k", false)}) // times out
 	mustDo(t, w, Command{Kind: CmdCancel, Label: "watch"})
-	mustDo(t, w, Command{Kind: CmdDelete, Via: lead.name, Req: DeletePrefix("k")})
+	mustDo(t, w, Command{Kind: CmdDelete, Via: lead.name, Req: server.DeletePrefix("k")})
 	run(8 * time.Second)
 	mustDo(t, w, Command{Kind: CmdHeal})
 	mustDo(t, w, Command{Kind: CmdCrash, Node: lead.name})
-	mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: Put("after", "crash")})
+	mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: server.Put("after", "crash")})
 	run(10 * time.Second)
 	look()
 	stale := false

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"strconv"
 	"strings"
 	"testing"
@@ -401,22 +402,22 @@ func (env *interactionEnv) handleDo(t *testing.T, d *datadriven.TestData) error 
 	}
 	switch c.Kind {
 	case sim.CmdPut:
-		c.Req = sim.Put(key, value)
+		c.Req = server.Put(key, value)
 	case sim.CmdGet:
-		c.Req = sim.Get(key, serializable)
+		c.Req = server.Get(key, serializable)
 		if prefix {
-			c.Req = sim.GetPrefix(key, serializable)
+			c.Req = server.GetPrefix(key, serializable)
 		}
 		c.Req.Range.KeysOnly = keysOnly
 	case sim.CmdDelete:
-		c.Req = sim.Delete(key)
+		c.Req = server.Delete(key)
 		if prefix {
-			c.Req = sim.DeletePrefix(key)
+			c.Req = server.DeletePrefix(key)
 		}
 	case sim.CmdWatch:
-		c.Req = sim.Watch(key)
+		c.Req = server.Watch(key)
 		if prefix {
-			c.Req = sim.WatchPrefix(key)
+			c.Req = server.WatchPrefix(key)
 		}
 	}
 	env.lastDo = env.w.HistoryLen()

@@ -7,6 +7,7 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"runtime"
 	"slices"
 	"strings"
@@ -47,12 +48,12 @@ func untilDone(t testing.TB, w *World, op *Op) {
 func TestStaleReadAtTheInstantOfAnAck(t *testing.T) {
 	w := reviewWorld(t, 3, nil)
 	lead := reviewLeader(t, w)
-	wr := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", "new")})
+	wr := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: server.Put("k", "new")})
 	untilDone(t, w, wr)
 	if wr.Status != OpOK {
 		t.Fatalf("put: %s", wr.Status)
 	}
-	rd := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: Get("k", false)}) // now: the instant of the ack
+	rd := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: server.Get("k", false)}) // now: the instant of the ack
 	untilDone(t, w, rd)
 	if rd.Start != wr.End || rd.StartEvent <= wr.EndEvent {
 		t.Fatalf("the read was sent at %s (event %d), the write acked at %s (event %d): want the same instant, after it",
@@ -127,14 +128,14 @@ func lostWrites(t testing.TB, seed uint64) *World {
 	f := reviewFollower(w, w.leader())
 	do(Command{Kind: CmdIsolate, Node: f.name})
 	for i := range 30 {
-		do(Command{Kind: CmdPut, Via: f.name, Req: Put("k", fmt.Sprint("lost-", i))})
+		do(Command{Kind: CmdPut, Via: f.name, Req: server.Put("k", fmt.Sprint("lost-", i))})
 		_ = w.Advance(100 * time.Millisecond)
 	}
 	_ = w.Advance(8 * time.Second)
 	do(Command{Kind: CmdHeal})
 	for i := range 60 {
-		untilDone(t, w, do(Command{Kind: CmdPut, Via: f.name, Req: Put("k", fmt.Sprint("v-", i))}))
-		untilDone(t, w, do(Command{Kind: CmdGet, Via: f.name, Req: Get("k", false)}))
+		untilDone(t, w, do(Command{Kind: CmdPut, Via: f.name, Req: server.Put("k", fmt.Sprint("v-", i))}))
+		untilDone(t, w, do(Command{Kind: CmdGet, Via: f.name, Req: server.Get("k", false)}))
 	}
 	return w
 }
@@ -157,14 +158,14 @@ func TestLateWritesAreDecided(t *testing.T) {
 			if !same {
 				v = fmt.Sprint("late-", i)
 			}
-			mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: Put("k", v)})
+			mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: server.Put("k", v)})
 			_ = w.Advance(100 * time.Millisecond)
 		}
 		_ = w.Advance(5 * time.Second)
 		seen := 0
 		for i := range 60 {
-			g := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: Get("k", false)})
-			p := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", fmt.Sprint("v-", i))})
+			g := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: server.Get("k", false)})
+			p := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: server.Put("k", fmt.Sprint("v-", i))})
 			untilDone(t, w, g)
 			untilDone(t, w, p)
 			if v, _ := g.Found(); strings.HasPrefix(v, "late") {
@@ -222,15 +223,15 @@ func lostWritesInFlight(t testing.TB, seed uint64, pairs int) *World {
 	f := reviewFollower(w, w.leader())
 	do(Command{Kind: CmdIsolate, Node: f.name})
 	for i := range 30 {
-		do(Command{Kind: CmdPut, Via: f.name, Req: Put("k", fmt.Sprint("lost-", i))})
+		do(Command{Kind: CmdPut, Via: f.name, Req: server.Put("k", fmt.Sprint("lost-", i))})
 		_ = w.Advance(100 * time.Millisecond)
 	}
 	_ = w.Advance(8 * time.Second)
 	do(Command{Kind: CmdHeal})
 	_ = w.Advance(time.Second)
 	for i := range pairs {
-		do(Command{Kind: CmdPut, Via: f.name, Req: Put("k", fmt.Sprint("v-", i))})
-		do(Command{Kind: CmdGet, Via: f.name, Req: Get("k", false)})
+		do(Command{Kind: CmdPut, Via: f.name, Req: server.Put("k", fmt.Sprint("v-", i))})
+		do(Command{Kind: CmdGet, Via: f.name, Req: server.Get("k", false)})
 		_ = w.Advance(2 * time.Millisecond)
 	}
 	_ = w.Advance(10 * time.Second)

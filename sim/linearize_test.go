@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strings"
 	"testing"
@@ -15,11 +16,11 @@ import (
 func TestLinearizability(t *testing.T) {
 	ms := func(n int) Time { return Time(int64(n) * 1e6) }
 	put := func(key, value string, start, end int, st OpStatus) *Op {
-		return &Op{Kind: OpPut, Client: "a", Req: Put(key, value), Start: ms(start), End: ms(end),
+		return &Op{Kind: OpPut, Client: "a", Req: server.Put(key, value), Start: ms(start), End: ms(end),
 			StartEvent: start, EndEvent: end, Status: st}
 	}
 	get := func(key string, found bool, value string, start, end int) *Op {
-		op := &Op{Kind: OpGet, Client: "b", Req: Get(key, false), Start: ms(start), End: ms(end), StartEvent: start, EndEvent: end, Status: OpOK}
+		op := &Op{Kind: OpGet, Client: "b", Req: server.Get(key, false), Start: ms(start), End: ms(end), StartEvent: start, EndEvent: end, Status: OpOK}
 		op.Resp.Range = &etcdserverpb.RangeResponse{}
 		if found {
 			op.Resp.Range.Kvs = []*KeyValue{{Key: []byte(key), Value: []byte(value)}}
@@ -40,10 +41,10 @@ func TestLinearizability(t *testing.T) {
 		{"value went back in time", []*Op{put("k", "1", 0, 10, OpOK), put("k", "2", 20, 30, OpOK),
 			get("k", true, "2", 40, 50), get("k", true, "1", 60, 70)}, false},
 		{"prefix delete", []*Op{put("/a/x", "1", 0, 10, OpOK),
-			{Kind: OpDelete, Client: "a", Req: DeletePrefix("/a/"), Start: ms(20), End: ms(30), StartEvent: 20, EndEvent: 30, Status: OpOK},
+			{Kind: OpDelete, Client: "a", Req: server.DeletePrefix("/a/"), Start: ms(20), End: ms(30), StartEvent: 20, EndEvent: 30, Status: OpOK},
 			get("/a/x", false, "", 40, 50)}, true},
 		{"serializable stale reads are not checked", []*Op{put("k", "1", 0, 10, OpOK),
-			{Kind: OpGet, Client: "b", Req: Get("k", true), Start: ms(20), End: ms(30), StartEvent: 20, EndEvent: 30, Status: OpOK}}, true},
+			{Kind: OpGet, Client: "b", Req: server.Get("k", true), Start: ms(20), End: ms(30), StartEvent: 20, EndEvent: 30, Status: OpOK}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &World{ops: tc.ops}

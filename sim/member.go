@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"github.com/raftsim/raftsim/dbsize"
+	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -46,7 +47,7 @@ type member struct {
 	disk    *raft.MemoryStorage
 	conf    *pb.ConfState
 	cluster clusterState // the membership it has applied (etcd's RaftCluster)
-	kv      *KV
+	kv      *server.KV
 	applied uint64
 	// db models the member's bbolt file (dbsize.go); dbSince is when its
 	// open batch began.
@@ -97,11 +98,10 @@ type member struct {
 	reads   []*Op // linearizable reads waiting for their ReadIndex and apply
 	watches []*Op
 
-	noLeaderPolls  int         // polls in a row that found no leader (require-leader watches)
-	nextLeaseCheck int64       // the leader's lessor: when (its own clock) it next looks for expired leases
-	leaseWaits     []leaseWait // keep-alives of expired leases, held until their revocation applies
-	idSuffix       uint64      // the request ID generator's counter (nextID)
-	firstID        uint64      // the first ID it drew in this life: its publications from this life have one as large
+	noLeaderPolls  int          // polls in a row that found no leader (require-leader watches)
+	nextLeaseCheck int64        // the leader's lessor: when (its own clock) it next looks for expired leases
+	leaseWaits     []leaseWait  // keep-alives of expired leases, held until their revocation applies
+	ids            server.IDGen // its request IDs (and the lease IDs it picks), from this life's start
 }
 
 // logEntry is the mirror of one persisted entry: what the safety checks
@@ -188,8 +188,7 @@ func (m *member) start() {
 	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil
 	m.ticks, m.noLeaderPolls = 0, 0
 	// etcd's ID generator starts from the time the server starts, in ms.
-	m.idSuffix = uint64(m.w.now/Time(time.Millisecond)) & (1<<40 - 1) << 8
-	m.firstID = (m.memberID&0xffff)<<48 | (m.idSuffix+1)&(1<<48-1)
+	m.ids = server.NewIDGen(m.memberID, uint64(m.w.now/Time(time.Millisecond)))
 	snap, _ := m.disk.Snapshot()
 	if err := m.restoreData(snap.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
@@ -431,7 +430,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 			roleChanged = true
 		}
 		if m.soft.RaftState == raft.StateLeader && rd.SoftState.RaftState != raft.StateLeader {
-			m.kv.lessor.Demote() // only the leader's lessor expires leases
+			m.kv.Lessor.Demote() // only the leader's lessor expires leases
 		}
 		m.setSoft(*rd.SoftState)
 		if m.soft.RaftState == raft.StateLeader && m.leaderTerm != m.hard.GetTerm() {
@@ -651,7 +650,7 @@ func (m *member) serve(op *Op) {
 	if op.Status != OpPending {
 		return
 	}
-	if why := validate(op); why != "" {
+	if why := server.Validate(&op.Req); why != "" {
 		m.w.reply(m, op, reply{status: OpError, err: why})
 		return
 	}
@@ -678,10 +677,10 @@ func (m *member) serve(op *Op) {
 		m.serveLease(op)
 	case OpLeaseLeases:
 		resp := &etcdserverpb.LeaseLeasesResponse{}
-		for _, id := range m.kv.lessor.Leases() {
+		for _, id := range m.kv.Lessor.Leases() {
 			resp.Leases = append(resp.Leases, &etcdserverpb.LeaseStatus{ID: id})
 		}
-		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.store.Rev(), resp: Response{LeaseLeases: resp}})
+		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev(), resp: server.Response{LeaseLeases: resp}})
 	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList, OpAlarmList:
 		m.serveMembership(op)
 	}
@@ -711,7 +710,7 @@ func (m *member) serveRead(op *Op) {
 func (m *member) answerRead(op *Op) reply {
 	switch op.Kind {
 	case OpTxn:
-		return m.readTxn(op)
+		return m.read(op)
 	case OpMemberList:
 		return reply{status: OpOK, members: m.w.clusterMembers(m), applied: m.applied}
 	}

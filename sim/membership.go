@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/membershippb"
 	"go.etcd.io/etcd/client/pkg/v3/types"
 	pb "go.etcd.io/raft/v3/raftpb"
@@ -269,33 +269,6 @@ func cmpUint(a, b uint64) int {
 	return 0
 }
 
-// isClusterRequest reports whether r is one the members propose for
-// themselves (a publication, the cluster version) or an alarm request:
-// not a client's key-value request.
-func isClusterRequest(r *etcdserverpb.InternalRaftRequest) bool {
-	return r.ClusterMemberAttrSet != nil || r.ClusterVersionSet != nil || r.Alarm != nil
-}
-
-// isClusterEntry is isClusterRequest of an entry's data.
-func isClusterEntry(data []byte) bool {
-	var r etcdserverpb.InternalRaftRequest
-	return r.Unmarshal(data) == nil && isClusterRequest(&r)
-}
-
-// summarizeClusterRequest says what a cluster request holds, for the log
-// view: "publish etcd-1", "cluster version 3.6.0" or "alarm list".
-func summarizeClusterRequest(r *etcdserverpb.InternalRaftRequest) string {
-	switch {
-	case r.ClusterMemberAttrSet != nil:
-		return "publish " + attrName(r.ClusterMemberAttrSet.MemberAttributes)
-	case r.ClusterVersionSet != nil:
-		return "cluster version " + r.ClusterVersionSet.Ver
-	case r.Alarm != nil:
-		return "alarm list"
-	}
-	return "?"
-}
-
 // clusterJSON is the cluster state as a snapshot holds it: JSON, as
 // etcd's members bucket holds each member (membership.Member).
 type clusterJSON struct {
@@ -330,7 +303,7 @@ func (cs *clusterState) encode() []byte {
 func (cs *clusterState) decode(b []byte) error {
 	var j clusterJSON
 	if err := json.Unmarshal(b, &j); err != nil {
-		return errCorrupt
+		return server.ErrCorrupt
 	}
 	cs.version, cs.members = j.Version, nil
 	for _, m := range j.Members {
@@ -341,7 +314,7 @@ func (cs *clusterState) decode(b []byte) error {
 
 // snapshotData is what a member's snapshot holds: its cluster state, then
 // its key-value store, each after its length.
-func (m *member) snapshotData() []byte { return snapshotData(m.cluster.encode(), m.kv.encode()) }
+func (m *member) snapshotData() []byte { return snapshotData(m.cluster.encode(), m.kv.Encode()) }
 
 func snapshotData(cluster, kv []byte) []byte {
 	b := binary.AppendUvarint(nil, uint64(len(cluster)))
@@ -354,7 +327,7 @@ func (m *member) restoreData(b []byte) error {
 	m.cluster = clusterState{}
 	if len(b) == 0 {
 		// no snapshot yet: the store the cluster began with
-		kv, err := decodeKV(m.w.cfg.InitialKV, m.w.cfg.minLeaseTTL())
+		kv, err := server.DecodeKV(m.w.cfg.InitialKV, m.w.cfg.minLeaseTTL())
 		if err != nil {
 			return err
 		}
@@ -365,12 +338,12 @@ func (m *member) restoreData(b []byte) error {
 	}
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)-k) {
-		return errCorrupt
+		return server.ErrCorrupt
 	}
 	if err := m.cluster.decode(b[k : k+int(n)]); err != nil {
 		return err
 	}
-	kv, err := decodeKV(b[k+int(n):], m.w.cfg.minLeaseTTL())
+	kv, err := server.DecodeKV(b[k+int(n):], m.w.cfg.minLeaseTTL())
 	if err != nil {
 		return err
 	}

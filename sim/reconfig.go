@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"slices"
 	"time"
 
@@ -356,8 +357,8 @@ func removes(cc pb.ConfChangeI, id uint64) bool {
 // proposeAlarmList proposes an alarm list: etcd serves every alarm request
 // through raft.
 func (m *member) proposeAlarmList(op *Op) {
-	id := m.nextID()
-	data := encodeEntry(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: id}, Alarm: &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_GET}})
+	id := m.ids.Next()
+	data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: id}, Alarm: &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_GET}})
 	m.enter()
 	err := m.rn.Propose(data)
 	m.leave()

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math"
 	"slices"
@@ -177,7 +178,7 @@ func TestSnapQueuedAtACrashedMemberIsReportedFailed(t *testing.T) {
 	f := reviewFollower(w, lead)
 	mustDo(t, w, Command{Kind: CmdCrash, Node: f.name})
 	for i := 0; i < 20; i++ {
-		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", fmt.Sprint(i))})
+		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: server.Put("k", fmt.Sprint(i))})
 		if err := w.Advance(50 * time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +235,7 @@ func TestProposalsAreNeverDuplicated(t *testing.T) {
 		Latency: &netmodel.Latency{Min: time.Millisecond, Max: 3 * time.Second},
 		Dup:     &netmodel.Ratio{Num: 1, Den: 1}})
 	applies := 0
-	mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: Put("k", "a"), Label: "a"})
+	mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: server.Put("k", "a"), Label: "a"})
 	if err := w.Advance(6 * time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -263,13 +264,13 @@ func TestSnapshotInstallEndsWatches(t *testing.T) {
 	w := reviewWorld(t, 3, func(c *Config) { c.SnapshotEvery = 3 })
 	lead := reviewLeader(t, w)
 	f := reviewFollower(w, lead)
-	watch := mustDo(t, w, Command{Kind: CmdWatch, Via: f.name, Req: Watch("k")})
+	watch := mustDo(t, w, Command{Kind: CmdWatch, Via: f.name, Req: server.Watch("k")})
 	if err := w.Advance(100 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	mustDo(t, w, Command{Kind: CmdIsolate, Node: f.name})
 	for i := 0; i < 10; i++ {
-		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", fmt.Sprint(i))})
+		mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: server.Put("k", fmt.Sprint(i))})
 		if err := w.Advance(50 * time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
@@ -298,16 +299,16 @@ func TestDuplicationKeepsHistoriesLinearizable(t *testing.T) {
 		mustDo(t, w, Command{Kind: CmdLink, From: f.name, To: lead.name, OneWay: true,
 			Latency: &netmodel.Latency{Min: time.Millisecond, Max: 3 * time.Second},
 			Dup:     &netmodel.Ratio{Num: 1, Den: 1}})
-		a := mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: Put("k", "a")})
+		a := mustDo(t, w, Command{Kind: CmdPut, Via: f.name, Req: server.Put("k", "a")})
 		for i := 0; i < 400 && a.Status == OpPending; i++ {
 			_ = w.Advance(10 * time.Millisecond)
 		}
-		b := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: Put("k", "b")})
+		b := mustDo(t, w, Command{Kind: CmdPut, Via: lead.name, Req: server.Put("k", "b")})
 		for i := 0; i < 400 && b.Status == OpPending; i++ {
 			_ = w.Advance(10 * time.Millisecond)
 		}
 		_ = w.Advance(4 * time.Second)
-		g := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: Get("k", false)})
+		g := mustDo(t, w, Command{Kind: CmdGet, Via: lead.name, Req: server.Get("k", false)})
 		_ = w.Advance(2 * time.Second)
 		if v, _ := g.Found(); a.Status == OpOK && b.Status == OpOK && b.Start > a.End && v == "a" {
 			lin := w.CheckLinearizability()
@@ -357,7 +358,7 @@ func TestCrashFailsPendingReadsOver(t *testing.T) {
 	reviewLeader(t, w)
 	mustDo(t, w, Command{Kind: CmdIsolate, Node: "n1"}) // n1 cannot get a read index
 	_ = w.Advance(3 * time.Second)
-	g := mustDo(t, w, Command{Kind: CmdGet, Via: "etcdctl", Req: Get("k", false)})
+	g := mustDo(t, w, Command{Kind: CmdGet, Via: "etcdctl", Req: server.Get("k", false)})
 	_ = w.Advance(100 * time.Millisecond)
 	mustDo(t, w, Command{Kind: CmdCrash, Node: "n1"})
 	_ = w.Advance(2 * time.Second)

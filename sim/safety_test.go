@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
@@ -233,7 +234,7 @@ func TestSafetyForgetsBelowEveryLog(t *testing.T) {
 			case i%700 == 500:
 				_, _ = w.Do(Command{Kind: CmdRestart, Node: fmt.Sprint("n", 1+i/700%5)})
 			default:
-				_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Req: Put(fmt.Sprint("k", i%10), fmt.Sprint("v", i))})
+				_, _ = w.Do(Command{Kind: CmdPut, Via: fmt.Sprint("n", 1+i%5), Req: server.Put(fmt.Sprint("k", i%10), fmt.Sprint("v", i))})
 			}
 			if err := w.Advance(5 * time.Millisecond); err != nil {
 				break // a violation stops the world

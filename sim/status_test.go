@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"testing"
 	"time"
 )
@@ -19,15 +20,15 @@ func TestCachedStatusIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := map[int]Command{
-		20:  {Kind: CmdPut, Via: "n1", Req: Put("a", "1")},
+		20:  {Kind: CmdPut, Via: "n1", Req: server.Put("a", "1")},
 		40:  {Kind: CmdCrash, Node: "n2"},
 		60:  {Kind: CmdPartition, Groups: [][]string{{"n1", "n3"}, {"n2", "n4", "n5"}}},
-		90:  {Kind: CmdPut, Via: "n4", Req: Put("b", "2")},
+		90:  {Kind: CmdPut, Via: "n4", Req: server.Put("b", "2")},
 		120: {Kind: CmdStall, Node: "n3", For: 300 * time.Millisecond},
 		150: {Kind: CmdHeal},
 		160: {Kind: CmdRestart, Node: "n2"},
 		200: {Kind: CmdTransferLeader, Node: "n5"},
-		240: {Kind: CmdGet, Via: "n3", Req: Get("a", false)},
+		240: {Kind: CmdGet, Via: "n3", Req: server.Get("a", false)},
 	}
 	compared := 0
 	for step := 0; step < 400; step++ {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func TestDeposedLeaderAppliesOnlyWhatItsDiskHolds(t *testing.T) {
 		}
 		steps := []Command{
 			{Kind: CmdIsolate, Node: old.name},
-			{Kind: CmdPut, Via: old.name, Req: Put("k", "lost")},
+			{Kind: CmdPut, Via: old.name, Req: server.Put("k", "lost")},
 		}
 		for _, c := range steps {
 			if _, err := w.Do(c); err != nil {
@@ -158,7 +159,7 @@ func TestLeaderCompletenessCountsTheTermOfTheCommit(t *testing.T) {
 	}
 	ms := time.Millisecond
 	at(2733*ms, Command{Kind: CmdStall, Node: "etcd-1", For: 1829 * ms})
-	at(2856*ms, Command{Kind: CmdDelete, Via: "etcdctl", Req: Delete("/k2")})
+	at(2856*ms, Command{Kind: CmdDelete, Via: "etcdctl", Req: server.Delete("/k2")})
 	at(3928*ms, Command{Kind: CmdStall, Node: "etcd-3", For: 1542 * ms})
 	at(5199*ms, Command{Kind: CmdStall, Node: "etcd-2", For: 2719 * ms})
 	if err := w.Advance(10 * time.Second); err != nil {

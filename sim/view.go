@@ -1,11 +1,11 @@
 package sim
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"math"
 	"reflect"
 	"slices"
 
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"go.etcd.io/raft/v3/tracker"
@@ -377,20 +377,5 @@ func summarizeEntry(typ pb.EntryType, data []byte) string {
 	if len(data) == 0 {
 		return ""
 	}
-	var r etcdserverpb.InternalRaftRequest
-	if r.Unmarshal(data) != nil {
-		return "?"
-	}
-	switch {
-	case isClusterRequest(&r):
-		return summarizeClusterRequest(&r)
-	case r.Put != nil:
-		return "put " + string(r.Put.Key) + " = " + string(r.Put.Value)
-	case r.DeleteRange != nil:
-		if IsPrefix(r.DeleteRange.Key, r.DeleteRange.RangeEnd) {
-			return "del --prefix " + displayKey(r.DeleteRange.Key)
-		}
-		return "del " + string(r.DeleteRange.Key)
-	}
-	return "?"
+	return server.Summary(data)
 }

@@ -2,7 +2,7 @@ package sim
 
 import (
 	"fmt"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"github.com/raftsim/raftsim/server"
 	"slices"
 	"strconv"
 	"time"
@@ -40,10 +40,9 @@ type World struct {
 	// lessorRevokes are the IDs of the revocations leaders' lessors
 	// proposed for expired leases (not clients): applying one says so.
 	lessorRevokes map[uint64]bool
-	// putHeader and put are where a member decodes a put it applies
-	// (applyEntry): scratch, kept by nothing.
-	putHeader etcdserverpb.RequestHeader
-	put       etcdserverpb.PutRequest
+	// decoder decodes the entries members apply (its scratch is shared:
+	// the world is single-threaded).
+	decoder server.Decoder
 	// Finished operations a run that forgets its history gave back
 	// (compact.go).
 	done         [][]doneOp // in chunks of doneChunk
@@ -68,8 +67,8 @@ type World struct {
 	// loadLatencies: loads keep their requests' latencies (see
 	// RecordLoadLatencies).
 	loadLatencies bool
-	cmds         [][]loggedCommand
-	safety       *safety
+	cmds          [][]loggedCommand
+	safety        *safety
 }
 
 // New builds a world from cfg. Every member bootstraps as etcd does

@@ -3,6 +3,7 @@ package swarm
 import (
 	"errors"
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math/rand/v2"
 	"slices"
@@ -430,19 +431,19 @@ func (g *gen) workload() {
 		n := strconv.Itoa(g.requests)
 		switch kind {
 		case RequestPut:
-			st.Kind, st.Req, st.Label = scenarios.StepPut, sim.Put(key, "v"+n), "put"+n
+			st.Kind, st.Req, st.Label = scenarios.StepPut, server.Put(key, "v"+n), "put"+n
 			written[key] = append(written[key], "v"+n)
 		case RequestGet:
-			st.Kind, st.Req, st.Label = scenarios.StepGet, sim.Get(key, false), "get"+n
+			st.Kind, st.Req, st.Label = scenarios.StepGet, server.Get(key, false), "get"+n
 		case RequestSerializableGet:
-			st.Kind, st.Req, st.Label = scenarios.StepGet, sim.Get(key, true), "sget"+n
+			st.Kind, st.Req, st.Label = scenarios.StepGet, server.Get(key, true), "sget"+n
 		case RequestDelete:
-			st.Kind, st.Req, st.Label = scenarios.StepDelete, sim.Delete(key), "del"+n
+			st.Kind, st.Req, st.Label = scenarios.StepDelete, server.Delete(key), "del"+n
 		case RequestWatch:
 			st.Kind, st.Label = scenarios.StepWatch, "watch"+n
-			st.Req = sim.Watch(key)
+			st.Req = server.Watch(key)
 			if g.rng.IntN(2) == 0 {
-				st.Req = sim.WatchPrefix("/k")
+				st.Req = server.WatchPrefix("/k")
 			}
 			st.RequireLeader = g.rng.IntN(2) == 0
 		case RequestTxn:
@@ -456,7 +457,7 @@ func (g *gen) workload() {
 			g.lease(t, st.Via, n)
 			continue
 		case RequestRange:
-			st.Kind, st.Req, st.Label = scenarios.StepGet, sim.GetPrefix("/k", false), "range"+n
+			st.Kind, st.Req, st.Label = scenarios.StepGet, server.GetPrefix("/k", false), "range"+n
 		}
 		g.add(t, st)
 	}
@@ -486,21 +487,21 @@ func (g *gen) lease(t time.Duration, via scenarios.NodeRef, n string) {
 	ttl := int64(2 + g.rng.IntN(9))
 	put, later := t+g.millis(100, 1000), t+g.millis(1000, 6000)
 	g.add(t, scenarios.Step{Kind: scenarios.StepLeaseGrant, Via: via, Label: label,
-		Req: sim.Request{LeaseGrant: &etcdserverpb.LeaseGrantRequest{TTL: ttl}}})
+		Req: server.Request{LeaseGrant: &etcdserverpb.LeaseGrantRequest{TTL: ttl}}})
 	if put >= g.opts.Duration {
 		return
 	}
-	g.add(put, scenarios.Step{Kind: scenarios.StepPut, Via: via, Req: sim.Put("/lease/k"+n, "v"+n),
+	g.add(put, scenarios.Step{Kind: scenarios.StepPut, Via: via, Req: server.Put("/lease/k"+n, "v"+n),
 		LeaseLabel: label, Label: "lput" + n})
 	if later >= g.opts.Duration {
 		return
 	}
 	if g.rng.IntN(2) == 0 {
 		g.add(later, scenarios.Step{Kind: scenarios.StepLeaseKeepAlive, Via: via, LeaseLabel: label, Label: "keep" + n,
-			Req: sim.Request{LeaseKeepAlive: &etcdserverpb.LeaseKeepAliveRequest{}}})
+			Req: server.Request{LeaseKeepAlive: &etcdserverpb.LeaseKeepAliveRequest{}}})
 	} else {
 		g.add(later, scenarios.Step{Kind: scenarios.StepLeaseRevoke, Via: via, LeaseLabel: label, Label: "revoke" + n,
-			Req: sim.Request{LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{}}})
+			Req: server.Request{LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{}}})
 	}
 }
 

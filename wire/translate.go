@@ -1,12 +1,13 @@
 package wire
 
 // Where etcd's wire calls become the simulation's commands and operations
-// become answers. Both speak etcd's own types (sim.Request, sim.Response):
+// become answers. Both speak etcd's own types (server.Request, server.Response):
 // what is left here is which command a call is, the Cluster API's
 // members by ID (the simulation names them), and the watch filters.
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"os"
 	"regexp"
 	"strconv"
@@ -47,36 +48,36 @@ type finisher func(w *sim.World, op *sim.Op) (any, error)
 func command(w *sim.World, member string, msg any) (sim.Command, finisher, error) {
 	switch r := msg.(type) {
 	case *pb.RangeRequest:
-		return sim.Command{Kind: sim.CmdGet, Req: sim.Request{Range: r}}, answer(func(o *sim.Response) any { return o.Range }), nil
+		return sim.Command{Kind: sim.CmdGet, Req: server.Request{Range: r}}, answer(func(o *server.Response) any { return o.Range }), nil
 	case *pb.PutRequest:
-		return sim.Command{Kind: sim.CmdPut, Req: sim.Request{Put: r}}, answer(func(o *sim.Response) any { return o.Put }), nil
+		return sim.Command{Kind: sim.CmdPut, Req: server.Request{Put: r}}, answer(func(o *server.Response) any { return o.Put }), nil
 	case *pb.DeleteRangeRequest:
-		return sim.Command{Kind: sim.CmdDelete, Req: sim.Request{DeleteRange: r}},
-			answer(func(o *sim.Response) any { return o.DeleteRange }), nil
+		return sim.Command{Kind: sim.CmdDelete, Req: server.Request{DeleteRange: r}},
+			answer(func(o *server.Response) any { return o.DeleteRange }), nil
 	case *pb.TxnRequest:
 		if err := checkTxn(r); err != nil {
 			return sim.Command{}, nil, err
 		}
-		return sim.Command{Kind: sim.CmdTxn, Req: sim.Request{Txn: r}}, answer(func(o *sim.Response) any { return o.Txn }), nil
+		return sim.Command{Kind: sim.CmdTxn, Req: server.Request{Txn: r}}, answer(func(o *server.Response) any { return o.Txn }), nil
 	case *pb.CompactionRequest:
-		return sim.Command{Kind: sim.CmdCompact, Req: sim.Request{Compaction: r}},
-			answer(func(o *sim.Response) any { return o.Compaction }), nil
+		return sim.Command{Kind: sim.CmdCompact, Req: server.Request{Compaction: r}},
+			answer(func(o *server.Response) any { return o.Compaction }), nil
 	case *pb.LeaseGrantRequest:
-		return sim.Command{Kind: sim.CmdLeaseGrant, Req: sim.Request{LeaseGrant: r}},
-			answer(func(o *sim.Response) any { return o.LeaseGrant }), nil
+		return sim.Command{Kind: sim.CmdLeaseGrant, Req: server.Request{LeaseGrant: r}},
+			answer(func(o *server.Response) any { return o.LeaseGrant }), nil
 	case *pb.LeaseRevokeRequest:
-		return sim.Command{Kind: sim.CmdLeaseRevoke, Req: sim.Request{LeaseRevoke: r}},
-			answer(func(o *sim.Response) any { return o.LeaseRevoke }), nil
+		return sim.Command{Kind: sim.CmdLeaseRevoke, Req: server.Request{LeaseRevoke: r}},
+			answer(func(o *server.Response) any { return o.LeaseRevoke }), nil
 	case *pb.LeaseKeepAliveRequest:
-		return sim.Command{Kind: sim.CmdLeaseKeepAlive, Req: sim.Request{LeaseKeepAlive: r}}, keepAliveAnswer, nil
+		return sim.Command{Kind: sim.CmdLeaseKeepAlive, Req: server.Request{LeaseKeepAlive: r}}, keepAliveAnswer, nil
 	case *pb.LeaseTimeToLiveRequest:
-		return sim.Command{Kind: sim.CmdLeaseTimeToLive, Req: sim.Request{LeaseTimeToLive: r}},
-			answer(func(o *sim.Response) any { return o.LeaseTimeToLive }), nil
+		return sim.Command{Kind: sim.CmdLeaseTimeToLive, Req: server.Request{LeaseTimeToLive: r}},
+			answer(func(o *server.Response) any { return o.LeaseTimeToLive }), nil
 	case *pb.LeaseLeasesRequest:
-		return sim.Command{Kind: sim.CmdLeaseList, Req: sim.Request{LeaseLeases: r}},
-			answer(func(o *sim.Response) any { return o.LeaseLeases }), nil
+		return sim.Command{Kind: sim.CmdLeaseList, Req: server.Request{LeaseLeases: r}},
+			answer(func(o *server.Response) any { return o.LeaseLeases }), nil
 	case *pb.MemberListRequest:
-		return sim.Command{Kind: sim.CmdMemberList, Req: sim.Request{MemberList: r}}, func(_ *sim.World, op *sim.Op) (any, error) {
+		return sim.Command{Kind: sim.CmdMemberList, Req: server.Request{MemberList: r}}, func(_ *sim.World, op *sim.Op) (any, error) {
 			return &pb.MemberListResponse{Header: op.Header(), Members: membersOut(op.Members)}, nil
 		}, nil
 	case *pb.MemberAddRequest:
@@ -131,7 +132,7 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 
 // answer is the finisher of a key-value or lease call: the response the
 // world answered with, which pick takes out of the operation's.
-func answer(pick func(*sim.Response) any) finisher {
+func answer(pick func(*server.Response) any) finisher {
 	return func(_ *sim.World, op *sim.Op) (any, error) { return pick(&op.Resp), nil }
 }
 
@@ -267,7 +268,7 @@ func newMemberName(w *sim.World) string {
 // watchCommand turns a watch's create request into the command that opens
 // it. Filters are applied to the events on their way out (filtered).
 func watchCommand(r *pb.WatchCreateRequest, requireLeader bool) sim.Command {
-	return sim.Command{Kind: sim.CmdWatch, Req: sim.Request{Watch: r}, RequireLeader: requireLeader}
+	return sim.Command{Kind: sim.CmdWatch, Req: server.Request{Watch: r}, RequireLeader: requireLeader}
 }
 
 // eventOut is a watch event as it goes out; nil when the watch's filters

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"strings"
 	"time"
 
@@ -62,12 +63,12 @@ func parseAt(s string) (sim.Command, error) {
 		if !need(3) {
 			return bad("put needs VIA:KEY:VALUE")
 		}
-		c.Kind, c.Via, c.Req = sim.CmdPut, args[0], sim.Put(args[1], args[2])
+		c.Kind, c.Via, c.Req = sim.CmdPut, args[0], server.Put(args[1], args[2])
 	case "get", "get-serializable":
 		if !need(2) {
 			return bad("get needs VIA:KEY")
 		}
-		c.Kind, c.Via, c.Req = sim.CmdGet, args[0], sim.Get(args[1], kind == "get-serializable")
+		c.Kind, c.Via, c.Req = sim.CmdGet, args[0], server.Get(args[1], kind == "get-serializable")
 	case "say":
 		c.Kind, c.Caption, c.Text = sim.CmdCaption, "say", strings.Join(args, ":")
 	default:

@@ -12,6 +12,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"io"
 	"os"
 	"strconv"
@@ -290,7 +291,7 @@ func benchSession() (*ui.Session, error) {
 		}
 		if _, ok := s.World().Leader(); ok {
 			via := "apiserver-" + strconv.Itoa(1+i%7)
-			if _, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: via, Req: sim.Put("/bench/"+strconv.Itoa(i%20), strconv.Itoa(i))}); err != nil {
+			if _, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: via, Req: server.Put("/bench/"+strconv.Itoa(i%20), strconv.Itoa(i))}); err != nil {
 				return nil, err
 			}
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"math"
 	"slices"
 	"strconv"
@@ -582,9 +583,9 @@ func (a *App) act(act Action, target string) {
 	case ActPut:
 		a.puts++
 		n := strconv.Itoa(a.puts)
-		a.do(sim.Command{Kind: sim.CmdPut, Via: via, Req: sim.Put("/k"+n, "v"+n)})
+		a.do(sim.Command{Kind: sim.CmdPut, Via: via, Req: server.Put("/k"+n, "v"+n)})
 	case ActGetLinear, ActGetSerial:
-		a.do(sim.Command{Kind: sim.CmdGet, Via: via, Req: sim.Get(a.lastKey(), act == ActGetSerial)})
+		a.do(sim.Command{Kind: sim.CmdGet, Via: via, Req: server.Get(a.lastKey(), act == ActGetSerial)})
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
@@ -139,7 +140,7 @@ func (c *fakeConsole) Exec(line string) error {
 	}
 	switch {
 	case f[0] == "put" && len(f) == 3:
-		op, err := do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Req: sim.Put(f[1], f[2])})
+		op, err := do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Req: server.Put(f[1], f[2])})
 		if err != nil {
 			fmt.Fprintf(c.h.Out, "Error: %v\n", err)
 			return nil

@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"image/color"
 	"math"
 	"slices"
@@ -560,7 +561,7 @@ func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
 // revision of the last.
 func watchOutcome(lang i18n.Lang, op sim.Op) (what, res string) {
 	what = "watch " + op.Key()
-	if sim.IsPrefix(op.Req.Watch.Key, op.Req.Watch.RangeEnd) {
+	if server.IsPrefix(op.Req.Watch.Key, op.Req.Watch.RangeEnd) {
 		what += " --prefix"
 	}
 	if op.RequireLeader {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"os"
 	"strings"
 	"testing"
@@ -66,13 +67,13 @@ func busySession(t *testing.T, n int, topo string) *Session {
 		}
 	}
 	for i, c := range s.World().Clients() {
-		mustDo(t, s, sim.Command{Kind: sim.CmdPut, Via: c.Name, Req: sim.Put(fmt.Sprintf("/registry/configmaps/kube-system/extension-apiserver-authentication-%d", i), strings.Repeat("v", 40))})
+		mustDo(t, s, sim.Command{Kind: sim.CmdPut, Via: c.Name, Req: server.Put(fmt.Sprintf("/registry/configmaps/kube-system/extension-apiserver-authentication-%d", i), strings.Repeat("v", 40))})
 	}
-	mustDo(t, s, sim.Command{Kind: sim.CmdPut, Via: follower, Req: sim.Put("/k", "v1")})
-	mustDo(t, s, sim.Command{Kind: sim.CmdGet, Via: follower, Req: sim.Get("/k", true)})
+	mustDo(t, s, sim.Command{Kind: sim.CmdPut, Via: follower, Req: server.Put("/k", "v1")})
+	mustDo(t, s, sim.Command{Kind: sim.CmdGet, Via: follower, Req: server.Get("/k", true)})
 	must(t, s.Seek(sec(3.3)))
 	mustDo(t, s, sim.Command{Kind: sim.CmdCrash, Node: lead})
-	mustDo(t, s, sim.Command{Kind: sim.CmdPut, Via: follower, Req: sim.Put("/lost", "x")})
+	mustDo(t, s, sim.Command{Kind: sim.CmdPut, Via: follower, Req: server.Put("/lost", "x")})
 	other := s.World().MemberNames()[0]
 	if other == lead || other == follower {
 		other = s.World().MemberNames()[n-1]

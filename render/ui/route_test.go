@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"slices"
 	"testing"
 
@@ -29,13 +30,13 @@ func TestOpPath(t *testing.T) {
 			}
 		}
 	}
-	put, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: follower, Req: sim.Put("k", "v")})
-	lin, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Req: sim.Get("k", false)})
-	ser, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Req: sim.Get("k", true)})
+	put, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: follower, Req: server.Put("k", "v")})
+	lin, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Req: server.Get("k", false)})
+	ser, _ := s.Do(sim.Command{Kind: sim.CmdGet, Via: follower, Req: server.Get("k", true)})
 	if _, err := s.Do(sim.Command{Kind: sim.CmdCrash, Node: other}); err != nil {
 		t.Fatal(err)
 	}
-	refused, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: other, Req: sim.Put("k", "lost")})
+	refused, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: other, Req: server.Put("k", "lost")})
 	if _, err := s.AdvanceTo(sim.Time(4e9)); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestOpPathFailsOver(t *testing.T) {
 	must(t, s.Seek(sec(3)))
 	// The balancer skips a member that is down; one that goes down while
 	// the request is on its way refuses it.
-	op, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Req: sim.Put("k", "v")})
+	op, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: "apiserver-1", Req: server.Put("k", "v")})
 	if err != nil {
 		t.Fatal(err)
 	}

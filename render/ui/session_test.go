@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -31,7 +32,7 @@ func fingerprint(s *Session) string {
 func TestSeekBackAndForwardIsTheSame(t *testing.T) {
 	s := newSandbox(t)
 	must(t, s.Seek(sec(2)))
-	mustDo(t, s, sim.Command{Kind: sim.CmdPut, Via: "apiserver-2", Req: sim.Put("/a", "1")})
+	mustDo(t, s, sim.Command{Kind: sim.CmdPut, Via: "apiserver-2", Req: server.Put("/a", "1")})
 	must(t, s.Seek(sec(2.5)))
 	mustDo(t, s, sim.Command{Kind: sim.CmdCrash, Node: "etcd-1"})
 	must(t, s.Seek(sec(4)))
@@ -40,7 +41,7 @@ func TestSeekBackAndForwardIsTheSame(t *testing.T) {
 	{
 		ref := newSandbox(t)
 		must(t, ref.Seek(sec(2)))
-		mustDo(t, ref, sim.Command{Kind: sim.CmdPut, Via: "apiserver-2", Req: sim.Put("/a", "1")})
+		mustDo(t, ref, sim.Command{Kind: sim.CmdPut, Via: "apiserver-2", Req: server.Put("/a", "1")})
 		must(t, ref.Seek(sec(2.5)))
 		mustDo(t, ref, sim.Command{Kind: sim.CmdCrash, Node: "etcd-1"})
 		must(t, ref.Seek(sec(3)))

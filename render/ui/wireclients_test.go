@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"testing"
 	"time"
 
@@ -19,9 +20,9 @@ func TestWireClientsAreBoxes(t *testing.T) {
 	ext := func(kind sim.CommandKind, by, via, label string) {
 		t.Helper()
 		if _, err := s.Absorb(func(w *sim.World) error {
-			req := sim.Put("/k", "v")
+			req := server.Put("/k", "v")
 			if kind == sim.CmdWatch {
-				req = sim.Watch("/k")
+				req = server.Watch("/k")
 			}
 			_, err := w.Do(sim.Command{Kind: kind, Via: via, By: by, External: true, Req: req, Label: label})
 			return err

@@ -1,14 +1,10 @@
-package sim
+package server
 
 import (
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
-	"go.etcd.io/etcd/api/v3/mvccpb"
 
 	"github.com/raftsim/raftsim/mvcc"
 )
-
-// KeyValue is one key with etcd's per-key metadata.
-type KeyValue = mvccpb.KeyValue
 
 // Request is one client call, in etcd's own types (go.etcd.io/etcd/api/v3
 // etcdserverpb): exactly one field is set. It is what the console, the
@@ -27,38 +23,6 @@ type Request struct {
 	LeaseLeases     *etcdserverpb.LeaseLeasesRequest
 	Watch           *etcdserverpb.WatchCreateRequest
 	MemberList      *etcdserverpb.MemberListRequest
-}
-
-// Kind returns the operation the request asks for, or 0 when no field is
-// set.
-func (r *Request) Kind() OpKind {
-	switch {
-	case r.Range != nil:
-		return OpGet
-	case r.Put != nil:
-		return OpPut
-	case r.DeleteRange != nil:
-		return OpDelete
-	case r.Txn != nil:
-		return OpTxn
-	case r.Compaction != nil:
-		return OpCompact
-	case r.LeaseGrant != nil:
-		return OpLeaseGrant
-	case r.LeaseRevoke != nil:
-		return OpLeaseRevoke
-	case r.LeaseKeepAlive != nil:
-		return OpLeaseKeepAlive
-	case r.LeaseTimeToLive != nil:
-		return OpLeaseTimeToLive
-	case r.LeaseLeases != nil:
-		return OpLeaseLeases
-	case r.Watch != nil:
-		return OpWatch
-	case r.MemberList != nil:
-		return OpMemberList
-	}
-	return 0
 }
 
 // KeyRange returns the keys a get, put, delete or watch acts on: its key
@@ -137,9 +101,9 @@ func IsPrefix(key, end []byte) bool {
 	return string(end) == string(mvcc.PrefixEnd(key)) && !mvcc.IsGteEnd(end)
 }
 
-// displayKey is a key as the user gave it: "\x00", what clientv3 sends
+// DisplayKey is a key as the user gave it: "\x00", what clientv3 sends
 // for the empty key with --prefix or --from-key, is "".
-func displayKey(k []byte) string {
+func DisplayKey(k []byte) string {
 	if len(k) == 1 && k[0] == 0 {
 		return ""
 	}
@@ -191,9 +155,9 @@ func (r *Response) Header() *etcdserverpb.ResponseHeader {
 	return nil
 }
 
-// setHeader makes h the response's header. A response built with no
+// SetHeader makes h the response's header. A response built with no
 // header gets one.
-func (r *Response) setHeader(h *etcdserverpb.ResponseHeader) {
+func (r *Response) SetHeader(h *etcdserverpb.ResponseHeader) {
 	switch {
 	case r.Range != nil:
 		r.Range.Header = h
@@ -229,8 +193,9 @@ func (r *Response) Revision() int64 {
 	return 0
 }
 
-// one returns the field that is set (nil when none is).
-func (r *Request) one() any {
+// Message returns the request that is set (nil when none is): one of
+// etcdserverpb's request types.
+func (r *Request) Message() any {
 	switch {
 	case r.Range != nil:
 		return r.Range
@@ -260,9 +225,10 @@ func (r *Request) one() any {
 	return nil
 }
 
-// requestOf is the Request whose one field is x.
-func requestOf(x any) Request {
-	switch x := x.(type) {
+// RequestFor is the Request whose one field is msg, one of etcdserverpb's
+// request types (the zero Request for anything else).
+func RequestFor(msg any) Request {
+	switch x := msg.(type) {
 	case *etcdserverpb.RangeRequest:
 		return Request{Range: x}
 	case *etcdserverpb.PutRequest:
@@ -343,7 +309,7 @@ func WatchPrefix(prefix string) Request {
 // numbers (a revision, a lease) can be changed; the bytes and the nested
 // requests it holds are shared.
 func (r Request) Copy() Request {
-	switch x := r.one().(type) {
+	switch x := r.Message().(type) {
 	case *etcdserverpb.RangeRequest:
 		c := *x
 		return Request{Range: &c}

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+
+	"github.com/raftsim/raftsim/mvcc"
+)
+
+// Applied is what applying one committed request did.
+type Applied struct {
+	// Resp is the answer (its header holds only the revision; the server's
+	// gRPC layer fills in the rest), when the request succeeded.
+	Resp Response
+	// Err is the error a client sees, when the request failed: the store
+	// or the lessor refused it as it applied it (a put with --ignore-value
+	// of a key that does not exist, a lease that is gone). The entry has
+	// taken its raft index all the same.
+	Err string
+	// Rev is the store's revision after it.
+	Rev int64
+	// Events are the changes it made, for the watches (when the store
+	// reports them: see mvcc.Store.ReportEvents).
+	Events []mvccpb.Event
+	// Granted is a lease it granted, with its TTL; Revoked, one it revoked,
+	// with the keys that went with it.
+	Granted, Revoked    int64
+	GrantedTTL, Deleted int
+}
+
+// Apply applies a committed client request (or a lessor's revocation) to
+// the state machine, as etcd's apply layer does, at the member's own
+// clock now (ns).
+func (kv *KV) Apply(r *etcdserverpb.InternalRaftRequest, now int64) Applied {
+	st := kv.Store
+	var a Applied
+	fail := func(err error) { a.Err = mvcc.GRPCMessage(err) }
+	switch {
+	case r.Put != nil:
+		resp, evs, err := st.Put(r.Put)
+		if err != nil {
+			fail(err)
+			break
+		}
+		a.Resp.Put, a.Events = resp, evs
+	case r.DeleteRange != nil:
+		resp, evs, _ := st.DeleteRange(r.DeleteRange)
+		a.Resp.DeleteRange, a.Events = resp, evs
+	case r.Txn != nil:
+		resp, evs, err := st.Txn(r.Txn)
+		if err != nil {
+			fail(err)
+			break
+		}
+		a.Resp.Txn, a.Events = resp, evs
+	case r.Compaction != nil:
+		resp, err := st.Compact(r.Compaction.Revision)
+		if err != nil {
+			fail(err)
+			break
+		}
+		a.Resp.Compaction = resp
+	case r.LeaseGrant != nil:
+		l, err := kv.Lessor.Grant(r.LeaseGrant.ID, r.LeaseGrant.TTL, now)
+		if err != nil {
+			fail(err)
+			break
+		}
+		a.Resp.LeaseGrant = &etcdserverpb.LeaseGrantResponse{ID: l.ID, TTL: l.TTL}
+		a.Granted, a.GrantedTTL = l.ID, int(l.TTL)
+	case r.LeaseRevoke != nil:
+		keys, err := kv.Lessor.Revoke(r.LeaseRevoke.ID)
+		if err != nil {
+			fail(err)
+			break
+		}
+		a.Events = st.DeleteKeys(keys)
+		a.Resp.LeaseRevoke = &etcdserverpb.LeaseRevokeResponse{}
+		a.Revoked, a.Deleted = r.LeaseRevoke.ID, len(keys)
+	}
+	a.Rev = st.Rev()
+	return a
+}
+
+// Read answers a read from the local state: a get, or a transaction that
+// writes nothing (etcd serves one like a read). err is the error a client
+// sees, or "".
+func (kv *KV) Read(req *Request) (resp Response, err string) {
+	var e error
+	switch {
+	case req.Range != nil:
+		resp.Range, e = kv.Store.Range(req.Range)
+	case req.Txn != nil:
+		resp.Txn, _, e = kv.Store.Txn(req.Txn)
+	}
+	if e != nil {
+		return Response{}, mvcc.GRPCMessage(e)
+	}
+	return resp, ""
+}

@@ -1,0 +1,16 @@
+// Package server is etcd's server layer for one simulated member, as etcd's
+// server/etcdserver draws it above raft: the requests it serves and the
+// responses it answers, in etcd's own types (Request, Response); what a
+// raft entry holds (an InternalRaftRequest with a request ID from the
+// member's ID generator); the checks etcd's gRPC layer makes before a
+// request reaches raft; the state machine a member applies committed
+// entries into (KV: the MVCC store and the lessor) and what applying one
+// did; reads; and the leader's answers to lease keep-alives and
+// timetolives.
+//
+// It drives nothing: package sim's members own raft, the disk, the clock,
+// the scheduler and the network, and call in here to propose, apply and
+// answer (the narrow interface is KV, IDGen, Encode/Decoder, Validate,
+// TooLarge). Nothing here reads the wall clock, starts a goroutine or lets
+// map order reach its answers.
+package server

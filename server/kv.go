@@ -1,0 +1,78 @@
+package server
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+
+	"github.com/raftsim/raftsim/lease"
+	"github.com/raftsim/raftsim/mvcc"
+)
+
+// KV is a member's state machine: etcd's MVCC store and its lessor. Both
+// are volatile: a restart rebuilds them from the snapshot and the log.
+type KV struct {
+	Store  *mvcc.Store
+	Lessor *lease.Lessor
+}
+
+// NewKV returns an empty state machine whose leases live at least
+// minLeaseTTL seconds.
+func NewKV(minLeaseTTL int64) *KV {
+	kv := &KV{Store: mvcc.New(), Lessor: lease.New(minLeaseTTL)}
+	kv.Store.SetLessor(kv.Lessor)
+	return kv
+}
+
+// Revision returns the store's current revision.
+func (kv *KV) Revision() int64 { return kv.Store.Rev() }
+
+// Get returns the key, if present.
+func (kv *KV) Get(key string) (*mvccpb.KeyValue, bool) {
+	r, _ := kv.Store.Range(&etcdserverpb.RangeRequest{Key: []byte(key)})
+	if len(r.Kvs) == 0 {
+		return nil, false
+	}
+	return r.Kvs[0], true
+}
+
+// Range returns every key with the prefix, in key order.
+func (kv *KV) Range(prefix string) []*mvccpb.KeyValue {
+	r, _ := kv.Store.Range(&etcdserverpb.RangeRequest{Key: []byte(prefix), RangeEnd: mvcc.PrefixEnd([]byte(prefix))})
+	return r.Kvs
+}
+
+// Encode writes the state machine for a snapshot: the store (with its
+// history), then the leases.
+func (kv *KV) Encode() []byte {
+	s := kv.Store.Encode()
+	b := binary.AppendUvarint(nil, uint64(len(s)))
+	b = append(b, s...)
+	return append(b, kv.Lessor.Encode()...)
+}
+
+// ErrCorrupt says snapshot data could not be decoded.
+var ErrCorrupt = errors.New("corrupt snapshot data")
+
+// DecodeKV rebuilds a state machine from Encode's bytes; empty data is an
+// empty one.
+func DecodeKV(b []byte, minLeaseTTL int64) (*KV, error) {
+	if len(b) == 0 {
+		return NewKV(minLeaseTTL), nil
+	}
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, ErrCorrupt
+	}
+	le, err := lease.Decode(b[k+int(n):], minLeaseTTL)
+	if err != nil {
+		return nil, err
+	}
+	st, err := mvcc.Decode(b[k:k+int(n)], le)
+	if err != nil {
+		return nil, err
+	}
+	return &KV{Store: st, Lessor: le}, nil
+}
