@@ -3,10 +3,10 @@ package sim
 import (
 	"fmt"
 	"github.com/raftsim/raftsim/server"
+	"slices"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
-	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/raft/v3"
 
 	"github.com/raftsim/raftsim/lease"
@@ -67,7 +67,7 @@ func (m *member) applyEntry(data []byte) {
 // --ignore-value of a key that does not exist) is refused here, after
 // raft, as etcd refuses it: its entry is in the log all the same.
 func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
-	m.kv.Store.ReportEvents(len(m.watches) > 0)
+	m.kv.Store.ReportEvents(m.watchable.Len() > 0)
 	a := m.kv.Apply(r, m.localNow())
 	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev}
 	if a.Err != "" {
@@ -88,7 +88,7 @@ func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
 		delete(m.writes, id)
 		m.w.reply(m, op, rep)
 	}
-	m.notify(a.Events)
+	m.watchable.Notify(a.Events)
 }
 
 // promote makes the member's lessor primary, as etcd does once a new
@@ -139,15 +139,12 @@ func (m *member) pollLeader() {
 	if m.noLeaderPolls < maxNoLeaderPolls {
 		return
 	}
-	kept := m.watches[:0]
-	for _, op := range m.watches {
+	for _, op := range slices.Clone(m.watches) {
 		if op.RequireLeader {
 			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: no leader"})
-			continue
+			m.cancelWatch(op)
 		}
-		kept = append(kept, op)
 	}
-	m.watches = kept
 }
 
 func watchMatches(op *Op, key []byte) bool {
@@ -156,7 +153,8 @@ func watchMatches(op *Op, key []byte) bool {
 }
 
 // startWatch creates a watch at the member: it answers that the watch is
-// created, then catches it up from its start revision.
+// created, then the member's watchable store catches it up from its start
+// revision.
 func (m *member) startWatch(op *Op) {
 	if op.RequireLeader && m.soft.Lead == 0 {
 		m.w.reply(m, op, reply{status: OpError, err: "etcdserver: no leader"})
@@ -164,78 +162,49 @@ func (m *member) startWatch(op *Op) {
 	}
 	m.watches = append(m.watches, op)
 	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.Store.Rev()})
-	m.syncWatch(op, op.Req.Watch.StartRevision)
+	wr := op.Req.Watch
+	op.watcher = m.watchable.Watch(wr.Key, wr.RangeEnd, wr.StartRevision, wr.PrevKv,
+		func(r mvcc.WatchResponse) bool { return m.sendWatch(op, r) })
 }
 
-// syncWatch catches a watch up from revision from, as etcd's watchable
-// store syncs an unsynced watcher from its backend: the watch then stays
-// synced, fed by notify. A watch from a compacted revision is cancelled,
-// with the compaction's revision. etcd syncs every 100ms; the simulator
-// does it at once.
-func (m *member) syncWatch(op *Op, from int64) {
-	st := m.kv.Store
-	cur := st.Rev()
-	if from == 0 || from > cur {
-		op.watchNext = max(cur+1, from)
-		return
-	}
-	evs, err := st.Changes(from)
-	if err != nil {
-		m.w.reply(m, op, reply{status: OpError, err: mvcc.GRPCMessage(err), compact: st.CompactRev()})
+// watchStreamBuffer is how many responses a watch stream holds before its
+// watch becomes a victim: etcd's chanBufLen. Here a response is held from
+// the moment the member sends it until its client has it.
+const watchStreamBuffer = 128
+
+// sendWatch sends a watch response to op's client, or reports that its
+// stream is full. A response that cancels the watch (its revision is
+// compacted) ends op with the compaction's revision.
+func (m *member) sendWatch(op *Op, r mvcc.WatchResponse) bool {
+	if r.CompactRevision != 0 {
+		m.w.reply(m, op, reply{status: OpError, err: mvcc.GRPCMessage(mvcc.ErrCompacted), compact: r.CompactRevision})
 		m.dropWatch(op)
-		return
+		return true
 	}
-	m.send(op, evs, cur)
-	op.watchNext = cur + 1
-}
-
-// send delivers the events that match the watch as one watch response,
-// whose header carries revision rev.
-func (m *member) send(op *Op, evs []mvccpb.Event, rev int64) {
-	resp := 0
-	for i := range evs {
-		if !watchMatches(op, evs[i].Kv.Key) {
-			continue
-		}
-		if resp == 0 {
-			op.watchResponses++
-			resp = op.watchResponses
-		}
-		we := watchEvent(op, &evs[i])
-		we.Response, we.Header.Revision = resp, rev
+	if op.watchInFlight >= watchStreamBuffer {
+		return false
+	}
+	op.watchResponses++
+	op.watchInFlight++
+	for i, ev := range r.Events {
+		we := WatchEvent{Event: ev, Response: op.watchResponses, last: i == len(r.Events)-1}
+		we.Header.Revision = r.Revision
 		m.w.watchEvent(m, op, we)
 	}
+	return true
 }
 
+// dropWatch forgets a watch that has ended (the store has let it go).
 func (m *member) dropWatch(op *Op) {
-	for i, o := range m.watches {
-		if o == op {
-			m.watches = append(m.watches[:i], m.watches[i+1:]...)
-			return
-		}
-	}
+	m.watches = slices.DeleteFunc(m.watches, func(o *Op) bool { return o == op })
 }
 
-func watchEvent(op *Op, ev *mvccpb.Event) WatchEvent {
-	we := WatchEvent{Event: mvccpb.Event{Type: ev.Type, Kv: ev.Kv}}
-	if op.Req.Watch.PrevKv && ev.PrevKv != nil {
-		we.PrevKv = ev.PrevKv
-	}
-	return we
-}
-
-// notify feeds the events of one revision to the synced watches.
-func (m *member) notify(evs []mvccpb.Event) {
-	if len(evs) == 0 {
-		return
-	}
-	rev := evs[0].Kv.ModRevision
-	for _, op := range m.watches {
-		if op.watchNext > rev {
-			continue // a watch from a future revision
-		}
-		m.send(op, evs, rev)
-		op.watchNext = rev + 1
+// cancelWatch ends a watch at the member: its stream forgets it and its
+// watchable store sends it nothing more.
+func (m *member) cancelWatch(op *Op) {
+	m.dropWatch(op)
+	if m.watchable != nil && op.watcher != nil {
+		m.watchable.Cancel(op.watcher)
 	}
 }
 

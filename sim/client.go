@@ -161,8 +161,9 @@ type Op struct {
 	tried          int
 	readIndex      uint64
 	readIndexKnown bool
-	watchNext      int64 // watch: the next revision it delivers
-	watchResponses int   // watch: responses sent so far
+	watcher        *mvcc.Watcher // watch: its watcher in the serving member's watchable store
+	watchResponses int           // watch: responses sent so far
+	watchInFlight  int           // watch: responses sent and not yet received
 	// keepAliveDeadline: a keep-alive stream's lease, as its client knows
 	// it, lives until then (-1: not yet answered).
 	keepAliveDeadline Time
@@ -227,6 +228,7 @@ type WatchEvent struct {
 	// revision's in one. Header is that response's header.
 	Response int
 	Header   etcdserverpb.ResponseHeader
+	last     bool // the last event of its response
 }
 
 // Latency is how long the operation took, or has taken so far. An open
@@ -451,11 +453,19 @@ func (w *World) clientEvent(e *event) {
 			w.ended(op)
 		}
 	case evWatchArrive:
+		ev := e.rep.event
 		if op.Status == OpOK {
-			ev := e.rep.event
 			ev.At = w.now
 			op.Events = append(op.Events, ev)
 			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type.String() + " " + string(ev.Kv.Key)})
+		}
+		if ev.last {
+			// A response has left the stream: a watch its member could not
+			// send to (a victim) may get its turn.
+			op.watchInFlight--
+			if m := w.members[e.node-1]; m.up && m.watchable != nil {
+				m.watchable.SyncVictims()
+			}
 		}
 	case evClientRetry:
 		if op.Status == OpPending {

@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 	"github.com/raftsim/raftsim/server"
-	"slices"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
@@ -494,7 +493,7 @@ func (w *World) cancel(label string) error {
 		return fmt.Errorf("%s has already ended (%s)", label, op.Status)
 	}
 	for _, m := range w.members {
-		m.watches = slices.DeleteFunc(m.watches, func(o *Op) bool { return o == op })
+		m.cancelWatch(op)
 	}
 	op.Status, op.Err, op.Canceled = OpError, "context canceled", true
 	w.markEnd(op)

@@ -96,7 +96,10 @@ type member struct {
 	unready []*Op // requests that arrived before it was ready to serve
 	held    []*Op // requests waiting for a leader to be known
 	reads   []*Op // linearizable reads waiting for their ReadIndex and apply
-	watches []*Op
+	watches []*Op // the watches its clients' streams have open
+	// watchable keeps its watches on its store's side: synced, unsynced
+	// and victims (nil while it is down).
+	watchable *mvcc.WatchableStore
 
 	noLeaderPolls  int          // polls in a row that found no leader (require-leader watches)
 	nextLeaseCheck int64        // the leader's lessor: when (its own clock) it next looks for expired leases
@@ -224,7 +227,7 @@ func (m *member) crash() {
 	m.loseUnsynced() // only with BugLoseUnsynced (bugs.go)
 	m.up, m.stalled, m.diskBusy, m.confSnapDue = false, false, false, false
 	m.inc++
-	m.rn, m.kv = nil, nil
+	m.rn, m.kv, m.watchable = nil, nil, nil
 	m.pending = raft.Ready{}
 	// Messages that reached the frozen process die with it: each is a drop
 	// its sender's transport notices (a MsgSnap must be reported failed, or
@@ -542,14 +545,8 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 	}
 	m.applied = md.GetIndex()
 	m.conf = md.GetConfState()
-	// A snapshot carries the leader's whole MVCC store, history included.
-	// As etcd's watchableStore.Restore does, every watch becomes unsynced
-	// and is caught up from the revision it had reached: raft log
-	// compaction is not MVCC compaction, and ends no watch. Only a watch
-	// whose next revision the leader has MVCC-compacted is cancelled.
-	for _, op := range append([]*Op(nil), m.watches...) {
-		m.syncWatch(op, op.watchNext)
-	}
+	// A snapshot carries the leader's whole MVCC store, history included:
+	// restoreData gave the watches the new store (WatchableStore.Restore).
 	m.snap = m.w.safety.snapshotID(md.GetIndex(), md.GetTerm())
 	m.log.reset(md.GetIndex() + 1)
 	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: md.GetIndex(), Term: md.GetTerm(), Text: "installed"})

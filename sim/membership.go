@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/membershippb"
 	"go.etcd.io/etcd/client/pkg/v3/types"
@@ -333,6 +334,7 @@ func (m *member) restoreData(b []byte) error {
 		}
 		m.kv = kv
 		m.cluster.version = m.w.cfg.InitialClusterVersion
+		m.watchStore()
 		m.attachDB()
 		return nil
 	}
@@ -348,8 +350,22 @@ func (m *member) restoreData(b []byte) error {
 		return err
 	}
 	m.kv = kv
+	m.watchStore()
 	m.attachDB()
 	return nil
+}
+
+// watchStore gives the member's watches its new store: a first one, or one
+// restored from a snapshot, which every watch is caught up on (as etcd's
+// watchableStore.Restore: raft log compaction is not MVCC compaction, and
+// ends no watch; only a watch whose next revision the snapshot's store has
+// compacted is cancelled).
+func (m *member) watchStore() {
+	if m.watchable == nil {
+		m.watchable = mvcc.NewWatchable(m.kv.Store)
+		return
+	}
+	m.watchable.Restore(m.kv.Store)
 }
 
 // ClusterMember is one member as a member's applied membership lists it:
