@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run web serve-web vet-wasm swarm test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare screenshots
+.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -26,6 +26,11 @@ web: deps
 
 serve-web: build web
 	$(BIN)/raftsim serve-web
+
+# architecture writes docs/architecture.md's import graph from `go list`
+# again (TestArchitectureGraph fails when it is out of date).
+architecture:
+	$(GO) test -count=1 -run '^TestArchitectureGraph$$' ./cmd/internal/archdoc -update
 
 # vet-wasm vets, for js/wasm, every package that builds there (all but
 # cmd/internal/etcdcompare, which drives real etcd processes).
