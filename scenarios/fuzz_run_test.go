@@ -21,7 +21,7 @@ import (
 // new inputs it found, each by thousands of runs (issue 24: 37 executions
 // in a minute, then none). The seeds are now a few lines each, a run is
 // bounded by its events as well as its time (so a 1µs tick is fuzzed too),
-// and make fuzz bounds minimization (-fuzzminimizetime).
+// and make fuzz bounds minimization (-fuzzminimizetime, in executions).
 func FuzzRun(f *testing.F) {
 	for _, seed := range fuzzRunSeeds {
 		f.Add([]byte(seed))
