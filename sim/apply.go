@@ -95,13 +95,9 @@ func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
 // leader applies the empty entry of its term: the leases it inherits live
 // their TTL again, plus an election timeout.
 func (m *member) promote() {
-	if m.kv.Lessor.IsPrimary() {
-		return
-	}
 	extend := time.Duration(m.w.cfg.ElectionTicks) * m.w.cfg.Tick
-	m.kv.Lessor.Promote(int64(extend), m.localNow())
-	m.nextLeaseCheck = m.localNow() + lease.CheckInterval
-	if n := len(m.kv.Lessor.Leases()); n > 0 {
+	n, ok := m.leaseLoop.Promote(m.kv, int64(extend), m.localNow())
+	if ok && n > 0 {
 		m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(n, leasesInheritedOne, leasesInheritedMany), n, extend)})
 	}
 }
@@ -109,20 +105,13 @@ func (m *member) promote() {
 // expireLeases is the leader's lessor loop (every 500ms of its own clock):
 // it proposes the revocation of every expired lease, through raft.
 func (m *member) expireLeases() {
-	now := m.localNow()
-	if !m.kv.Lessor.IsPrimary() || now < m.nextLeaseCheck {
-		return
-	}
-	m.nextLeaseCheck = now + lease.CheckInterval
-	for _, id := range m.kv.Lessor.ExpiredToRevoke(now) {
-		reqID := m.ids.Next()
-		m.w.lessorRevokes[reqID] = true
-		data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: reqID}, LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{ID: id}})
+	for _, r := range m.leaseLoop.Due(m.kv, &m.ids, m.localNow()) {
+		m.w.lessorRevokes[r.ID] = true
 		m.enter()
-		err := m.rn.Propose(data)
+		err := m.rn.Propose(r.Entry)
 		m.leave()
 		if err == nil {
-			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(leaseExpiredText, id)})
+			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(leaseExpiredText, r.Lease)})
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"time"
 
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
@@ -101,10 +100,10 @@ type member struct {
 	// and victims (nil while it is down).
 	watchable *mvcc.WatchableStore
 
-	noLeaderPolls  int          // polls in a row that found no leader (require-leader watches)
-	nextLeaseCheck int64        // the leader's lessor: when (its own clock) it next looks for expired leases
-	leaseWaits     []leaseWait  // keep-alives of expired leases, held until their revocation applies
-	ids            server.IDGen // its request IDs (and the lease IDs it picks), from this life's start
+	noLeaderPolls int              // polls in a row that found no leader (require-leader watches)
+	leaseLoop     server.LeaseLoop // the leader's lessor: promotion, and when it next looks for expired leases
+	leaseWaits    []leaseWait      // keep-alives of expired leases, held until their revocation applies
+	ids           server.IDGen     // its request IDs (and the lease IDs it picks), from this life's start
 }
 
 // logEntry is the mirror of one persisted entry: what the safety checks
@@ -433,7 +432,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 			roleChanged = true
 		}
 		if m.soft.RaftState == raft.StateLeader && rd.SoftState.RaftState != raft.StateLeader {
-			m.kv.Lessor.Demote() // only the leader's lessor expires leases
+			m.leaseLoop.Demote(m.kv) // only the leader's lessor expires leases
 		}
 		m.setSoft(*rd.SoftState)
 		if m.soft.RaftState == raft.StateLeader && m.leaderTerm != m.hard.GetTerm() {
@@ -673,11 +672,7 @@ func (m *member) serve(op *Op) {
 	case OpLeaseKeepAlive, OpLeaseTimeToLive:
 		m.serveLease(op)
 	case OpLeaseLeases:
-		resp := &etcdserverpb.LeaseLeasesResponse{}
-		for _, id := range m.kv.Lessor.Leases() {
-			resp.Leases = append(resp.Leases, &etcdserverpb.LeaseStatus{ID: id})
-		}
-		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev(), resp: server.Response{LeaseLeases: resp}})
+		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev(), resp: server.Response{LeaseLeases: m.kv.Leases()}})
 	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList, OpAlarmList:
 		m.serveMembership(op)
 	}
