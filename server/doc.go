@@ -5,12 +5,13 @@
 // member's ID generator); the checks etcd's gRPC layer makes before a
 // request reaches raft; the state machine a member applies committed
 // entries into (KV: the MVCC store and the lessor) and what applying one
-// did; reads; and the leader's answers to lease keep-alives and
-// timetolives.
+// did; reads, and the read-index path of linearizable ones (Reads); the
+// leader's answers to lease keep-alives and timetolives, and its lessor
+// loop (LeaseLoop).
 //
 // It drives nothing: package sim's members own raft, the disk, the clock,
 // the scheduler and the network, and call in here to propose, apply and
-// answer (the narrow interface is KV, IDGen, Encode/Decoder, Validate,
-// TooLarge). Nothing here reads the wall clock, starts a goroutine or lets
+// answer (the narrow interface is KV, LeaseLoop, Reads, IDGen,
+// Encode/Decoder, Validate, TooLarge). Nothing here reads the wall clock, starts a goroutine or lets
 // map order reach its answers.
 package server

@@ -1,12 +1,10 @@
 package sim
 
 import (
-	"encoding/binary"
 	"fmt"
 	"github.com/raftsim/raftsim/dbsize"
 	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"go.etcd.io/raft/v3"
@@ -92,10 +90,10 @@ type member struct {
 	// started: its process has run; a member added at runtime has not until
 	// the operator starts it.
 	started bool
-	unready []*Op // requests that arrived before it was ready to serve
-	held    []*Op // requests waiting for a leader to be known
-	reads   []*Op // linearizable reads waiting for their ReadIndex and apply
-	watches []*Op // the watches its clients' streams have open
+	unready []*Op                // requests that arrived before it was ready to serve
+	held    []*Op                // requests waiting for a leader to be known
+	reads   server.Reads[readOp] // linearizable reads waiting for their read index and apply (the read-index path)
+	watches []*Op                // the watches its clients' streams have open
 	// watchable keeps its watches on its store's side: synced, unsynced
 	// and victims (nil while it is down).
 	watchable *mvcc.WatchableStore
@@ -187,7 +185,7 @@ func (m *member) start() {
 	m.up, m.stalled, m.diskBusy, m.started = true, false, false, true
 	m.queue = nil
 	m.writes, m.confOrigins = map[uint64]*Op{}, map[uint64]*member{}
-	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil
+	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, server.Reads[readOp]{}, nil, nil
 	m.ticks, m.noLeaderPolls = 0, 0
 	// etcd's ID generator starts from the time the server starts, in ms.
 	m.ids = server.NewIDGen(m.memberID, uint64(m.w.now/Time(time.Millisecond)))
@@ -246,7 +244,13 @@ func (m *member) crash() {
 	for _, op := range m.watches {
 		m.w.reply(m, op, reply{status: OpError, err: eof})
 	}
-	for _, op := range append(append(m.unready, m.reads...), m.held...) {
+	for _, op := range m.unready {
+		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
+	}
+	for _, r := range m.reads.All() {
+		m.w.reply(m, r.Op, reply{status: OpError, err: eof, refused: true})
+	}
+	for _, op := range m.held {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
 	for _, lw := range m.leaseWaits {
@@ -254,7 +258,7 @@ func (m *member) crash() {
 			m.w.reply(m, lw.op, reply{status: OpError, err: eof, refused: true})
 		}
 	}
-	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, nil, nil, nil
+	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, server.Reads[readOp]{}, nil, nil
 	m.soft, m.lastRole, m.leadElected = raft.SoftState{}, roleSeen{}, 0
 }
 
@@ -693,7 +697,7 @@ func (m *member) serveRead(op *Op) {
 		m.w.reply(m, op, m.answerRead(op))
 		return
 	}
-	m.reads = append(m.reads, op)
+	m.reads.Add(readOp{op})
 	m.readIndex(op)
 }
 
@@ -726,28 +730,18 @@ func (m *member) setSoft(ss raft.SoftState) {
 	if newLeader && ss.RaftState == raft.StateLeader {
 		m.leadElected = m.w.now
 	}
-	if !newLeader || len(m.reads) == 0 {
+	if !newLeader {
 		return
 	}
-	kept := m.reads[:0]
-	for _, op := range m.reads {
-		if op.Status == OpPending && !op.readIndexKnown {
-			m.w.reply(m, op, reply{status: OpError, err: errLeaderChanged})
-			continue
-		}
-		kept = append(kept, op)
-	}
-	m.reads = kept
+	m.reads.LeaderChanged(func(r readOp) { m.w.reply(m, r.Op, reply{status: OpError, err: errLeaderChanged}) })
 }
 
 // readIndex asks raft for a read index, and asks again every 500ms until
 // it gets one, as etcd's linearizable read loop does: a ReadIndex at a
 // member that knows no leader is dropped silently.
 func (m *member) readIndex(op *Op) {
-	var ctx [8]byte
-	binary.BigEndian.PutUint64(ctx[:], op.ID)
 	m.enter()
-	m.rn.ReadIndex(ctx[:])
+	m.rn.ReadIndex(server.ReadCtx(op.ID))
 	m.leave()
 	e := m.w.sched.after(m.w.now, Time(readIndexRetry))
 	e.kind, e.node, e.inc, e.op = evReadRetry, m.id, m.inc, op
@@ -755,37 +749,24 @@ func (m *member) readIndex(op *Op) {
 }
 
 func (m *member) readRetry(op *Op) {
-	if op.Status == OpPending && !op.readIndexKnown && slices.Contains(m.reads, op) {
+	if m.reads.NeedsIndex(readOp{op}) {
 		m.readIndex(op)
 	}
 }
 
-func (m *member) readState(rs raft.ReadState) {
-	if len(rs.RequestCtx) != 8 {
-		return
-	}
-	id := binary.BigEndian.Uint64(rs.RequestCtx)
-	for _, op := range m.reads {
-		if op.ID == id && !op.readIndexKnown {
-			op.readIndexKnown, op.readIndex = true, rs.Index
-		}
-	}
-}
+func (m *member) readState(rs raft.ReadState) { m.reads.ReadState(rs.RequestCtx, rs.Index) }
 
 // serveReads answers the linearizable reads whose read index is applied.
 func (m *member) serveReads() {
-	if len(m.reads) == 0 {
-		return
-	}
-	kept := m.reads[:0]
-	for _, op := range m.reads {
-		switch {
-		case op.Status != OpPending:
-		case op.readIndexKnown && m.applied >= op.readIndex:
-			m.w.reply(m, op, m.answerRead(op))
-		default:
-			kept = append(kept, op)
-		}
-	}
-	m.reads = kept
+	m.reads.Applied(m.applied, func(r readOp) { m.w.reply(m, r.Op, m.answerRead(r.Op)) })
 }
+
+// readOp is a read on the server layer's read-index path
+// (server.LinearRead): its read index is the operation's, which a client
+// that sends it again starts over.
+type readOp struct{ *Op }
+
+func (r readOp) ReadID() uint64            { return r.ID }
+func (r readOp) ReadIndex() (uint64, bool) { return r.readIndex, r.readIndexKnown }
+func (r readOp) SetReadIndex(i uint64)     { r.readIndex, r.readIndexKnown = i, true }
+func (r readOp) Pending() bool             { return r.Status == OpPending }
