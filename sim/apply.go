@@ -83,9 +83,7 @@ func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
 		}
 		m.leaseGone(a.Revoked)
 	}
-	if id := server.RequestID(r); m.writes[id] != nil {
-		op := m.writes[id]
-		delete(m.writes, id)
+	if op, ok := m.writes.Trigger(server.RequestID(r)); ok {
 		m.w.reply(m, op, rep)
 	}
 	m.watchable.Notify(a.Events)
@@ -244,7 +242,7 @@ func (m *member) propose(op *Op) {
 		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
 		return
 	}
-	m.writes[h.ID] = op
+	m.writes.Register(h.ID, op)
 	m.flush()
 }
 

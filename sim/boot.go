@@ -243,8 +243,7 @@ func (m *member) applyCluster(r *etcdserverpb.InternalRaftRequest) {
 	case r.ClusterVersionSet != nil:
 		m.cluster.version = r.ClusterVersionSet.Ver
 	case r.Alarm != nil:
-		if op := m.writes[id]; op != nil {
-			delete(m.writes, id)
+		if op, ok := m.writes.Trigger(id); ok {
 			m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev()}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
@@ -221,7 +222,7 @@ func (f *World) forkMember(m *member) *member {
 // the disk, having applied what m applied.
 func (fm *member) resume(m *member) error {
 	fm.up = true
-	fm.writes, fm.confOrigins = map[uint64]*Op{}, map[uint64]*member{}
+	fm.writes, fm.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
 	if err := fm.restoreData(m.snapshotData()); err != nil {
 		return fmt.Errorf("fork: %s: %w", m.name, err)
 	}

@@ -78,7 +78,7 @@ type member struct {
 	leaderHigh  uint64   // the highest index it persisted as leader in leaderTerm
 	checkLeader bool     // Leader Completeness still to check for leaderTerm
 
-	writes map[uint64]*Op // proposals this member made, by op ID
+	writes server.Wait[*Op] // proposals this member made, by request ID (etcd's wait.Wait)
 	// confOrigins: for a configuration change proposed for another member
 	// (a promotion forwarded to the leader), that member, by op ID.
 	confOrigins map[uint64]*member
@@ -184,7 +184,7 @@ func (m *member) raftConfig() *raft.Config {
 func (m *member) start() {
 	m.up, m.stalled, m.diskBusy, m.started = true, false, false, true
 	m.queue = nil
-	m.writes, m.confOrigins = map[uint64]*Op{}, map[uint64]*member{}
+	m.writes, m.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
 	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, server.Reads[readOp]{}, nil, nil
 	m.ticks, m.noLeaderPolls = 0, 0
 	// etcd's ID generator starts from the time the server starts, in ms.
@@ -258,7 +258,7 @@ func (m *member) crash() {
 			m.w.reply(m, lw.op, reply{status: OpError, err: eof, refused: true})
 		}
 	}
-	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, nil, nil, server.Reads[readOp]{}, nil, nil
+	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = server.Wait[*Op]{}, nil, nil, nil, server.Reads[readOp]{}, nil, nil
 	m.soft, m.lastRole, m.leadElected = raft.SoftState{}, roleSeen{}, 0
 }
 

@@ -206,7 +206,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 		m.answerMembership(op, origin, reply{status: OpError, err: errProposalDropped})
 		return
 	}
-	m.writes[op.ID] = op
+	m.writes.Register(op.ID, op)
 	if origin != nil {
 		m.confOrigins[op.ID] = origin
 	}
@@ -325,8 +325,7 @@ func (m *member) applyConfChange(e *pb.Entry) {
 		text = refusedConfText + why
 	}
 	m.w.record(Event{Kind: EvConf, Node: m.id, Index: e.GetIndex(), Text: text})
-	if op := m.writes[ccID]; op != nil && ccID != 0 {
-		delete(m.writes, ccID)
+	if op, ok := m.triggerConf(ccID); ok {
 		origin := m.confOrigins[ccID]
 		delete(m.confOrigins, ccID)
 		r := reply{status: OpOK, members: m.w.clusterMembers(m)}
@@ -366,7 +365,7 @@ func (m *member) proposeAlarmList(op *Op) {
 		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
 		return
 	}
-	m.writes[id] = op
+	m.writes.Register(id, op)
 	m.flush()
 }
 
@@ -410,4 +409,13 @@ func (w *World) startMember(m *member) {
 	m.started = true
 	m.start()
 	w.refreshConnections()
+}
+
+// triggerConf is the configuration change with request ID ccID applied:
+// the request that waited for it, if any (0 is no request's).
+func (m *member) triggerConf(ccID uint64) (*Op, bool) {
+	if ccID == 0 {
+		return nil, false
+	}
+	return m.writes.Trigger(ccID)
 }
