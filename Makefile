@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui bench bench-ratio bench-gui bench-experiment deps fmt vet clean etcd-compare screenshots
+.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui bench bench-ratio bench-gui bench-experiment limits fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -79,6 +79,13 @@ bench-memory:
 	$(GO) test -c -o $(BIN)/scenarios.test ./scenarios
 	@for m in 15 30 60; do LOAD_MINUTES=$$m $(BIN)/scenarios.test -test.run '^$$' -test.bench '^BenchmarkLoadHour$$' -test.benchtime 1x | grep Benchmark | sed "s/^/$$m min: /"; done
 	@$(BIN)/scenarios.test -test.run '^$$' -test.bench '^BenchmarkIdleDay$$' -test.benchtime 1x | grep Benchmark
+
+# limits runs every documented maximum of docs/scenarios.md whole, each in
+# a process of its own that must stay under 1 GiB, and prints its wall time
+# and peak memory (TestLimits; make test runs it scaled down). It takes
+# most of an hour.
+limits:
+	RAFTSIM_LIMITS=full $(GO) test -count=1 -run '^TestLimits$$' -timeout 3h -v ./cmd/raftsim/ | grep -E 'limits_test|^(--- |ok|FAIL)'
 
 # The fuzz targets, as package:target. fuzz-short runs each for a few
 # seconds (CI does); fuzz runs each for FUZZTIME, one after the other.

@@ -30,6 +30,8 @@ const (
 	MinTick = time.Microsecond
 	// MaxClients bounds the clients a scenario lists.
 	MaxClients = 1000
+	// MaxMembers bounds a cluster's members.
+	MaxMembers = maxMembers
 )
 
 // durationTooLong is the message for a duration over MaxDuration.

@@ -1,0 +1,146 @@
+//go:build !js
+
+package main
+
+// The build constraint: it reads a child process's rusage and signals it.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/raftsim/raftsim/experiment"
+	"github.com/raftsim/raftsim/scenarios"
+	"github.com/raftsim/raftsim/sim"
+	"github.com/raftsim/raftsim/swarm"
+)
+
+// memoryCap is what every documented maximum must run within (issue 24).
+const memoryCap = 1 << 30
+
+// TestLimits runs each documented limit of docs/scenarios.md at its
+// maximum, as raftsim runs it (this test binary acting as raftsim, in a
+// process of its own), and holds the process's peak resident memory (its
+// rusage) under 1 GiB; it logs each one's wall time and peak memory, the
+// figures of the table. The maxima themselves take minutes each, so make
+// test runs them scaled down (the size is in each case's name), and
+// `make limits` (RAFTSIM_LIMITS=full) runs them whole, by hand.
+func TestLimits(t *testing.T) {
+	full := os.Getenv("RAFTSIM_LIMITS") == "full"
+	pick := func(whole, scaled int) int {
+		if full {
+			return whole
+		}
+		return scaled
+	}
+	requests := pick(sim.MaxLoadRequests, 10_000)
+	clientRate := pick(sim.MaxLoadRate, 100) // for 10s, through the clients
+	hours := pick(int(scenarios.MaxRunTime/time.Hour), 2)
+	tickFor := pick(1000, 100) // ms of virtual time at the shortest tick
+	trials := pick(experiment.MaxTrials, 2000)
+	seedsFor := time.Duration(pick(60, 3)) * time.Second
+	traceHours := pick(10, 1)
+
+	var clients []string
+	for i := range scenarios.MaxClients {
+		clients = append(clients, fmt.Sprintf("{name: c%d, endpoints: [n1, n2, n3]}", i))
+	}
+	// A file of MaxSteps steps, as near MaxFileBytes as they fit.
+	var steps strings.Builder
+	pad := strings.Repeat("v", scenarios.MaxFileBytes/scenarios.MaxSteps-45)
+	for i := range scenarios.MaxSteps {
+		fmt.Fprintf(&steps, "  - put: {via: n1, key: k%d, value: %s}\n", i, pad)
+	}
+	big := "name: big\ncluster: {members: 3}\nsteps:\n" + steps.String()
+	if len(big) > scenarios.MaxFileBytes {
+		t.Fatalf("the big scenario is %d bytes, more than the %d allowed", len(big), scenarios.MaxFileBytes)
+	}
+
+	cases := []struct {
+		name     string
+		scenario string        // written to s.yaml, for args to name
+		stdin    string        // the shell's
+		args     []string      // raftsim's
+		stopAt   time.Duration // if set, SIGINT after this long (the range of seeds is too long to finish)
+	}{
+		{name: fmt.Sprintf("load of %d requests", requests),
+			scenario: fmt.Sprintf("name: l\ncluster: {members: 3}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: %s, rate: %d, keys: %d, mix: {put: 1}}\n  - wait: 1s\n",
+				time.Duration(requests)*time.Second/sim.MaxLoadRate, sim.MaxLoadRate, sim.MaxLoadKeys),
+			args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("%dh of virtual time", hours),
+			scenario: fmt.Sprintf("name: t\ncluster: {members: 3}\nsteps:\n  - wait: %dh\n", hours),
+			args:     []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("%d members", scenarios.MaxMembers),
+			scenario: fmt.Sprintf("name: m\ncluster: {members: %d}\nsteps:\n  - expect: {leader: any, within: 30s}\n  - put: {via: n1, key: k, value: v, as: w}\n  - expect: {op: {w: ok}, within: 10s}\n", scenarios.MaxMembers),
+			args:     []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("%d clients", scenarios.MaxClients),
+			scenario: fmt.Sprintf("name: c\ncluster: {members: 3}\nclients: [%s]\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: 10s, rate: %d, keys: 100, mix: {put: 1, get: 1}}\n",
+				strings.Join(clients, ", "), clientRate),
+			args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("a tick of %s for %dms", scenarios.MinTick, tickFor),
+			scenario: fmt.Sprintf("name: k\ncluster: {members: 3, tick: 1us}\nsteps:\n  - wait: %dms\n", tickFor),
+			args:     []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("%d steps in %d bytes", scenarios.MaxSteps, len(big)),
+			scenario: big, args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("%d trials", trials),
+			args: []string{"experiment", "election-time", "--ranges", "150-300", "--trials", fmt.Sprint(trials), "--workers", "1", "--out", "out"}},
+		{name: fmt.Sprintf("seeds 1-%d for %s", uint64(swarm.MaxSeeds), seedsFor),
+			args: []string{"swarm", "--seeds", fmt.Sprintf("1-%d", uint64(swarm.MaxSeeds)), "--workers", "1", "--out", "r.jsonl"}, stopAt: seedsFor},
+		{name: fmt.Sprintf("a shell tracing %dh", traceHours),
+			stdin: fmt.Sprintf("put a b\nwait %dh\nget a\n", traceHours), args: []string{"shell", "--trace", "t.jsonl"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.scenario != "" {
+				if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(tc.scenario), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(os.Args[0], tc.args...)
+			cmd.Env = append(os.Environ(), asRaftsim+"=1")
+			cmd.Dir = dir
+			cmd.Stdin = strings.NewReader(tc.stdin)
+			out, err := os.Create(filepath.Join(dir, "output"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			cmd.Stdout, cmd.Stderr = out, out
+			start := time.Now()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			if tc.stopAt > 0 {
+				want = exitInterrupted
+				stop := time.AfterFunc(tc.stopAt, func() { cmd.Process.Signal(syscall.SIGINT) })
+				defer stop.Stop()
+			}
+			err = cmd.Wait()
+			took := time.Since(start)
+			peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+			output, _ := os.ReadFile(filepath.Join(dir, "output"))
+			if code := cmd.ProcessState.ExitCode(); code != want {
+				t.Fatalf("exit %d (%v), want %d; output:\n%s", code, err, want, tail(string(output), 2000))
+			}
+			t.Logf("%s: %.1fs, peak RSS %d MB", tc.name, took.Seconds(), peak>>20)
+			if peak > memoryCap {
+				t.Errorf("peak RSS %d MB, more than the 1 GiB that every documented maximum must run within", peak>>20)
+			}
+		})
+	}
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
