@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,6 +44,9 @@ func TestLimits(t *testing.T) {
 	hours := pick(int(scenarios.MaxRunTime/time.Hour), 2)
 	tickFor := pick(1000, 100) // ms of virtual time at the shortest tick
 	trials := pick(experiment.MaxTrials, 2000)
+	if n, err := strconv.Atoi(os.Getenv("RAFTSIM_LIMITS_TRIALS")); err == nil {
+		trials = n // a million take most of an hour; measure fewer
+	}
 	seedsFor := time.Duration(pick(60, 3)) * time.Second
 	traceHours := pick(10, 1)
 
@@ -71,6 +75,10 @@ func TestLimits(t *testing.T) {
 		{name: fmt.Sprintf("load of %d requests", requests),
 			scenario: fmt.Sprintf("name: l\ncluster: {members: 3}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: %s, rate: %d, keys: %d, mix: {put: 1}}\n  - wait: 1s\n",
 				time.Duration(requests)*time.Second/sim.MaxLoadRate, sim.MaxLoadRate, sim.MaxLoadKeys),
+			args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("load of %d requests, compacted", requests),
+			scenario: fmt.Sprintf("name: l\ncluster: {members: [etcd-1, etcd-2, etcd-3], topology: stacked, snapshot_every: 10000, compaction_interval: 5s}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: %s, rate: %d, keys: 1000, mix: {put: 1}}\n  - wait: 1s\n",
+				time.Duration(requests)*time.Second/sim.MaxLoadRate, sim.MaxLoadRate),
 			args: []string{"run", "-q", "s.yaml"}},
 		{name: fmt.Sprintf("%dh of virtual time", hours),
 			scenario: fmt.Sprintf("name: t\ncluster: {members: 3}\nsteps:\n  - wait: %dh\n", hours),
