@@ -110,7 +110,11 @@ func TestLimits(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			cmd := exec.Command(os.Args[0], tc.args...)
+			exe, err := os.Executable() // os.Args[0] may be relative to another directory
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(exe, tc.args...)
 			cmd.Env = append(os.Environ(), asRaftsim+"=1")
 			cmd.Dir = dir
 			cmd.Stdin = strings.NewReader(tc.stdin)
