@@ -23,7 +23,8 @@ const (
 	MaxDuration = 1000 * time.Hour
 	// MaxRunTime bounds the virtual time a scenario (or a console session)
 	// may take in all: the sum of its waits, afters, withins and fors, and
-	// any at. An idle five-member cluster runs 1000h in a few minutes.
+	// any at. An idle three-member cluster ran 999h in 17 minutes on a
+	// loaded machine (the Limits table of docs/scenarios.md).
 	MaxRunTime = 1000 * time.Hour
 	// MinTick is the shortest tick: the network draws latencies in
 	// microseconds.
