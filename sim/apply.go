@@ -274,7 +274,7 @@ func (m *member) answerLease(op *Op, origin *member) (reply, bool) {
 		resp, err, expired := m.kv.KeepAlive(op.Req.LeaseKeepAlive.ID, m.localNow())
 		switch {
 		case expired:
-			m.leaseWaits = append(m.leaseWaits, leaseWait{op: op, origin: origin})
+			m.leaseWaits.Hold(op.Req.LeaseKeepAlive.ID, leaseWait{op: op, origin: origin})
 			return reply{}, false
 		case err != "":
 			return reply{status: OpError, err: err}, true
@@ -294,20 +294,14 @@ type leaseWait struct {
 
 // leaseGone answers the keep-alives held for a lease just revoked.
 func (m *member) leaseGone(id int64) {
-	kept := m.leaseWaits[:0]
-	for _, lw := range m.leaseWaits {
-		if lw.op.Req.LeaseKeepAlive.ID != id {
-			kept = append(kept, lw)
-			continue
-		}
+	m.leaseWaits.Revoked(id, func(lw leaseWait) {
 		r := reply{status: OpError, err: lease.ErrLeaseNotFound.Error()}
 		if lw.origin == m {
 			m.w.reply(m, lw.op, r)
 		} else {
 			m.w.peerSend(m, lw.origin, lw.op, &r)
 		}
-	}
-	m.leaseWaits = kept
+	})
 }
 
 // peerSend carries a forwarded lease request (r nil) from m to the leader,

@@ -59,7 +59,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 			return nil, fmt.Errorf("fork: %s has a disk write in progress (fork at an instant when no member writes)", m.name)
 		case len(m.watches) > 0:
 			return nil, fmt.Errorf("fork: %s has a watch open", m.name)
-		case len(m.leaseWaits) > 0:
+		case m.leaseWaits.Len() > 0:
 			return nil, fmt.Errorf("fork: %s holds lease keep-alives", m.name)
 		}
 	}

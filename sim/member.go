@@ -98,10 +98,10 @@ type member struct {
 	// and victims (nil while it is down).
 	watchable *mvcc.WatchableStore
 
-	noLeaderPolls int              // polls in a row that found no leader (require-leader watches)
-	leaseLoop     server.LeaseLoop // the leader's lessor: promotion, and when it next looks for expired leases
-	leaseWaits    []leaseWait      // keep-alives of expired leases, held until their revocation applies
-	ids           server.IDGen     // its request IDs (and the lease IDs it picks), from this life's start
+	noLeaderPolls int                              // polls in a row that found no leader (require-leader watches)
+	leaseLoop     server.LeaseLoop                 // the leader's lessor: promotion, and when it next looks for expired leases
+	leaseWaits    server.HeldKeepAlives[leaseWait] // keep-alives of expired leases, held until their revocation applies
+	ids           server.IDGen                     // its request IDs (and the lease IDs it picks), from this life's start
 }
 
 // logEntry is the mirror of one persisted entry: what the safety checks
@@ -185,7 +185,7 @@ func (m *member) start() {
 	m.up, m.stalled, m.diskBusy, m.started = true, false, false, true
 	m.queue = nil
 	m.writes, m.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
-	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, server.Reads[readOp]{}, nil, nil
+	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, server.Reads[readOp]{}, nil, server.HeldKeepAlives[leaseWait]{}
 	m.ticks, m.noLeaderPolls = 0, 0
 	// etcd's ID generator starts from the time the server starts, in ms.
 	m.ids = server.NewIDGen(m.memberID, uint64(m.w.now/Time(time.Millisecond)))
@@ -253,12 +253,12 @@ func (m *member) crash() {
 	for _, op := range m.held {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
-	for _, lw := range m.leaseWaits {
+	m.leaseWaits.All(func(lw leaseWait) {
 		if lw.origin == m {
 			m.w.reply(m, lw.op, reply{status: OpError, err: eof, refused: true})
 		}
-	}
-	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = server.Wait[*Op]{}, nil, nil, nil, server.Reads[readOp]{}, nil, nil
+	})
+	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = server.Wait[*Op]{}, nil, nil, nil, server.Reads[readOp]{}, nil, server.HeldKeepAlives[leaseWait]{}
 	m.soft, m.lastRole, m.leadElected = raft.SoftState{}, roleSeen{}, 0
 }
 
