@@ -56,6 +56,9 @@ var helpText = map[string][2]string{
 			"until you start it. IDs are hex, as etcdctl prints them; member names work too."},
 	"move-leader": {"move-leader ID|NAME",
 		"Asks the leader to hand leadership to that member (MsgTimeoutNow) and waits until it leads."},
+	"etcdutl": {"etcdutl snapshot restore FILE --name NAME [--initial-cluster N1=URL1,...] [--initial-cluster-token T] [--initial-advertise-peer-urls URL] [--data-dir DIR] | etcdutl snapshot status FILE",
+		"restore: writes a data directory on host NAME from an etcd snapshot, as etcdutl does: a new cluster (member and cluster IDs\n" +
+			"from the peer URLs and the token), the store's revision kept. Then restart NAME --data-dir DIR. The transcript says what is lost."},
 	"snapshot": {"snapshot save FILE --endpoints M | snapshot status FILE [-w table|json]",
 		"save: writes one member's state machine (keys, revision, applied index, term) to FILE; like etcdctl it\n" +
 			"needs exactly one endpoint. status: hash, revision, total keys and total size of such a file."},
@@ -65,7 +68,8 @@ var helpText = map[string][2]string{
 	"load": {"load --for DUR [--rate N] [--via C1,C2] [--keys N] [--prefix P] [--distribution uniform|zipf] [--mix put=4,get=1] [&]",
 		"Sends a client workload for DUR, as a scenario's load: step: N requests a second from the clients in turn, on keys PREFIX0.., mixed by weight (put, get, serializable, delete, txn). Prints a summary once every request has its answer."},
 	"crash":         {"crash MEMBER...", "Crashes members: volatile state is lost, the disk is kept. Stacked: its apiserver fails with it."},
-	"restart":       {"restart MEMBER...", "Restarts crashed members from their disks."},
+	"restart":       {"restart MEMBER... [--data-dir DIR]", "Restarts crashed members from their disks; --data-dir: from that data directory on the host (one etcdutl snapshot restore wrote)."},
+	"lose":          {"lose HOST...", "Loses hosts for good: the process and every data directory on its disks are gone. Only a restore brings a member back there."},
 	"start":         {"start MEMBER...", "Starts members that member add added (etcd with --initial-cluster-state existing): an empty disk, then a snapshot or the log from the leader."},
 	"stall":         {"stall MEMBER DUR", "Freezes a member's process for DUR, as a long GC pause does; its input queues."},
 	"clock":         {"clock MEMBER RATE", "Makes a member's ticks run faster (1.5) or slower (0.5) than the others'."},

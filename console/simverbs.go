@@ -100,10 +100,6 @@ func (c *Console) crash(args []string, _ bool) error {
 	return c.perMember("crash", args, sim.Command{Kind: sim.CmdCrash}, "crashed (volatile state lost, disk kept)")
 }
 
-func (c *Console) restart(args []string, _ bool) error {
-	return c.perMember("restart", args, sim.Command{Kind: sim.CmdRestart}, "restarted from its disk")
-}
-
 // startVerb starts members that `member add` added: etcd's `--initial-cluster-state existing`.
 func (c *Console) startVerb(args []string, _ bool) error {
 	return c.perMember("start", args, sim.Command{Kind: sim.CmdStart}, "started with an empty disk (--initial-cluster-state existing)")

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/snapshot"
 )
 
@@ -47,6 +48,10 @@ func (c *Console) snapshotSave(f *flags, file string) error {
 	}
 	if _, err := snapshot.Write(c.path(file), st, records); err != nil {
 		return unresolved(err, c.path(file), file)
+	}
+	// The world keeps it too, so that a restore of it replays.
+	if _, err := c.do(sim.Command{Kind: sim.CmdSnapshotSave, Node: eps[0], File: file}); err != nil {
+		return err
 	}
 	c.printf("Snapshot saved at %s\n", file)
 	if st.StorageVersion != "" {

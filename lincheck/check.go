@@ -119,6 +119,10 @@ type Options struct {
 	// PartBudget bounds the steps spent on one set of keys checked
 	// together; 0 means DefaultPartBudget.
 	PartBudget int
+	// Initial is what the store holds before the first operation, by key
+	// (a store restored from a snapshot); a key it does not name starts
+	// absent. nil starts with every key absent.
+	Initial map[string]string
 
 	noRegister bool // the tests' way to have every part searched
 }
@@ -166,6 +170,9 @@ func check(h History, opts Options, from map[string][]string, final bool) (Verdi
 	}
 	if opts.PartBudget <= 0 {
 		opts.PartBudget = DefaultPartBudget
+	}
+	if len(opts.Initial) > 0 {
+		from = withInitial(from, opts.Initial)
 	}
 	v := Verdict{Op: -1}
 	var unknown *Verdict
@@ -220,6 +227,19 @@ func check(h History, opts Options, from map[string][]string, final bool) (Verdi
 		v.Result, v.Key, v.Reason = Unknown, unknown.Key, unknown.Reason
 	}
 	return v, finals
+}
+
+// withInitial returns from with each key of initial that from does not
+// name starting at its initial value.
+func withInitial(from map[string][]string, initial map[string]string) map[string][]string {
+	out := make(map[string][]string, len(from)+len(initial))
+	maps.Copy(out, from)
+	for k, v := range initial {
+		if _, ok := out[k]; !ok {
+			out[k] = []string{v}
+		}
+	}
+	return out
 }
 
 // String describes the verdict in a line.

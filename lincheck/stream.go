@@ -132,6 +132,9 @@ func (s *Stream[T]) log(key string) *keyLog[T] {
 	k := s.keys[key]
 	if k == nil {
 		k = &keyLog[T]{key: key}
+		if v, ok := s.opts.Initial[key]; ok {
+			k.from = []string{v}
+		}
 		s.keys[key] = k
 		s.order = append(s.order, k)
 		for _, r := range s.jointRanges {

@@ -77,7 +77,7 @@ func streamed(rng *rand.Rand, ops []Operation, opts Options) (Verdict, *int) {
 	slices.SortFunc(arrivals, func(a, b arrival) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.op, b.op)) })
 	s := NewStream[int](opts)
 	added := make([]bool, len(ops))
-	extraFrom := len(arrivals) - rng.IntN(3)
+	extraFrom := max(len(arrivals)-rng.IntN(3), 0)
 	for j, a := range arrivals[:extraFrom] {
 		s.Add(ops[a.op], a.op)
 		added[a.op] = true

@@ -27,9 +27,13 @@ const (
 	DropDown               // the destination was down (crashed or removed) when it arrived
 	DropQueue              // the destination was stalled and its input queue was full
 	DropUnknown            // the destination is not a member of the network
+	// DropClusterMismatch: the destination runs a member of another
+	// cluster (etcd's peer transport refuses a message whose cluster ID
+	// is not its own).
+	DropClusterMismatch
 )
 
-var dropReasonNames = [...]string{"", "partition", "loss", "destination-down", "queue-full", "unknown-destination"}
+var dropReasonNames = [...]string{"", "partition", "loss", "destination-down", "queue-full", "unknown-destination", "cluster-id-mismatch"}
 
 func (r DropReason) String() string {
 	if int(r) < len(dropReasonNames) {

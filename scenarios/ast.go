@@ -169,6 +169,9 @@ const (
 	StepUpdateMember             // update_member: {node, peer_url, via, as}
 	StepMemberList               // member_list: {via, consistency, as}
 	StepAlarmList                // alarm_list: {via, as}
+	StepLose                     // lose: refs (hosts lost for good, disks included)
+	StepSnapshotSave             // snapshot_save: {node: ref, file}
+	StepSnapshotRestore          // snapshot_restore: {file, name, initial_cluster, initial_cluster_token, initial_advertise_peer_urls, data_dir}
 	numStepKinds
 )
 
@@ -178,6 +181,7 @@ var stepKindNames = [...]string{
 	"add_member", "promote", "remove_member", "snapshot", "put", "delete", "get", "watch",
 	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
 	"lease_timetolive", "load", "start", "update_member", "member_list", "alarm_list",
+	"lose", "snapshot_save", "snapshot_restore",
 }
 
 func (k StepKind) String() string {
@@ -205,7 +209,7 @@ func (k StepKind) Acts() bool {
 // IsOp reports whether the step is a client operation (put, delete, get,
 // watch), the kinds that may carry a label.
 func (k StepKind) IsOp() bool {
-	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k < numStepKinds
+	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList
 }
 
 // Step is one step of a scenario. Only the fields of its Kind are set.
@@ -264,6 +268,15 @@ type Step struct {
 	Learner bool
 	PeerURL string
 	Start   bool
+
+	// DataDir is the data directory StepRestart restarts from ("": the one
+	// the member ran from). File is StepSnapshotSave's file; Restore is
+	// what StepSnapshotRestore gives etcdutl snapshot restore (its KV is
+	// read when the step runs).
+	DataDir     string
+	File        string
+	Restore     *sim.RestoreSpec
+	restorePath string // Restore.File beside the scenario
 
 	// Via is the client of a client operation: a RefClient, or a
 	// reference to a member, meaning that member's local client. It always

@@ -13,15 +13,27 @@ import (
 // with their TTLs, the cluster version already set. The file is read once
 // and bounded (snapshot.MaxBytes); cfg keeps the path it was given.
 func RestoreFrom(cfg *sim.Config, path string) error {
+	kv, version, err := ReadSnapshot(path)
+	if err != nil {
+		return err
+	}
+	cfg.InitialKV, cfg.InitialClusterVersion = kv, version
+	return nil
+}
+
+// ReadSnapshot reads the etcd v3.6 snapshot at path as etcdutl snapshot
+// restore does (its sha256 and its pages checked, bounded by
+// snapshot.MaxBytes): the state machine a restored member starts with
+// (sim.RestoreKV) and the cluster version the file records.
+func ReadSnapshot(path string) (kv []byte, clusterVersion string, err error) {
 	s, err := snapshot.Open(path, snapshot.Options{})
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	defer s.Close()
-	kv, err := sim.RestoreKV(&s.State, s.Records)
+	kv, err = sim.RestoreKV(&s.State, s.Records)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	cfg.InitialKV, cfg.InitialClusterVersion = kv, s.ClusterVersion
-	return nil
+	return kv, s.ClusterVersion, nil
 }

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -106,8 +107,36 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		st.Wait, _ = p.duration(v, what)
 	case StepLet:
 		p.let(st, v)
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
+	case StepRestart:
+		if v.Kind != yaml.MappingNode {
+			st.Nodes, _ = p.refs(v, what)
+			return
+		}
+		f := p.mapping(v, what, []string{"node", "data_dir"})
+		if f == nil {
+			return
+		}
+		st.Nodes = p.required(f, v, what, "node", "the member(s) to restart", p.refsFn)
+		if x := f.get("data_dir"); x != nil {
+			st.DataDir, _ = p.path(x, "restart data_dir")
+		}
+	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose:
 		st.Nodes, _ = p.refs(v, what)
+	case StepSnapshotSave:
+		f := p.mapping(v, what, []string{"node", "file"})
+		if f == nil {
+			return
+		}
+		if r, ok := p.requiredRef(f, v, what, "node", "the member whose backend is saved"); ok {
+			st.Nodes = []NodeRef{r}
+		}
+		if x := f.get("file"); x == nil {
+			p.errorf(p.pos(v), "snapshot_save: missing file: (the snapshot's file name, like backup.db)")
+		} else {
+			st.File, _ = p.path(x, "snapshot_save file")
+		}
+	case StepSnapshotRestore:
+		p.snapshotRestore(st, v)
 	case StepUpdateMember:
 		f := p.mapping(v, what, []string{"node", "peer_url", "via", "by", "external", "as"})
 		if f == nil {
@@ -460,4 +489,53 @@ func (p *parser) sender(st *Step, f fields, what string) {
 			p.errorf(p.pos(x), "%s external: an external request needs by: (the client's address)", what)
 		}
 	}
+}
+
+// path reads a file or directory name: a non-empty string of at most 200
+// bytes.
+func (p *parser) path(n *yaml.Node, what string) (string, bool) {
+	s, ok := p.str(n, what)
+	if !ok {
+		return "", false
+	}
+	if s == "" || len(s) > 200 || strings.ContainsAny(s, "\x00\n") {
+		p.errorf(p.pos(n), "%s: want a file name of 1 to 200 bytes on one line, found %q", what, s)
+		return "", false
+	}
+	return s, true
+}
+
+// snapshotRestore reads snapshot_restore's flags, etcdutl snapshot
+// restore's: file and name are required.
+func (p *parser) snapshotRestore(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	f := p.mapping(v, what, []string{"file", "name", "initial_cluster", "initial_cluster_token", "initial_advertise_peer_urls", "data_dir"})
+	if f == nil {
+		return
+	}
+	spec := &sim.RestoreSpec{}
+	if x := f.get("file"); x == nil {
+		p.errorf(p.pos(v), "snapshot_restore: missing file: (the snapshot file, one a snapshot_save step saved or one on disk)")
+	} else {
+		spec.File, _ = p.path(x, "snapshot_restore file")
+		st.restorePath = spec.File
+		if !filepath.IsAbs(spec.File) && p.file != "" && p.file != "-" {
+			st.restorePath = filepath.Join(filepath.Dir(p.file), spec.File) // beside the scenario, as from_snapshot
+		}
+	}
+	if x := f.get("name"); x == nil {
+		p.errorf(p.pos(v), "snapshot_restore: missing name: (the member restored; it runs on the host of that name)")
+	} else {
+		spec.Name, _ = p.name(x, "snapshot_restore name")
+	}
+	for _, o := range []struct {
+		key string
+		dst *string
+	}{{"initial_cluster", &spec.InitialCluster}, {"initial_cluster_token", &spec.Token},
+		{"initial_advertise_peer_urls", &spec.PeerURL}, {"data_dir", &spec.DataDir}} {
+		if x := f.get(o.key); x != nil {
+			*o.dst, _ = p.str(x, "snapshot_restore "+o.key)
+		}
+	}
+	st.Restore = spec
 }

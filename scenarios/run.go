@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -614,8 +615,21 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return nil
 	}
 	switch s.Kind {
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
-		return cmds, perNode(sim.Command{Kind: kind})
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose:
+		return cmds, perNode(sim.Command{Kind: kind, DataDir: s.DataDir})
+	case StepSnapshotSave:
+		return cmds, perNode(sim.Command{Kind: kind, File: s.File})
+	case StepSnapshotRestore:
+		spec := *s.Restore
+		if !r.w.SavedSnapshot(spec.File) {
+			// a file on disk, as etcdutl reads it
+			kv, version, err := ReadSnapshot(cmp.Or(s.restorePath, spec.File))
+			if err != nil {
+				return nil, &Error{Pos: s.Pos, Msg: "snapshot_restore: " + err.Error()}
+			}
+			spec.KV, spec.ClusterVersion = kv, version
+		}
+		return []sim.Command{{Kind: kind, Restore: &spec}}, nil
 	case StepMemberList, StepAlarmList:
 		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, By: s.By, External: s.External}
 		if s.Via.Kind != RefInvalid {

@@ -257,7 +257,7 @@ func (v *validator) step(st *Step) {
 			// Bind after checking, so that let: {a: $a} is an error.
 			v.vars[b.Name] = info
 		}
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStall, StepClock, StepStart:
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStall, StepClock, StepStart, StepLose, StepSnapshotSave:
 		v.refs(st.Nodes, what)
 	case StepPromote, StepUpdateMember:
 		v.refs(st.Nodes, what)

@@ -74,7 +74,7 @@ func stepOf(c sim.Command) (Step, error) {
 	st := Step{At: &at, Kind: actionKind(string(c.Kind)), Both: !c.OneWay, By: c.By, External: c.External, Timeout: c.Timeout,
 		Label: c.Label, Req: c.Req, RequireLeader: c.RequireLeader, Repeat: c.Repeat,
 		Learner: c.Learner, PeerURL: c.PeerURL, Start: c.Start, For: c.For, Rate: c.Rate,
-		Latency: c.Latency, Loss: c.Loss, Duplicate: c.Dup, Load: c.Load}
+		Latency: c.Latency, Loss: c.Loss, Duplicate: c.Dup, Load: c.Load, DataDir: c.DataDir, File: c.File}
 	ref := func(name string) NodeRef { return NodeRef{Kind: RefName, Name: name} }
 	refs := func(names []string) []NodeRef {
 		var out []NodeRef
@@ -93,8 +93,15 @@ func stepOf(c sim.Command) (Step, error) {
 			return st, fmt.Errorf("unknown caption kind %q (want say, pause or chapter)", c.Caption)
 		}
 		st.Text = Text{En: c.Text}
+	case sim.CmdSnapshotRestore:
+		if c.Restore == nil {
+			return st, fmt.Errorf("a snapshot_restore without its flags")
+		}
+		r := *c.Restore
+		r.KV, r.ClusterVersion = nil, "" // read again from the file when the scenario runs
+		st.Restore = &r
 	case sim.CmdCrash, sim.CmdRestart, sim.CmdIsolate, sim.CmdCampaign, sim.CmdSnapshot, sim.CmdStart,
-		sim.CmdUpdateMember, sim.CmdPromote, sim.CmdRemoveMember, sim.CmdStall, sim.CmdClock:
+		sim.CmdUpdateMember, sim.CmdPromote, sim.CmdRemoveMember, sim.CmdStall, sim.CmdClock, sim.CmdLose, sim.CmdSnapshotSave:
 		st.Nodes = refs([]string{c.Node})
 	case sim.CmdTransferLeader:
 		st.To = refs([]string{c.Node})

@@ -79,8 +79,32 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 				return nil, fmt.Errorf("let %s: %d references but not a list", b.Name, len(b.Refs))
 			}
 		}
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart:
+	case StepRestart:
 		v = yrefs(s.Nodes)
+		if s.DataDir != "" {
+			v = ymap(true)
+			yadd(v, "node", yrefs(s.Nodes))
+			yadd(v, "data_dir", ystr(s.DataDir))
+		}
+	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose:
+		v = yrefs(s.Nodes)
+	case StepSnapshotSave:
+		v = ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		yadd(v, "file", ystr(s.File))
+	case StepSnapshotRestore:
+		if s.Restore == nil {
+			return nil, fmt.Errorf("a snapshot_restore without its flags")
+		}
+		v = ymap(false)
+		yadd(v, "file", ystr(s.Restore.File))
+		yadd(v, "name", ystr(s.Restore.Name))
+		for _, o := range [][2]string{{"initial_cluster", s.Restore.InitialCluster}, {"initial_cluster_token", s.Restore.Token},
+			{"initial_advertise_peer_urls", s.Restore.PeerURL}, {"data_dir", s.Restore.DataDir}} {
+			if o[1] != "" {
+				yadd(v, o[0], ystr(o[1]))
+			}
+		}
 	case StepPromote, StepRemoveMember:
 		if s.Via.Kind == 0 && s.Label == "" {
 			v = yrefs(s.Nodes)

@@ -99,7 +99,8 @@ func (m *member) activePeers() int {
 
 // reachable says whether a's transport can talk to b now.
 func (w *World) reachable(a, b *member) bool {
-	return b.up && !b.stalled && !b.removed && !w.net.IsCut(a.id, b.id) && !w.net.IsCut(b.id, a.id)
+	return b.up && !b.stalled && !b.removed && !w.net.IsCut(a.id, b.id) && !w.net.IsCut(b.id, a.id) &&
+		a.clusterID() == b.clusterID() // etcd's peer streams refuse another cluster's member
 }
 
 // advanceTicks fast-forwards the election timer by n ticks. (etcd logs why;

@@ -120,6 +120,9 @@ type Op struct {
 	Status   OpStatus
 	Err      string
 	Member   string // the member that answered, or the one tried last
+	// group is the raft group of the member it reached last: the
+	// linearizability check checks each group's operations apart.
+	group int32
 
 	// Resp is the answer, in etcd's own types, its header filled in as
 	// etcd's gRPC layer fills it: the cluster, the member that answered,
@@ -405,6 +408,7 @@ func (w *World) requestArrive(m *member, op *Op) {
 			err: "rpc error: code = Unavailable desc = connection refused: " + m.name + " is down"})
 		return
 	}
+	op.group = int32(m.group)
 	if !m.ready {
 		// etcd serves clients only once it has published itself.
 		m.unready = append(m.unready, op)
@@ -430,7 +434,7 @@ func (w *World) reply(m *member, op *Op, r reply) {
 }
 
 func (w *World) watchEvent(m *member, op *Op, ev WatchEvent) {
-	ev.Header = etcdserverpb.ResponseHeader{ClusterId: w.clusterID, MemberId: m.memberID, Revision: ev.Header.Revision, RaftTerm: m.hard.GetTerm()}
+	ev.Header = etcdserverpb.ResponseHeader{ClusterId: m.clusterID(), MemberId: m.memberID, Revision: ev.Header.Revision, RaftTerm: m.hard.GetTerm()}
 	e := w.sched.after(w.now, Time(w.cfg.ClientLatency))
 	e.kind, e.node, e.op, e.rep = evWatchArrive, m.id, op, &reply{event: ev}
 }
@@ -605,7 +609,7 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 		rev = h.Revision
 	}
 	// etcd's gRPC layer fills in the header of every answer.
-	op.header = etcdserverpb.ResponseHeader{ClusterId: w.clusterID, MemberId: r.member, Revision: rev, RaftTerm: r.term}
+	op.header = etcdserverpb.ResponseHeader{ClusterId: w.groups[op.group].clusterID, MemberId: r.member, Revision: rev, RaftTerm: r.term}
 	op.Resp.SetHeader(&op.header)
 	if op.Kind != OpWatch || r.status != OpOK {
 		w.markEnd(op) // an open watch has no end yet

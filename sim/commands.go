@@ -51,6 +51,10 @@ const (
 	CmdLeaseList       CommandKind = "lease_list"
 	CmdCaption         CommandKind = "caption"
 	CmdLoad            CommandKind = "load"
+	// The operator's disaster recovery (restore.go).
+	CmdLose            CommandKind = "lose"
+	CmdSnapshotSave    CommandKind = "snapshot_save"
+	CmdSnapshotRestore CommandKind = "snapshot_restore"
 )
 
 // Command is one thing done to the world. Nodes are named, never given as
@@ -99,6 +103,16 @@ type Command struct {
 
 	Caption string // caption: say, pause or chapter
 	Text    string
+
+	// DataDir: restart from this data directory on the member's host
+	// (etcd's --data-dir); "" is the one it ran from.
+	DataDir string
+	// File: snapshot_save's file, the name a later snapshot_restore finds
+	// it by.
+	File string
+	// Restore: snapshot_restore's flags and, for a file the world did not
+	// save itself, what it holds.
+	Restore *RestoreSpec
 }
 
 // The clock rates a member may run at: a hundred times slower or faster
@@ -175,7 +189,7 @@ func (c *Command) isPlainRequest() bool {
 		c.Node == "" && c.Groups == nil && c.From == "" && c.To == "" && !c.OneWay && c.For == 0 && c.Rate == 0 &&
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
 		c.Label == "" && c.Caption == "" && c.Text == "" && !c.Repeat && c.Load == nil &&
-		c.PeerURL == "" && !c.Start && !c.External && server.RequestFor(c.Req.Message()) == c.Req
+		c.PeerURL == "" && !c.Start && !c.External && c.DataDir == "" && c.File == "" && c.Restore == nil && server.RequestFor(c.Req.Message()) == c.Req
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -191,7 +205,7 @@ func (w *World) Do(c Command) (*Op, error) {
 	c.At = w.now
 	w.logCommand(&c)
 	switch c.Kind {
-	case CmdCrash, CmdRestart, CmdStart, CmdStall, CmdPartition, CmdIsolate, CmdCut, CmdRestore, CmdHeal, CmdAddMember:
+	case CmdCrash, CmdRestart, CmdStart, CmdStall, CmdPartition, CmdIsolate, CmdCut, CmdRestore, CmdHeal, CmdAddMember, CmdLose:
 		w.refreshConnections() // who reaches whom may have changed
 	}
 	if v := w.safety.violation; v != nil {
@@ -258,6 +272,8 @@ func (w *World) do(c *Command) (*Op, error) {
 		return nil, w.doLink(*c)
 	case CmdAddMember, CmdPromote, CmdRemoveMember, CmdUpdateMember, CmdMemberList, CmdAlarmList:
 		return w.doMembership(c)
+	case CmdSnapshotRestore:
+		return nil, w.snapshotRestore(c.Restore)
 	}
 	m, err := w.member(c.Node)
 	if err != nil {
@@ -271,14 +287,30 @@ func (w *World) do(c *Command) (*Op, error) {
 		m.crash()
 		w.fault(m.id, "crashes (volatile state lost, disk kept)")
 	case CmdRestart:
-		if m.removed {
-			return nil, fmt.Errorf("%s was removed from the cluster", m.name)
-		}
 		if m.up {
 			return nil, fmt.Errorf("%s is not down", m.name)
 		}
-		w.fault(m.id, "restarts from its disk")
+		if m.removed && c.DataDir == "" {
+			return nil, fmt.Errorf("%s was removed from the cluster", m.name)
+		}
+		if err := m.useDir(c.DataDir); err != nil {
+			return nil, err
+		}
+		if c.DataDir != "" {
+			w.fault(m.id, fmt.Sprintf(restartFromText, c.DataDir))
+		} else {
+			w.fault(m.id, "restarts from its disk")
+		}
 		m.start()
+	case CmdLose:
+		if m.noData && !m.up {
+			return nil, fmt.Errorf("%s is lost already", m.name)
+		}
+		w.destroy(m)
+	case CmdSnapshotSave:
+		if err := w.snapshotSave(m, c.File); err != nil {
+			return nil, err
+		}
 	case CmdStall:
 		if !m.up || c.For <= 0 {
 			return nil, fmt.Errorf("cannot stall %s (down, or no duration)", m.name)

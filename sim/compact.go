@@ -17,6 +17,7 @@ type doneOp struct {
 	checked bool // the check looks at it (see checkedOp)
 	stale   bool
 	id      uint64
+	group   int32
 	rev     int64
 	kind    OpKind
 	status  OpStatus
@@ -35,8 +36,8 @@ type doneOp struct {
 // pending is looked at again next time; one with a label is kept, and
 // given to the check once finished.
 func (w *World) compactOps(limit uint64) {
-	if w.check == nil && !w.keepChecked {
-		w.check = lincheck.NewStream[doneOp](lincheck.Options{})
+	if !w.keepChecked {
+		w.streaming = true
 	}
 	pending := w.compactLater[:0:0]
 	try := func(i int) {
@@ -46,12 +47,12 @@ func (w *World) compactOps(limit uint64) {
 		case op.Status == OpPending:
 			pending = append(pending, i)
 		case op.Label != "":
-			if w.check != nil && !op.streamed {
+			if w.streaming && !op.streamed {
 				op.streamed = true
 				w.toCheck(compactOp(op))
 			}
 		default:
-			if d := compactOp(op); w.check != nil {
+			if d := compactOp(op); w.streaming {
 				w.toCheck(d)
 			} else {
 				w.addDone(d)
@@ -75,8 +76,13 @@ func (w *World) compactOps(limit uint64) {
 	}
 	w.compactLater = pending
 	w.dropGivenBack()
-	if w.check != nil {
-		w.check.Settle(w.notChecked())
+	if w.streaming {
+		before := w.notChecked()
+		for _, g := range w.groups {
+			if g.check != nil {
+				g.check.Settle(before)
+			}
+		}
 	}
 }
 
@@ -125,27 +131,32 @@ func (w *World) toCheck(d doneOp) {
 	for _, r := range d.untracked {
 		if !slices.Contains(w.untracked, r) {
 			w.untracked = append(w.untracked, r)
-			w.check.Untrack(r.key, r.end)
+			for _, g := range w.groups {
+				if g.check != nil {
+					g.check.Untrack(r.key, r.end)
+				}
+			}
 		}
 	}
+	g := w.groups[d.group]
 	t := d.touched
 	if t == nil {
 		t = []keyRange{{d.in.Key, d.in.End}}
 	}
 	switch {
-	case !d.checked || touchesAnyOf(t, w.untracked):
+	case !d.checked || touchesAnyOf(t, w.untracked) || touchesAnyOf(t, g.untracked):
 		w.streamSkipped++
 	case d.status != OpOK && d.in.Outcome != lincheck.Indeterminate:
 		// a failed write never happened; an unanswered read says nothing
 	default:
 		w.streamChecked++
-		w.check.Add(d.in, d)
+		g.stream(w).Add(d.in, d)
 	}
 }
 
 func compactOp(op *Op) doneOp {
 	in, ok := checkedOp(op)
-	d := doneOp{in: in, checked: ok, stale: op.Stale, id: op.ID, rev: op.Revision(), kind: op.Kind, status: op.Status,
+	d := doneOp{in: in, checked: ok, stale: op.Stale, id: op.ID, group: op.group, rev: op.Revision(), kind: op.Kind, status: op.Status,
 		client: op.Client, member: op.Member, end: op.End}
 	if op.Kind == OpTxn || op.Req.Lease() != 0 || op.Kind == OpPut && (op.Req.Put.IgnoreValue || op.Req.Put.IgnoreLease) {
 		d.touched = touched(op)

@@ -88,14 +88,23 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		compactFrom: w.compactFrom,
 		opsBase:     w.opsBase,
 		staleDone:   w.staleDone,
-		check:       w.check.Clone(),
+		streaming:   w.streaming,
 		keepChecked: w.keepChecked,
 		untracked:   slices.Clone(w.untracked),
+		saved:       maps.Clone(w.saved),
 		// the revocations lessors proposed may yet apply in the fork
 		lessorRevokes: maps.Clone(w.lessorRevokes),
 	}
 	f.streamChecked, f.streamSkipped = w.streamChecked, w.streamSkipped
-	f.safety = w.safety.clone(f)
+	for _, g := range w.groups {
+		c := &group{clusterID: g.clusterID, restored: g.restored, safety: g.safety.clone(f), initial: g.initial,
+			untracked: slices.Clone(g.untracked), check: g.check.Clone()}
+		if len(f.groups) > 0 {
+			c.safety.root = f.groups[0].safety
+		}
+		f.groups = append(f.groups, c)
+	}
+	f.safety = f.groups[0].safety
 	w.history.copyTo(&f.history)
 	for _, c := range w.clients {
 		f.clients = append(f.clients, &client{cfg: c.cfg, endpoints: c.endpoints, next: c.next})
@@ -195,7 +204,7 @@ func (w *World) inFlight() ([]event, error) {
 func (f *World) forkMember(m *member) *member {
 	fm := &member{
 		w: f, id: m.id, memberID: m.memberID, name: m.name, peerURL: m.peerURL, clientURL: m.clientURL,
-		inc: m.inc, removed: m.removed,
+		inc: m.inc, removed: m.removed, group: m.group, dataDir: m.dataDir, noData: m.noData, dirs: copyDirs(m.dirs),
 		rate: m.rate, clockBase: m.clockBase, clockSince: m.clockSince, ticks: m.ticks,
 		tickEvery:    max(Time(float64(f.cfg.Tick)/m.rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond)),
 		electionRand: stream(f.cfg.Seed, "election/"+m.name),
@@ -245,6 +254,20 @@ func (fm *member) resume(m *member) error {
 	return nil
 }
 
+// copyDirs returns a copy of a host's other data directories.
+func copyDirs(dirs map[string]*dataDir) map[string]*dataDir {
+	if dirs == nil {
+		return nil
+	}
+	out := make(map[string]*dataDir, len(dirs))
+	for p, d := range dirs {
+		out[p] = &dataDir{disk: copyDisk(d.disk), db: d.db.Clone(), log: d.log.clone(), snap: d.snap, hard: cloneHard(d.hard),
+			commitSeen: d.commitSeen, leaderTerm: d.leaderTerm, leaderHigh: d.leaderHigh, memberID: d.memberID,
+			group: d.group, removed: d.removed}
+	}
+	return out
+}
+
 // copyDisk returns a copy of a member's disk. Entries and snapshots are
 // shared: neither raft nor the simulator changes one once it is stored.
 func copyDisk(d *raft.MemoryStorage) *raft.MemoryStorage {
@@ -273,7 +296,7 @@ func copyDisk(d *raft.MemoryStorage) *raft.MemoryStorage {
 
 // clone returns a copy of s that reports to w.
 func (s *safety) clone(w *World) *safety {
-	c := &safety{w: w, leaders: make(map[uint64]uint64, len(s.leaders)), more: make(map[uint64][]termChain, len(s.more))}
+	c := &safety{w: w, g: s.g, leaders: make(map[uint64]uint64, len(s.leaders)), more: make(map[uint64][]termChain, len(s.more))}
 	for term, id := range s.leaders {
 		c.leaders[term] = id
 	}

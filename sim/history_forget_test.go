@@ -75,7 +75,7 @@ func TestForgetHistory(t *testing.T) {
 			given++
 		}
 	}
-	if given == 0 || forget.check == nil {
+	if given == 0 || forget.groups[0].check == nil {
 		t.Fatal("no operation was given back to the check")
 	}
 	a, b := keep.CheckLinearizability(), forget.CheckLinearizability()

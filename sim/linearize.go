@@ -99,8 +99,11 @@ func (w *World) CheckLinearizabilityWithin(steps int) Linearizability {
 
 // checkOps checks the world's operations, those given back (compact.go)
 // and those it holds, without copying them: lincheck reads them in place.
-// A run that forgets its history checked most as it went (w.check): then
-// only what the check has not yet decided is checked now.
+// A run that forgets its history checked most as it went (each group's
+// stream): then only what the check has not yet decided is checked now.
+// Each raft group's operations are checked apart, from the store the
+// group began with (groups.go): a cluster restored from a snapshot has
+// lost the writes made after it, by the operator's choice.
 func (w *World) checkOps(opts lincheck.Options) Linearizability {
 	var live []*Op
 	for _, op := range w.ops {
@@ -111,11 +114,13 @@ func (w *World) checkOps(opts lincheck.Options) Linearizability {
 	untracked := untrackedRanges(live)
 	w.eachDone(func(d *doneOp) { untracked = append(untracked, d.untracked...) })
 	res := Linearizability{}
-	h := &checkHistory{w: w, sel: make([]int32, 0, w.doneLen()+len(live)),
-		live: make([]lincheck.Operation, 0, len(live)), liveOps: make([]*Op, 0, len(live))}
-	keep := func(in *lincheck.Operation, checked bool, status OpStatus, touched []keyRange) bool {
+	hs := make([]*checkHistory, len(w.groups))
+	for g, gr := range w.groups {
+		hs[g] = &checkHistory{w: w, initial: gr.initial}
+	}
+	keep := func(in *lincheck.Operation, checked bool, status OpStatus, touched []keyRange, g int32) bool {
 		switch {
-		case !checked || touchesAnyOf(touched, untracked):
+		case !checked || touchesAnyOf(touched, untracked) || touchesAnyOf(touched, w.groups[g].untracked):
 			res.Skipped++
 			return false
 		case status != OpOK && in.Outcome != lincheck.Indeterminate:
@@ -129,62 +134,80 @@ func (w *World) checkOps(opts lincheck.Options) Linearizability {
 		if t == nil {
 			t = []keyRange{{d.in.Key, d.in.End}}
 		}
-		if keep(&d.in, d.checked, d.status, t) {
-			h.sel = append(h.sel, int32(i))
+		if keep(&d.in, d.checked, d.status, t, d.group) {
+			hs[d.group].sel = append(hs[d.group].sel, int32(i))
 		}
 		i++
 	})
-	stream := w.check
-	if stream != nil {
-		untracked = append(untracked, w.untracked...)
-		for _, r := range untracked {
-			if !slices.Contains(w.untracked, r) {
-				if stream == w.check {
-					stream = w.check.Clone() // the run goes on: the check must not change
-				}
-				stream.Untrack(r.key, r.end)
-			}
-		}
-	}
 	for _, op := range live {
 		in, ok := checkedOp(op)
-		if keep(&in, ok, op.Status, touched(op)) {
+		if keep(&in, ok, op.Status, touched(op), op.group) {
+			h := hs[op.group]
 			h.sel = append(h.sel, int32(-1-len(h.live)))
 			h.live, h.liveOps = append(h.live, in), append(h.liveOps, op)
 		}
 	}
-	res.Checked, res.history = h.Len(), h
-	var v lincheck.Verdict
-	var blamed *doneOp
-	if stream != nil {
-		v, blamed = stream.Verdict(lincheck.Ops(h.live))
+	if w.streaming {
+		untracked = append(untracked, w.untracked...)
 		res.Checked += w.streamChecked
 		res.Skipped += w.streamSkipped
-		res.history = nil // checked as it went: not kept for porcupine's page
-	} else {
-		v = lincheck.CheckHistory(h, opts)
 	}
-	res.Dropped, res.Steps = v.Dropped, v.Steps
-	switch v.Result {
-	case lincheck.Linearizable:
-		res.OK, res.Result = true, "linearizable"
-	case lincheck.Violation:
-		res.Result = "NOT linearizable"
-		res.key = v.Key
-		switch {
-		case blamed != nil:
-			res.op = blamed.brief()
-		case stream != nil:
-			res.op = h.liveOps[v.Op]
-		default:
-			res.op = h.brief(v.Op)
+	var decided *Linearizability // the first group found not linearizable, or else unknown
+	for g, gr := range w.groups {
+		h := hs[g]
+		res.Checked += h.Len()
+		gres := Linearizability{history: h}
+		var v lincheck.Verdict
+		var blamed *doneOp
+		if stream := gr.check; stream != nil {
+			for _, r := range untracked {
+				if !slices.Contains(w.untracked, r) {
+					if stream == gr.check {
+						stream = gr.check.Clone() // the run goes on: the check must not change
+					}
+					stream.Untrack(r.key, r.end)
+				}
+			}
+			v, blamed = stream.Verdict(lincheck.Ops(h.live))
+			gres.history = nil // checked as it went: not kept for porcupine's page
+		} else {
+			gopts := opts
+			gopts.Initial = gr.initial
+			v = lincheck.CheckHistory(h, gopts)
 		}
-		res.Detail = res.DetailIn(i18n.En)
-	default:
-		res.Result = "unknown"
-		res.key, res.reason = v.Key, v.Reason
-		res.Detail = res.DetailIn(i18n.En)
+		res.Dropped += v.Dropped
+		res.Steps += v.Steps
+		switch v.Result {
+		case lincheck.Violation:
+			gres.Result = "NOT linearizable"
+			gres.key = v.Key
+			switch {
+			case blamed != nil:
+				gres.op = blamed.brief()
+			case gr.check != nil:
+				gres.op = h.liveOps[v.Op]
+			default:
+				gres.op = h.brief(v.Op)
+			}
+		case lincheck.Unknown:
+			gres.Result = "unknown"
+			gres.key, gres.reason = v.Key, v.Reason
+		}
+		if gres.Result == "NOT linearizable" && (decided == nil || decided.Result != gres.Result) ||
+			gres.Result == "unknown" && decided == nil {
+			decided = &gres
+		}
+		if g == 0 {
+			res.history = gres.history
+		}
 	}
+	if decided == nil {
+		res.OK, res.Result = true, "linearizable"
+		return res
+	}
+	res.Result, res.key, res.op, res.reason = decided.Result, decided.key, decided.op, decided.reason
+	res.history = decided.history
+	res.Detail = res.DetailIn(i18n.En)
 	return res
 }
 
@@ -193,6 +216,7 @@ func (w *World) checkOps(opts lincheck.Options) Linearizability {
 // the world holds (-1-sel[i], its index in live).
 type checkHistory struct {
 	w       *World
+	initial map[string]string // what the group's store began with
 	sel     []int32
 	live    []lincheck.Operation
 	liveOps []*Op
@@ -409,7 +433,7 @@ func (l Linearizability) WriteHTML(out io.Writer) error {
 		hist = append(hist, porcupine.Operation{ClientId: id, Input: in, Call: int64(in.Call), Output: in.Result, Return: ret,
 			Metadata: opNameIn(i18n.En, op) + ": " + op.Client + " via " + op.Member + ", " + op.Status.String()})
 	}
-	model := kvModel()
+	model := kvModel(l.history.initial)
 	_, info := porcupine.CheckOperationsVerbose(model, hist, 30e9)
 	return porcupine.Visualize(model, info, out)
 }
@@ -479,15 +503,19 @@ func stepModel(st kvState, in *lincheck.Operation) (bool, kvState) {
 }
 
 // kvModel is etcd's KV as porcupine's sequential specification, for the
-// visualization.
-func kvModel() porcupine.Model {
+// visualization, starting from initial.
+func kvModel(initial map[string]string) porcupine.Model {
 	return porcupine.Model{
 		// A history of single-key operations is a register per key, each
 		// linearizable on its own: porcupine checks (and shows) them apart,
 		// which keeps the page of a long load from searching every
 		// interleaving of every key at once.
 		Partition: partitionByKey,
-		Init:      func() any { return kvState{} },
+		Init: func() any {
+			st := kvState{}
+			maps.Copy(st, initial)
+			return st
+		},
 		Step: func(state, input, _ any) (bool, any) {
 			in := input.(lincheck.Operation)
 			return stepModel(state.(kvState), &in)

@@ -72,7 +72,7 @@ func TestStaleReadAtTheInstantOfAnAck(t *testing.T) {
 
 	// Given times alone, porcupine calls the two concurrent and accepts
 	// the stale read: this is why the check goes by events.
-	model := kvModel()
+	model := kvModel(nil)
 	in := func(op *Op) porcupine.Operation {
 		x, _ := checkedOp(op)
 		return porcupine.Operation{Input: x, Output: x.Result, Call: int64(op.Start), Return: int64(op.End)}

@@ -48,6 +48,7 @@ func TestLinearizability(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &World{ops: tc.ops}
+			w.newGroup(0, nil)
 			got := w.checkOps(lincheck.Options{})
 			if got.OK != tc.want {
 				t.Fatalf("OK = %v (%s: %s), want %v", got.OK, got.Result, got.Detail, tc.want)

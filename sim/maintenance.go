@@ -54,7 +54,7 @@ func (w *World) Header(name string, withRevision bool) *pb.ResponseHeader {
 }
 
 func (w *World) header(m *member, withRevision bool) *pb.ResponseHeader {
-	h := &pb.ResponseHeader{ClusterId: w.clusterID, MemberId: m.memberID, RaftTerm: m.info().Term}
+	h := &pb.ResponseHeader{ClusterId: m.clusterID(), MemberId: m.memberID, RaftTerm: m.info().Term}
 	if withRevision && m.up && m.kv != nil {
 		h.Revision = m.kv.Revision()
 	}

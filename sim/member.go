@@ -21,7 +21,14 @@ type member struct {
 	w        *World
 	id       uint64 // raft ID: 1, 2, 3... in the order members joined
 	memberID uint64 // etcd's member ID, as etcdctl shows it
-	name     string
+	group    int    // its raft group (groups.go): an index in World.groups
+	// dataDir is the data directory it runs from (datadir.go); noData: its
+	// host holds nothing there (the host was lost with its disk). dirs
+	// are the host's other data directories, by path.
+	dataDir string
+	noData  bool
+	dirs    map[string]*dataDir
+	name    string
 	// The URLs it advertises.
 	peerURL, clientURL string
 
@@ -340,7 +347,7 @@ func (m *member) sendBeforeWriting(rd *raft.Ready) {
 		rd.SoftState = nil
 		if m.leaderTerm != term {
 			m.leaderTerm, m.leaderHigh, m.checkLeader = term, 0, true
-			m.w.safety.leader(m.id, term)
+			m.safety().leader(m.id, term)
 		}
 		m.recordRoleAt(term, vote)
 	}
@@ -428,7 +435,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 		m.hard = pb.HardState{Term: new(rd.HardState.GetTerm()), Vote: new(rd.HardState.GetVote()), Commit: new(rd.HardState.GetCommit())}
 		if c := m.hard.GetCommit(); c > prevCommit {
 			m.noteCommit(c, m.hard.GetTerm())
-			w.safety.commit(m, prevCommit, c)
+			m.safety().commit(m, prevCommit, c)
 		}
 	}
 	if rd.SoftState != nil {
@@ -441,7 +448,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 		m.setSoft(*rd.SoftState)
 		if m.soft.RaftState == raft.StateLeader && m.leaderTerm != m.hard.GetTerm() {
 			m.leaderTerm, m.leaderHigh, m.checkLeader = m.hard.GetTerm(), 0, true
-			w.safety.leader(m.id, m.hard.GetTerm())
+			m.safety().leader(m.id, m.hard.GetTerm())
 		}
 		if roleChanged {
 			m.recordRole()
@@ -453,7 +460,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 	}
 	if m.checkLeader && m.soft.RaftState == raft.StateLeader {
 		m.checkLeader = false
-		w.safety.completeness(m)
+		m.safety().completeness(m)
 	}
 	for _, msg := range rd.Messages {
 		w.send(m, msg)
@@ -522,11 +529,11 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 	for _, e := range ents {
 		h = chain(h, e.GetTerm(), e.GetType(), e.GetData())
 		m.log.append(logEntry{Term: e.GetTerm(), Chain: h, Type: e.GetType()})
-		m.w.safety.logMatching(m, e.GetIndex(), e.GetTerm(), h)
+		m.safety().logMatching(m, e.GetIndex(), e.GetTerm(), h)
 	}
 	if m.w.cfg.CountReplicasCommit {
 		for _, e := range ents {
-			m.w.safety.countCommit(m, e.GetIndex())
+			m.safety().countCommit(m, e.GetIndex())
 		}
 	}
 	if isLeader && m.leaderTerm == m.hard.GetTerm() {
@@ -550,7 +557,7 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 	m.conf = md.GetConfState()
 	// A snapshot carries the leader's whole MVCC store, history included:
 	// restoreData gave the watches the new store (WatchableStore.Restore).
-	m.snap = m.w.safety.snapshotID(md.GetIndex(), md.GetTerm())
+	m.snap = m.safety().snapshotID(md.GetIndex(), md.GetTerm())
 	m.log.reset(md.GetIndex() + 1)
 	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: md.GetIndex(), Term: md.GetTerm(), Text: "installed"})
 }
@@ -599,7 +606,7 @@ func (m *member) snapshot(why string) {
 	id, _ := m.entryAt(m.applied)
 	m.log.compact(m.applied + 1)
 	m.snap = id
-	m.w.safety.forgetBelow()
+	m.safety().forgetBelow()
 	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: s.GetMetadata().GetIndex(), Term: s.GetMetadata().GetTerm(), Text: why})
 }
 
@@ -613,7 +620,7 @@ func (m *member) apply(ents []*pb.Entry) {
 		}
 		applied++
 		id, _ := m.entryAt(idx)
-		w.safety.apply(m, id)
+		m.safety().apply(m, id)
 		m.applied = idx
 		switch e.GetType() {
 		case pb.EntryNormal:

@@ -178,7 +178,9 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	}
 	t := m.w.byName[op.Target]
 	if op.Kind == OpMemberAdd && t == nil {
-		t = m.w.newMember(op)
+		t = m.w.newMember(op, m)
+	} else if op.Kind == OpMemberAdd && t.noData && !t.up {
+		m.w.renewHost(t, op, m)
 	} else if op.Kind == OpMemberAdd && (t.started || t.removed) {
 		m.answerMembership(op, origin, reply{status: OpError, err: "etcdserver: member ID already exist"})
 		return
@@ -369,10 +371,12 @@ func (m *member) proposeAlarmList(op *Op) {
 	m.flush()
 }
 
-// newMember creates the member op adds: not started, its disk empty.
-func (w *World) newMember(op *Op) *member {
+// newMember creates the member op adds, by the member by: not started,
+// its disk empty.
+func (w *World) newMember(op *Op, by *member) *member {
 	t := w.addMember(op.Target)
 	t.log.reset(1)
+	t.group = by.group // it joins the cluster it is added to
 	if op.PeerURL != "" {
 		t.peerURL = op.PeerURL
 		t.memberID = MemberID([]string{t.peerURL}, "", &w.now)
@@ -383,6 +387,26 @@ func (w *World) newMember(op *Op) *member {
 	}
 	w.refreshConnections()
 	return t
+}
+
+// renewHost makes the host of t, lost with its disk, the member op adds
+// (by the member by): a new member on a new machine that has the lost
+// one's name, unstarted, its disk empty. (Its raft ID is the lost
+// member's, which etcd would not reuse; docs/semantics.md.)
+func (w *World) renewHost(t *member, op *Op, by *member) {
+	t.started, t.removed, t.noData, t.dirs = false, false, false, nil
+	t.dataDir, t.group = DefaultDataDir, by.group
+	t.log.reset(1)
+	t.peerURL = w.cfg.peerURL(t.name)
+	if op.PeerURL != "" {
+		t.peerURL = op.PeerURL
+	}
+	t.memberID = MemberID([]string{t.peerURL}, "", &w.now)
+	if op.startAdded {
+		w.fault(t.id, startText)
+		w.startMember(t)
+	}
+	w.refreshConnections()
 }
 
 // refuseNewMember marks a member whose addition was refused as removed: it

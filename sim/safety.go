@@ -31,6 +31,10 @@ func (v *Violation) Error() string {
 type safety struct {
 	w         *World
 	violation *Violation
+	// root is the first group's, which holds the world's violation: a
+	// violation in any group stops the world (groups.go).
+	root *safety
+	g    int // its group's index in World.groups
 
 	leaders   map[uint64]uint64      // term → the member that led it (Election Safety)
 	chains    chunked[termChain]     // index → the first term and log hash persisted at it (Log Matching)
@@ -63,6 +67,10 @@ func newSafety(w *World) *safety {
 }
 
 func (s *safety) fail(invariant, detail string) {
+	if s.root != nil {
+		s.root.fail(invariant, detail)
+		return
+	}
 	if s.violation != nil {
 		return
 	}
@@ -231,7 +239,7 @@ func (s *safety) completeness(m *member) {
 func (s *safety) forgetBelow() {
 	low := uint64(math.MaxUint64)
 	for _, m := range s.w.members {
-		if !m.removed {
+		if !m.removed && m.group == s.g {
 			low = min(low, m.log.first-1) // the snapshot's index is kept: snapshotID reads it
 		}
 	}

@@ -41,7 +41,7 @@ type event struct {
 	msg  *pb.Message
 	op   *Op
 	rep  *reply // evReplyArrive, evWatchArrive
-	inc  uint32 // the member's incarnation when scheduled; a crash makes it stale
+	inc  uint32 // the member's incarnation when scheduled; a crash makes it stale (evDeliver: the sender's group)
 	kind evKind
 	flag bool // evReportSnapshot: failed; evDeliver: this is a duplicate
 	lost bool // evDeliver: the network loses it; it vanishes at this time

@@ -14,7 +14,7 @@ import (
 // dropWord is a drop reason's name (netmodel's), marked for the catalog.
 func dropWord(reason string) string {
 	for _, w := range []string{i18n.N("partition"), i18n.N("loss"), i18n.N("destination-down"),
-		i18n.N("queue-full"), i18n.N("unknown-destination")} {
+		i18n.N("queue-full"), i18n.N("unknown-destination"), i18n.N("cluster-id-mismatch")} {
 		if w == reason {
 			return w
 		}
@@ -37,6 +37,7 @@ var faultTexts = []string{
 	startText,
 	dropTransferText,
 	dropNoForwardingText,
+	destroyText,
 }
 
 // What a starting member does (boot.go).
@@ -69,7 +70,7 @@ var (
 	countsCommittedText = i18n.N("counts index %d (term %d) committed: %d of %d voters store it (the rule Figure 8 refutes)")
 	loadText            = i18n.N("load for %s: %d requests a second via %s on %d keys %s0.. (%s); mix put %d get %d serializable %d delete %d txn %d")
 	faultFormats        = []string{leaseRevokedOne, leaseRevokedMany, leasesInheritedOne, leasesInheritedMany,
-		leaseExpiredText, countsCommittedText, loadText}
+		leaseExpiredText, countsCommittedText, loadText, restartFromText, snapshotSavedText, restoredText, lostNothingText, lostWritesText, lostLeasesText}
 )
 
 // pick is one of two formats by English's plural rule.
@@ -232,3 +233,14 @@ func snapshotWord(why string) string {
 	}
 	return why
 }
+
+// What becomes of data directories and hosts (datadir.go, restore.go).
+var (
+	destroyText       = i18n.N("is lost for good: its host and its disks are gone")
+	restartFromText   = i18n.N("restarts from data directory %s")
+	snapshotSavedText = i18n.N("saves a snapshot of its backend to %s (revision %d)")
+	restoredText      = i18n.N("etcdutl snapshot restore %s writes %s on its host: member %x of a new cluster %x, at revision %d")
+	lostNothingText   = i18n.N("the new cluster starts at revision %d; the old one had reached %d, and no write acknowledged after the snapshot is lost")
+	lostWritesText    = i18n.N("the new cluster starts at revision %d; the old one had reached %d; writes acknowledged after the snapshot and gone: %d (%s)")
+	lostLeasesText    = i18n.N("leases granted after the snapshot are gone; its %d leases start again with a full TTL; every watch must start again (the revision went back)")
+)

@@ -11,7 +11,6 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/raftsim/raftsim/lincheck"
 	"github.com/raftsim/raftsim/netmodel"
 )
 
@@ -50,12 +49,12 @@ type World struct {
 	compactFrom  int        // the first operation not yet looked at (in ops)
 	compactLater []int      // operations that were pending, to look at again
 	staleDone    int
-	// check is the linearizability check of a run that forgets its
-	// history: finished operations go to it as they are given back, and
-	// it checks and forgets them key by key (compact.go). It is nil before
+	// streaming: the run forgets its history, and its linearizability
+	// check checks and forgets finished operations key by key as they are
+	// given back (each group's stream; compact.go). It is false before
 	// the first giving back, and when keepChecked keeps them in done
 	// instead, for porcupine's page.
-	check       *lincheck.Stream[doneOp]
+	streaming   bool
 	keepChecked bool
 	// What the check was given: operations checked, operations left out,
 	// and the ranges of keys it stopped checking (see untrackedRanges).
@@ -68,7 +67,12 @@ type World struct {
 	// RecordLoadLatencies).
 	loadLatencies bool
 	cmds          [][]loggedCommand
-	safety        *safety
+	safety        *safety // the first group's: it holds the world's violation
+	// groups are the raft groups the world has run (groups.go): the
+	// cluster it bootstrapped first.
+	groups []*group
+	// saved are the snapshots members saved, by file name (restore.go).
+	saved map[string]savedSnapshot
 }
 
 // New builds a world from cfg. Every member bootstraps as etcd does
@@ -85,7 +89,15 @@ func New(cfg Config) (*World, error) {
 		lessorRevokes: map[uint64]bool{},
 		net:           netmodel.New(cfg.Network, stream(cfg.Seed, "network")),
 	}
-	w.safety = newSafety(w)
+	var initial *server.KV
+	if len(cfg.InitialKV) > 0 {
+		kv, err := server.DecodeKV(cfg.InitialKV, cfg.minLeaseTTL())
+		if err != nil {
+			return nil, err
+		}
+		initial = kv
+	}
+	w.safety = w.newGroup(0, initial).safety
 	var boot []*pb.Entry
 	for i, name := range cfg.Members {
 		w.addMember(name)
@@ -128,6 +140,7 @@ func New(cfg Config) (*World, error) {
 		m.persist(boot, nil)
 	}
 	w.clusterID = ClusterID(ids)
+	w.groups[0].clusterID = w.clusterID
 	for _, cc := range w.clientConfigs() {
 		c := &client{cfg: cc}
 		for _, ep := range cc.Endpoints {
@@ -282,6 +295,7 @@ func (w *World) addMember(name string) *member {
 	}
 	m := &member{
 		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick), clockBase: w.now, clockSince: w.now,
+		dataDir:      DefaultDataDir,
 		peerURL:      w.cfg.peerURL(name),
 		clientURL:    w.cfg.clientURL(name),
 		disk:         raft.NewMemoryStorage(),
@@ -520,12 +534,13 @@ func (w *World) send(from *member, msg *pb.Message) {
 	plan := w.net.Send(from.id, to, time.Duration(w.now))
 	forwarded := msg.GetType() == pb.MsgProp // a leader appends its own proposals; only others send MsgProp
 	id := w.recordSend(from.id, to, msg, Time(plan.ArriveAt), forwarded, false)
+	cluster := uint32(from.group) // NB: a delivery's inc is its sender's group, not an incarnation
 	if plan.Dropped == netmodel.DropCut {
 		w.drop(&event{node: to, peer: from.id, id: id, msg: msg}, netmodel.DropCut)
 		return
 	}
 	e := w.sched.push(Time(plan.ArriveAt))
-	e.kind, e.node, e.peer, e.id, e.msg, e.sent = evDeliver, to, from.id, id, msg, w.now
+	e.kind, e.node, e.peer, e.id, e.msg, e.sent, e.inc = evDeliver, to, from.id, id, msg, w.now, cluster
 	e.lost = plan.Dropped == netmodel.DropLoss
 	// NB: a duplicated MsgProp would be appended twice and its write
 	// applied twice. etcd's TCP streams never duplicate, and the point of
@@ -533,7 +548,7 @@ func (w *World) send(from *member, msg *pb.Message) {
 	if plan.Duplicate && msg.GetType() != pb.MsgProp {
 		dup := proto.Clone(msg).(*pb.Message)
 		e := w.sched.push(Time(plan.DupAt))
-		e.kind, e.node, e.peer, e.id, e.msg, e.sent = evDeliver, to, from.id, id, dup, w.now
+		e.kind, e.node, e.peer, e.id, e.msg, e.sent, e.inc = evDeliver, to, from.id, id, dup, w.now, cluster
 		e.flag = true
 	}
 }
@@ -578,6 +593,8 @@ func (w *World) arrival(m *member, e *event) netmodel.DropReason {
 		return netmodel.DropCut
 	case !m.up:
 		return netmodel.DropDown
+	case w.groups[e.inc].clusterID != m.clusterID():
+		return netmodel.DropClusterMismatch
 	}
 	return netmodel.NotDropped
 }

@@ -1,0 +1,191 @@
+package sim
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/dbsize"
+)
+
+// A member runs from a data directory on its host: its raft log and hard
+// state (etcd's WAL and snap files) and its backend. A host may hold
+// other data directories beside the one its member runs from (one that
+// etcdutl snapshot restore wrote, or the one it ran from before), and a
+// host lost for good has none. What a data directory holds also says
+// which member of which cluster it is: etcd reads its member and cluster
+// IDs from it.
+
+// DefaultDataDir is the data directory a member runs from unless told
+// otherwise: kubeadm's.
+const DefaultDataDir = "/var/lib/etcd"
+
+// dataDir is a data directory a member does not run from now.
+type dataDir struct {
+	disk                   *raft.MemoryStorage
+	db                     *dbsize.Model
+	log                    entryLog
+	snap                   entryID
+	hard                   *pb.HardState
+	commitSeen             uint64
+	leaderTerm, leaderHigh uint64
+	memberID               uint64
+	group                  int
+	removed                bool
+}
+
+// takeDir packs what the member's current data directory holds.
+func (m *member) takeDir() *dataDir {
+	return &dataDir{disk: m.disk, db: m.db, log: m.log, snap: m.snap, hard: cloneHard(&m.hard), commitSeen: m.commitSeen,
+		leaderTerm: m.leaderTerm, leaderHigh: m.leaderHigh, memberID: m.memberID, group: m.group,
+		removed: m.removed}
+}
+
+// putDir makes d the data directory the member runs from.
+func (m *member) putDir(d *dataDir) {
+	m.disk, m.db, m.log, m.snap, m.commitSeen = d.disk, d.db, d.log, d.snap, d.commitSeen
+	m.hard = pb.HardState{Term: new(d.hard.GetTerm()), Vote: new(d.hard.GetVote()), Commit: new(d.hard.GetCommit())}
+	m.leaderTerm, m.leaderHigh, m.memberID = d.leaderTerm, d.leaderHigh, d.memberID
+	m.group, m.removed = d.group, d.removed
+	m.noData = false
+}
+
+// cloneHard returns a copy of a hard state.
+func cloneHard(h *pb.HardState) *pb.HardState {
+	return &pb.HardState{Term: new(h.GetTerm()), Vote: new(h.GetVote()), Commit: new(h.GetCommit())}
+}
+
+// clearDir leaves the member with no data directory: its host lost its
+// disk.
+func (m *member) clearDir() {
+	m.disk, m.db = raft.NewMemoryStorage(), nil
+	m.log.reset(1)
+	m.snap, m.hard, m.commitSeen = entryID{}, pb.HardState{}, 0
+	m.leaderTerm, m.leaderHigh, m.checkLeader = 0, 0, false
+	m.unsynced = nil
+	m.noData, m.dirs = true, nil
+}
+
+// hasDir reports whether the member's host holds a data directory at path.
+func (m *member) hasDir(path string) bool {
+	if path == m.dataDir {
+		return !m.noData
+	}
+	_, ok := m.dirs[path]
+	return ok
+}
+
+// useDir makes the member run from the data directory at path (it is
+// down); the one it ran from stays on the host.
+func (m *member) useDir(path string) error {
+	if path == "" || path == m.dataDir {
+		if m.noData {
+			return m.noDataError()
+		}
+		return nil
+	}
+	d := m.dirs[path]
+	if d == nil {
+		return fmt.Errorf("%s: no data directory %s on its host", m.name, path)
+	}
+	if !m.noData {
+		if m.dirs == nil {
+			m.dirs = map[string]*dataDir{}
+		}
+		m.dirs[m.dataDir] = m.takeDir()
+	}
+	delete(m.dirs, path)
+	m.putDir(d)
+	m.dataDir = path
+	return nil
+}
+
+// noDataError says that a member has no data directory to start from,
+// and what the operator can do.
+func (m *member) noDataError() error {
+	var others []string
+	for p := range m.dirs {
+		others = append(others, p)
+	}
+	slices.Sort(others)
+	if len(others) > 0 {
+		return fmt.Errorf("%s has no data directory %s (its host holds %s: restart it with --data-dir)", m.name, m.dataDir, strings.Join(others, ", "))
+	}
+	return fmt.Errorf("%s has no data directory %s: its disk is gone (restore a snapshot onto its host, or add it anew)", m.name, m.dataDir)
+}
+
+// DataDirs returns the data directories the named member's host holds:
+// the one it runs from first (if it has one), then the others in order.
+func (w *World) DataDirs(name string) []string {
+	m := w.byName[name]
+	if m == nil {
+		return nil
+	}
+	var out []string
+	if !m.noData {
+		out = append(out, m.dataDir)
+	}
+	var others []string
+	for p := range m.dirs {
+		others = append(others, p)
+	}
+	slices.Sort(others)
+	return append(out, others...)
+}
+
+// destroy loses the member's host for good, its disks included: the
+// process is gone, and so is every data directory.
+func (w *World) destroy(m *member) {
+	if m.up {
+		m.crash()
+	}
+	m.clearDir()
+	w.fault(m.id, destroyText)
+}
+
+// PeerMember is one member of an --initial-cluster: a name and its peer URL.
+type PeerMember struct{ Name, PeerURL string }
+
+// ParseInitialCluster reads an --initial-cluster value (NAME=URL,...), as
+// etcd reads it: URLs must parse with etcd's schemes, and no URL may be
+// given twice.
+func ParseInitialCluster(s string) ([]PeerMember, error) {
+	var out []PeerMember
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		name, u, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("invalid value %q for --initial-cluster: each member is NAME=URL", part)
+		}
+		if err := checkPeerURL(u); err != nil {
+			return nil, err
+		}
+		if seen[u] {
+			return nil, fmt.Errorf("initial cluster %s has duplicate url", s)
+		}
+		seen[u] = true
+		out = append(out, PeerMember{name, u})
+	}
+	return out, nil
+}
+
+// checkPeerURL checks a URL as etcd's types.NewURLs does.
+func checkPeerURL(u string) error {
+	p, err := url.Parse(u)
+	if err != nil {
+		return err
+	}
+	switch p.Scheme {
+	case "http", "https", "unix", "unixs":
+	default:
+		return fmt.Errorf("URL scheme must be http, https, unix, or unixs: %s", u)
+	}
+	if p.Path != "" {
+		return fmt.Errorf("URL must not contain a path: %s", u)
+	}
+	return nil
+}

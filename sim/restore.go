@@ -1,0 +1,249 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"github.com/raftsim/raftsim/server"
+	"slices"
+	"strings"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/lincheck"
+)
+
+// Disaster recovery as an operator does it: a snapshot saved from a member
+// (etcdctl snapshot save), hosts lost for good with their disks, and
+// etcdutl snapshot restore writing a new data directory on a host, from
+// which its member is restarted (--data-dir). The restored members are a
+// new cluster: new member IDs and a new cluster ID from --initial-cluster
+// and --initial-cluster-token, a new raft log (a snapshot at index n, term
+// 1, for n members, as etcdutl writes it), and the store's keys, revision,
+// compaction and leases as the file holds them. What the old cluster did
+// after the snapshot is gone, and the transcript says what.
+
+// RestoreSpec is what etcdutl snapshot restore is given.
+type RestoreSpec struct {
+	File           string // the snapshot file, as the operator named it
+	Name           string // --name: the member restored, on the host of that name
+	InitialCluster string // --initial-cluster ("": NAME=the advertised peer URL)
+	Token          string // --initial-cluster-token ("": etcd-cluster)
+	PeerURL        string // --initial-advertise-peer-urls ("": the host's peer URL)
+	DataDir        string // --data-dir ("": NAME.etcd)
+	// KV and ClusterVersion are what the file holds (RestoreKV, and the
+	// cluster version it records) when the world did not save it itself;
+	// KV nil restores the snapshot the world saved as File.
+	KV             []byte
+	ClusterVersion string
+}
+
+// DefaultInitialClusterToken is etcd's --initial-cluster-token default.
+const DefaultInitialClusterToken = "etcd-cluster"
+
+// savedSnapshot is a snapshot a member saved (snapshot_save): what
+// etcdutl snapshot restore reads back from its file.
+type savedSnapshot struct {
+	kv      []byte
+	version string
+	rev     int64
+	leases  int
+	group   int // the raft group it was saved from
+}
+
+// snapshotSave keeps m's backend as a snapshot file named file, as
+// etcdctl snapshot save writes it (the console writes the real file too).
+func (w *World) snapshotSave(m *member, file string) error {
+	if file == "" {
+		return fmt.Errorf("snapshot save needs a file name")
+	}
+	if err := w.needUp(m); err != nil {
+		return err
+	}
+	st, records, err := w.SnapshotOf(m.name)
+	if err != nil {
+		return err
+	}
+	kv, err := RestoreKV(st, records)
+	if err != nil {
+		return err
+	}
+	if w.saved == nil {
+		w.saved = map[string]savedSnapshot{}
+	}
+	w.saved[file] = savedSnapshot{kv: kv, version: st.ClusterVersion, rev: m.kv.Revision(), leases: len(st.Leases), group: m.group}
+	w.fault(m.id, fmt.Sprintf(snapshotSavedText, file, m.kv.Revision()))
+	return nil
+}
+
+// SavedSnapshot reports whether a member saved a snapshot named file in
+// this run.
+func (w *World) SavedSnapshot(file string) bool {
+	_, ok := w.saved[file]
+	return ok
+}
+
+// snapshotRestore writes the data directory etcdutl snapshot restore
+// writes on the host named s.Name. The member runs from it once restarted
+// with --data-dir.
+func (w *World) snapshotRestore(s *RestoreSpec) error {
+	if s == nil {
+		return fmt.Errorf("snapshot restore: nothing to restore")
+	}
+	kvBytes, version, saved := s.KV, s.ClusterVersion, -1
+	if kvBytes == nil {
+		sv, ok := w.saved[s.File]
+		if !ok {
+			return fmt.Errorf("open %s: no such file or directory", s.File)
+		}
+		kvBytes, version, saved = sv.kv, sv.version, sv.group
+	}
+	if s.Name == "" {
+		return fmt.Errorf("snapshot restore needs --name: the member it restores")
+	}
+	host := w.byName[s.Name]
+	if host == nil {
+		return fmt.Errorf("--name %s: no host of that name (the hosts are %s)", s.Name, strings.Join(w.MemberNames(), ", "))
+	}
+	dir := cmp.Or(s.DataDir, s.Name+".etcd")
+	if host.hasDir(dir) {
+		return fmt.Errorf("data-dir %q not empty or could not be read", dir)
+	}
+	peerURL := cmp.Or(s.PeerURL, host.peerURL)
+	if err := checkPeerURL(peerURL); err != nil {
+		return err
+	}
+	peers, err := ParseInitialCluster(cmp.Or(s.InitialCluster, s.Name+"="+peerURL))
+	if err != nil {
+		return err
+	}
+	self := slices.IndexFunc(peers, func(p PeerMember) bool { return p.Name == s.Name })
+	if self < 0 {
+		return fmt.Errorf("couldn't find local name %q in the initial cluster configuration", s.Name)
+	}
+	if peers[self].PeerURL != peerURL {
+		return fmt.Errorf("--initial-cluster has %s=%s but missing from --initial-advertise-peer-urls=%s", s.Name, peers[self].PeerURL, peerURL)
+	}
+	token := cmp.Or(s.Token, DefaultInitialClusterToken)
+	var cluster clusterState
+	cluster.version = version
+	ids := make([]uint64, len(peers))
+	var voters []uint64
+	for i, p := range peers {
+		h := w.byName[p.Name]
+		if h == nil {
+			return fmt.Errorf("--initial-cluster: %s is not a host of this simulation (the hosts are %s)", p.Name, strings.Join(w.MemberNames(), ", "))
+		}
+		if slices.Contains(voters, h.id) {
+			return fmt.Errorf("--initial-cluster names %s twice", p.Name)
+		}
+		voters = append(voters, h.id)
+		ids[i] = MemberID([]string{p.PeerURL}, token, nil)
+		cluster.members = append(cluster.members, clusterMember{id: h.id, name: p.Name, peerURL: p.PeerURL}) // the raft ID, as everywhere in clusterState
+	}
+	kv, err := server.DecodeKV(kvBytes, w.cfg.minLeaseTTL())
+	if err != nil {
+		return fmt.Errorf("%s: %v", s.File, err)
+	}
+	cid := ClusterID(ids)
+	gi, fresh := w.restoredGroup(cid, kv)
+	n := uint64(len(peers))
+	disk := raft.NewMemoryStorage()
+	snap := &pb.Snapshot{Data: snapshotData(cluster.encode(), kvBytes),
+		Metadata: &pb.SnapshotMetadata{Index: new(n), Term: new(uint64(1)), ConfState: &pb.ConfState{Voters: voters}}}
+	if err := disk.ApplySnapshot(snap); err != nil {
+		return err
+	}
+	hard := &pb.HardState{Term: new(uint64(1)), Vote: new(voters[0]), Commit: new(n)}
+	if err := disk.SetHardState(hard); err != nil {
+		return err
+	}
+	d := &dataDir{disk: disk, snap: w.groups[gi].safety.snapshotID(n, 1), hard: hard, commitSeen: n, memberID: ids[self], group: gi}
+	d.log.reset(n + 1)
+	if host.dirs == nil {
+		host.dirs = map[string]*dataDir{}
+	}
+	host.dirs[dir] = d
+	rev := kv.Revision()
+	w.fault(host.id, fmt.Sprintf(restoredText, s.File, dir, ids[self], cid, rev))
+	if fresh {
+		old := host.group
+		if saved >= 0 {
+			old = saved
+		}
+		w.tellLosses(host, old, rev, len(kv.Lessor.Leases()))
+	}
+	return nil
+}
+
+// restoredGroup returns the raft group of the restored cluster cid, made
+// (fresh) the first time a member of it is restored.
+func (w *World) restoredGroup(cid uint64, kv *server.KV) (int, bool) {
+	for i, g := range w.groups {
+		if i > 0 && g.clusterID == cid && g.restored {
+			return i, false
+		}
+	}
+	g := w.newGroup(cid, kv)
+	g.restored = true
+	return len(w.groups) - 1, true
+}
+
+// tellLosses says, once per restored cluster, what the restore leaves
+// behind of the cluster the snapshot came from (group old): the
+// acknowledged writes above the snapshot's revision, the leases granted
+// since, and the watches, which must start again.
+func (w *World) tellLosses(host *member, old int, rev int64, leases int) {
+	var keys []string
+	lost, seen := 0, rev
+	note := func(status OpStatus, g int32, r int64, in *lincheck.Operation) {
+		if int(g) != old || status != OpOK {
+			return
+		}
+		seen = max(seen, r)
+		written := writtenKeys(in)
+		if r <= rev || len(written) == 0 {
+			return
+		}
+		lost++
+		for _, k := range written {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	w.eachDone(func(d *doneOp) { note(d.status, d.group, d.rev, &d.in) })
+	for _, op := range w.ops {
+		if op != nil && op.Status != OpPending {
+			in, _ := checkedOp(op)
+			note(op.Status, op.group, op.Revision(), &in)
+		}
+	}
+	slices.Sort(keys)
+	list := strings.Join(keys[:min(len(keys), 6)], ", ")
+	if len(keys) > 6 {
+		list += ", …"
+	}
+	if lost == 0 {
+		w.fault(host.id, fmt.Sprintf(lostNothingText, rev, seen))
+	} else {
+		w.fault(host.id, fmt.Sprintf(lostWritesText, rev, seen, lost, list))
+	}
+	w.fault(host.id, fmt.Sprintf(lostLeasesText, leases))
+}
+
+// writtenKeys returns the keys a checked operation wrote: a put's or a
+// delete's key, a transaction's puts' and deletes'.
+func writtenKeys(in *lincheck.Operation) []string {
+	switch in.Kind {
+	case lincheck.Put, lincheck.Delete:
+		return []string{in.Key}
+	case lincheck.Txn:
+		var out []string
+		for i := range in.Steps {
+			out = append(out, writtenKeys(&in.Steps[i])...)
+		}
+		return out
+	}
+	return nil
+}
