@@ -14,7 +14,8 @@ import (
 // FuzzLine runs one arbitrary command line against a fresh sandbox:
 // whatever the line says, the console answers (or prints an error) and
 // the session goes on, with no panic and no hang. Each input may let at
-// most two minutes of virtual time pass, and writes no file.
+// most ten seconds of virtual time pass (two minutes kept most inputs that
+// wait or load at a few a second), and writes no file.
 func FuzzLine(f *testing.F) {
 	f.Add("put foo bar")
 	f.Add(`get "" --prefix --keys-only -w json`)
@@ -35,7 +36,7 @@ func FuzzLine(f *testing.F) {
 			t.Fatal(err)
 		}
 		c := New(w, Options{Out: io.Discard, Dir: t.TempDir()})
-		c.maxRunTime = 2 * time.Minute
+		c.maxRunTime = 10 * time.Second
 		if err := c.Start("sandbox"); err != nil {
 			t.Fatal(err)
 		}
