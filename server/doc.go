@@ -12,7 +12,7 @@
 // It drives nothing: package sim's members own raft, the disk, the clock,
 // the scheduler and the network, and call in here to propose, apply and
 // answer (the narrow interface is KV, LeaseLoop, Reads, Wait,
-// HeldKeepAlives, IDGen, Encode/Decoder, Validate, TooLarge). Nothing here
-// reads the wall clock, starts a goroutine or lets map order reach its
-// answers.
+// HeldKeepAlives, LeaderMonitor, IDGen, Encode/Decoder, Validate and
+// TooLarge). Nothing here reads the wall clock, starts a goroutine or lets
+// map order reach its answers.
 package server

@@ -19,11 +19,6 @@ import (
 // leader. It follows etcd's server/etcdserver (apply, v3_server.go) and
 // api/v3rpc (watch.go, interceptor.go).
 
-// maxNoLeaderPolls is etcd's maxNoLeaderCnt: a member cancels its
-// require-leader watches only after this many polls in a row, one election
-// timeout apart, found no leader (v3rpc monitorLeader).
-const maxNoLeaderPolls = 3
-
 // leaseRetry is how soon a member tries a forwarded lease request again
 // after it could not reach the leader.
 const leaseRetry = 500 * time.Millisecond
@@ -115,15 +110,10 @@ func (m *member) expireLeases() {
 }
 
 // pollLeader is etcd's monitorLeader, once per election timeout of the
-// member's clock: after maxNoLeaderPolls polls in a row without a leader,
-// the require-leader watches are cancelled.
+// member's clock (server.LeaderMonitor): after some polls in a row without
+// a leader, the require-leader watches are cancelled.
 func (m *member) pollLeader() {
-	if m.soft.Lead != 0 {
-		m.noLeaderPolls = 0
-		return
-	}
-	m.noLeaderPolls++
-	if m.noLeaderPolls < maxNoLeaderPolls {
+	if !m.leaderMonitor.Poll(m.soft.Lead != 0) {
 		return
 	}
 	for _, op := range slices.Clone(m.watches) {

@@ -219,7 +219,7 @@ func (f *World) forkMember(m *member) *member {
 		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
 		commitSeen: m.commitSeen, lastRole: m.lastRole, unsynced: m.unsynced, // unsynced is never changed, only replaced
 		peers: slices.Clone(m.peers), started: m.started, leadElected: m.leadElected,
-		noLeaderPolls: m.noLeaderPolls, leaseLoop: m.leaseLoop, ids: m.ids,
+		leaderMonitor: m.leaderMonitor, leaseLoop: m.leaseLoop, ids: m.ids,
 	}
 	f.members = append(f.members, fm)
 	f.byName[m.name] = fm

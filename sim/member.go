@@ -105,7 +105,7 @@ type member struct {
 	// and victims (nil while it is down).
 	watchable *mvcc.WatchableStore
 
-	noLeaderPolls int                              // polls in a row that found no leader (require-leader watches)
+	leaderMonitor server.LeaderMonitor             // etcd's monitorLeader: polls in a row that found no leader (require-leader watches)
 	leaseLoop     server.LeaseLoop                 // the leader's lessor: promotion, and when it next looks for expired leases
 	leaseWaits    server.HeldKeepAlives[leaseWait] // keep-alives of expired leases, held until their revocation applies
 	ids           server.IDGen                     // its request IDs (and the lease IDs it picks), from this life's start
@@ -193,7 +193,7 @@ func (m *member) start() {
 	m.queue = nil
 	m.writes, m.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
 	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, server.Reads[readOp]{}, nil, server.HeldKeepAlives[leaseWait]{}
-	m.ticks, m.noLeaderPolls = 0, 0
+	m.ticks, m.leaderMonitor = 0, server.LeaderMonitor{}
 	// etcd's ID generator starts from the time the server starts, in ms.
 	m.ids = server.NewIDGen(m.memberID, uint64(m.w.now/Time(time.Millisecond)))
 	snap, _ := m.disk.Snapshot()
