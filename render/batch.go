@@ -10,8 +10,10 @@ import (
 	"github.com/raftsim/raftsim/render/ui"
 )
 
-// whiteImage is the source of every untextured triangle: the middle pixel
-// of a 3×3 white image, so that sampling never bleeds in a neighbour.
+// whiteImage is the source of the triangles that draw a glyph into the
+// atlas (sprites.go), whose white corner is the source of every other
+// untextured triangle: the middle pixel of a 3×3 white image, so that
+// sampling never bleeds in a neighbour.
 var (
 	whiteBase  = ebiten.NewImage(3, 3)
 	whiteImage = whiteBase.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
@@ -25,6 +27,8 @@ func init() { whiteBase.Fill(color.White) }
 type batch struct {
 	vs []ebiten.Vertex
 	is []uint16
+	// src is the image the vertices sample: the atlas, unless set.
+	src *ebiten.Image
 }
 
 func (b *batch) vertex(p ui.Point, c color.RGBA) uint16 {
@@ -46,9 +50,26 @@ func (b *batch) room(dst *ebiten.Image, n int) {
 // flush draws what was collected onto dst and empties the batch.
 func (b *batch) flush(dst *ebiten.Image) {
 	if len(b.is) > 0 {
-		dst.DrawTriangles(b.vs, b.is, whiteImage, &ebiten.DrawTrianglesOptions{})
+		src := b.src
+		if src == nil {
+			src = atlas.img
+		}
+		dst.DrawTriangles(b.vs, b.is, src, &ebiten.DrawTrianglesOptions{})
 	}
 	b.vs, b.is = b.vs[:0], b.is[:0]
+}
+
+// sprite copies the atlas's pixels in r to dst with r's top-left at x, y
+// (whole pixels), as they are.
+func (b *batch) sprite(dst *ebiten.Image, r image.Rectangle, x, y float64) {
+	b.room(dst, 4)
+	w, h := float32(r.Dx()), float32(r.Dy())
+	sx, sy, dx, dy := float32(r.Min.X), float32(r.Min.Y), float32(x), float32(y)
+	first := uint16(len(b.vs))
+	for _, c := range [4][2]float32{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
+		b.vs = append(b.vs, ebiten.Vertex{DstX: dx + c[0]*w, DstY: dy + c[1]*h, SrcX: sx + c[0]*w, SrcY: sy + c[1]*h, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1})
+	}
+	b.is = append(b.is, first, first+1, first+2, first, first+2, first+3)
 }
 
 // poly fills a convex polygon.

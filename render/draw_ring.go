@@ -276,7 +276,7 @@ func (r *Renderer) message(p *painter, md ui.MsgDraw, selected bool) {
 		}
 		p.b.arrowHead(dst, c.Add(md.Dir.Scale(rad+rad*0.9)), md.Dir, rad*0.9, ui.Ink)
 	}
-	drawGlyph(p, st, c, rad, fill)
+	p.glyph(st, c, rad, fill)
 	// A vote reply, and an append reply that was rejected, say so: ✓ or ✗.
 	switch md.M.Type {
 	case pb.MsgVoteResp, pb.MsgPreVoteResp:
