@@ -2,6 +2,7 @@ package render
 
 import (
 	"image/color"
+	"math"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -17,6 +18,11 @@ type painter struct {
 	b     batch
 	fonts *Fonts
 	s     float64 // the layout's scale
+	// letters, tv and ti are text's scratch: a text's letters, and the
+	// vertices and indices that draw them.
+	letters []text.Glyph
+	tv      []ebiten.Vertex
+	ti      []uint16
 }
 
 func (p *painter) flush() { p.b.flush(p.dst) }
@@ -26,11 +32,63 @@ func (p *painter) text(s string, face text.Face, x, y float64, c color.Color, al
 	if s == "" {
 		return
 	}
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(x, y)
-	op.ColorScale.ScaleWithColor(c)
-	op.PrimaryAlign = align
-	text.Draw(p.dst, s, face, op)
+	// As text.Draw draws it (each letter's image at its place, its
+	// colour scaled by c, premultiplied), but in one call: the letters
+	// are copied into an atlas.
+	if letters.full {
+		letters.reset()
+	}
+	p.letters = text.AppendGlyphs(p.letters[:0], s, face, &text.LayoutOptions{PrimaryAlign: align})
+	cr, cg, cb, ca := c.RGBA()
+	r, g, b, a := float32(cr)/0xffff, float32(cg)/0xffff, float32(cb)/0xffff, float32(ca)/0xffff
+	vs, is := p.tv[:0], p.ti[:0]
+	for _, gl := range p.letters {
+		if gl.Image == nil {
+			continue
+		}
+		at, ok := letters.letter(gl.Image)
+		if !ok {
+			op := &ebiten.DrawImageOptions{}
+			op.GeoM.Translate(gl.X+x, gl.Y+y)
+			op.ColorScale.ScaleWithColor(c)
+			p.dst.DrawImage(gl.Image, op)
+			continue
+		}
+		if len(vs)+4 > math.MaxUint16 {
+			p.dst.DrawTriangles(vs, is, letters.img, &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha})
+			vs, is = vs[:0], is[:0]
+		}
+		dx, dy := drawImagePixel(float32(gl.X+x)), drawImagePixel(float32(gl.Y+y))
+		w, h := float32(at.Dx()), float32(at.Dy())
+		sx, sy := float32(at.Min.X), float32(at.Min.Y)
+		first := uint16(len(vs))
+		for _, k := range [4][2]float32{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
+			vs = append(vs, ebiten.Vertex{DstX: dx + k[0]*w, DstY: dy + k[1]*h, SrcX: sx + k[0]*w, SrcY: sy + k[1]*h, ColorR: r, ColorG: g, ColorB: b, ColorA: a})
+		}
+		is = append(is, first, first+1, first+2, first, first+2, first+3)
+	}
+	if len(is) > 0 {
+		p.dst.DrawTriangles(vs, is, letters.img, &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha})
+	}
+	p.tv, p.ti = vs, is
+}
+
+// drawImagePixel moves a destination coordinate as ebiten's DrawImage
+// does (graphics.adjustDestinationPixel: to a third of a pixel, never a
+// pixel's centre), so that text drawn as triangles lands where text.Draw
+// put it.
+func drawImagePixel(x float32) float32 {
+	ix := float32(math.Floor(float64(x)))
+	switch frac := x - ix; {
+	case frac < 3.0/16:
+		return ix
+	case frac < 8.0/16:
+		return ix + 5.0/16
+	case frac < 13.0/16:
+		return ix + 11.0/16
+	default:
+		return ix + 1
+	}
 }
 
 // item draws a placed text: in its box, aligned as it says, centred
