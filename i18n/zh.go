@@ -18,6 +18,7 @@ var zh = map[string]string{
 
 	// The toolbar.
 	"sandbox":           "沙盒",
+	"menu":              "菜单",
 	"play/pause":        "播放/暂停",
 	"next event":        "下一事件",
 	"next delivery":     "下一投递",
@@ -152,7 +153,8 @@ var zh = map[string]string{
 	"Timeline":                      "时间线",
 
 	// The panels.
-	"match · next · state":                     "匹配 · 下一条 · 状态",
+	"match · next · state": "匹配 · 下一条 · 状态",
+	"%s's view":            "%s 的视角",
 	"(down: state machine lost until restart)": "（宕机：状态机在重启前丢失）",
 	"missing %s":        "缺少 %s",
 	"(empty)":           "（空）",
@@ -385,6 +387,8 @@ var zh = map[string]string{
 	"watches, then the newest; hover for the whole line": "watch 在前，然后最新的在前；悬停可看整行",
 	"Log cells (number = term)":                          "日志格（数字 = 任期）",
 	"in a snapshot (log compacted)":                      "在快照中（日志已压缩）",
+	"commit index (number: commit column)":               "提交索引（数字见提交列）",
+	"the entry the caption speaks of":                    "字幕所说的条目",
 	"leader's Next for it":                               "领导者记录的下一条 (Next)",
 	"votes: granted, waiting, refused":                   "选票：同意、未答复、拒绝",
 	"the projector layout, on or off":                    "投影布局：开或关",

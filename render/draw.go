@@ -108,34 +108,13 @@ func (r *Renderer) drawLegend(dst *ebiten.Image, l ui.Layout) {
 	dst.DrawImage(r.legend, op)
 }
 
-// headerText is what the header says: the title, the chapter and the
-// step of a lesson, the virtual time, the rate and whether time runs
-// (App.Header decides the words).
-func (r *Renderer) headerText(a *ui.App) ui.HeaderText {
-	h := a.Header()
-	out := ui.HeaderText{Title: "raftsim · " + h.Title, Chapter: h.Chapter, Step: h.Step,
-		Clock: "t = " + a.S.Now().String(), Rate: h.Rate, State: h.State}
-	if a.Lesson != nil {
-		// In a lesson the caption area's top row names the chapter: the
-		// header's room goes to the lesson's title.
-		out.Title, out.Chapter = h.Title, ""
-	}
-	if a.S.Now() < a.S.Head() {
-		out.Note = a.Lang.F("◀ viewing the past (head %s)", a.S.Head())
-	} else if l := a.L; l.S < l.Scale-0.005 {
-		// The window cannot hold everything at the scale asked for.
-		out.Note = a.Lang.F("scale %.2f (of %g)", l.S, l.Scale)
-	}
-	return out
-}
-
 // toolbar draws the buttons' boxes and returns the header's words.
 func (r *Renderer) toolbar(p *painter, a *ui.App, f *ui.Frame) []ui.TextItem {
 	for _, b := range f.L.Buttons {
 		p.b.rect(p.dst, b.Rect, ui.Panel)
 		p.b.frame(p.dst, b.Rect, 1, ui.PanelEdge)
 	}
-	return f.L.PlaceHeader(r.headerText(a))
+	return f.L.PlaceHeader(a.Header())
 }
 
 // caption fills the caption area's band (a question, a violation) and

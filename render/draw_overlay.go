@@ -82,6 +82,11 @@ func (r *Renderer) legendIcon(p *painter, l ui.Layout, sl ui.LegendSlot) {
 		p.b.poly(p.dst, []ui.Point{{X: c.X, Y: c.Y - 4*s}, {X: c.X - 5*s, Y: c.Y + 4*s}, {X: c.X + 5*s, Y: c.Y + 4*s}}, ui.Vermillion)
 	case ui.IconNext:
 		p.b.outline(p.dst, []ui.Point{{X: c.X, Y: c.Y - 4*s}, {X: c.X - 5*s, Y: c.Y + 4*s}, {X: c.X + 5*s, Y: c.Y + 4*s}}, math.Max(1, 1.3*s), ui.Blue)
+	case ui.IconCommitBar:
+		drawCell(p, ui.LogCell{R: box, Term: 2, Committed: true}, s)
+		p.b.rect(p.dst, ui.Rect{X: box.Right() + 1 - 1.5*s, Y: box.Y - 3*s, W: 3 * s, H: box.H + 6*s}, ui.Ink)
+	case ui.IconNamed:
+		drawCell(p, ui.LogCell{R: box, Term: 2, Committed: true, Named: true}, s)
 	case ui.IconMark:
 		p.b.rect(p.dst, ui.Rect{X: c.X - 1.5*s, Y: c.Y - 6*s, W: 3 * s, H: 12 * s}, ui.MarkColor(e.Mark))
 	}
@@ -147,13 +152,7 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 		p.b.rect(p.dst, md.R, ui.Panel)
 		p.b.frame(p.dst, md.R, 1.5*s, ui.Ink)
 		p.flush()
-		title := md.Target
-		if in, ok := a.S.World().Info(md.Target); ok {
-			title += " · " + lang.T(ui.StyleOfRole(in.Role).Label)
-		} else if md.Client {
-			title += " · " + lang.T("client")
-		}
-		p.text(title, r.Fonts.Normal, md.R.X+8*s, md.R.Y+4*s, ui.Ink, text.AlignStart)
+		p.text(md.Title, r.Fonts.Normal, md.R.X+8*s, md.R.Y+4*s, ui.Ink, text.AlignStart)
 		for _, it := range md.Items {
 			c := ui.Ink
 			if !it.Enabled {

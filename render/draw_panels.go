@@ -10,14 +10,20 @@ import (
 // them. Solid cells are committed, pale ones are not; a dark bar under a
 // cell means applied; a red frame marks an entry whose term differs from
 // the leader's at that index (a conflict the leader will overwrite); grey
-// cells are compacted into a snapshot. Under a follower's row, the
-// leader's Match (filled) and Next (hollow) marks.
+// cells are compacted into a snapshot; a thick ink frame, an entry the
+// caption speaks of. A bar after the last committed cell marks the
+// member's commit index (its number is in the commit column). Under a
+// follower's row, the leader's Match (filled) and Next (hollow) marks.
 func (r *Renderer) logs(p *painter, f *ui.Frame) {
 	s := f.L.S
 	rows, _ := f.LogRows()
 	for _, row := range rows {
 		for _, c := range row.Cells {
 			drawCell(p, c, s)
+		}
+		if row.CommitAt > 0 {
+			c := row.Cells[0].R
+			p.b.rect(p.dst, ui.Rect{X: row.CommitAt - 1.5*s, Y: c.Y - 3*s, W: 3 * s, H: c.H + 6*s}, ui.Ink)
 		}
 		if row.Match.R.W > 0 {
 			x, y := row.Match.R.Center().X, row.Match.R.Bottom()+5*s
@@ -36,6 +42,9 @@ func drawCell(p *painter, c ui.LogCell, s float64) {
 	if c.Compacted {
 		p.b.rect(p.dst, c.R, ui.LightGrey)
 		p.b.frame(p.dst, c.R, 1, ui.Grey)
+		if c.Named {
+			p.b.frame(p.dst, c.R.Inset(-2*s), 2.5*s, ui.Ink)
+		}
 		return
 	}
 	col := ui.TermColor(c.Term)
@@ -50,6 +59,9 @@ func drawCell(p *painter, c ui.LogCell, s float64) {
 	}
 	if c.Conflict {
 		p.b.frame(p.dst, c.R, 2*s, ui.Vermillion)
+	}
+	if c.Named {
+		p.b.frame(p.dst, c.R.Inset(-2*s), 2.5*s, ui.Ink)
 	}
 }
 

@@ -184,6 +184,9 @@ type NarrativeStep struct {
 	Kind StepKind // StepSay, StepPause or StepChapter
 	Text string   // in the run's language
 	Pos  Pos
+	// Shows are what the screen must show while the step is on screen
+	// (shows:).
+	Shows []Show
 }
 
 // Narrative returns the scenario's narrative steps (say, pause, chapter)
@@ -194,7 +197,7 @@ func (r *Runner) Narrative() []NarrativeStep {
 	var out []NarrativeStep
 	for _, s := range r.s.Steps {
 		if s.Kind.Narrative() {
-			out = append(out, NarrativeStep{Kind: s.Kind, Text: s.Text.In(r.opts.Lang), Pos: s.Pos})
+			out = append(out, NarrativeStep{Kind: s.Kind, Text: s.Text.In(r.opts.Lang), Pos: s.Pos, Shows: s.Shows})
 		}
 	}
 	return out

@@ -64,12 +64,15 @@ type MemberInfo struct {
 	Term, Vote, Lead      uint64
 	Commit, Applied       uint64
 	LastIndex, FirstIndex uint64 // the durable log: entries FirstIndex..LastIndex
-	SnapshotIndex         uint64
-	ElectionElapsed       int // ticks since the election timer was reset
-	ElectionTimeout       int // the randomized timeout raft drew, in ticks
-	ClockRate             float64
-	DiskBusy              bool // a write is waiting for the disk
-	QueuedWhileStalled    int
+	// SnapshotIndex and SnapshotTerm are the last entry its snapshot
+	// holds: raft keeps that entry's term, so it is an entry of the log
+	// still (the one before FirstIndex), whose data the snapshot holds.
+	SnapshotIndex, SnapshotTerm uint64
+	ElectionElapsed             int // ticks since the election timer was reset
+	ElectionTimeout             int // the randomized timeout raft drew, in ticks
+	ClockRate                   float64
+	DiskBusy                    bool // a write is waiting for the disk
+	QueuedWhileStalled          int
 }
 
 // Info returns the live state of the member with the name.
@@ -96,7 +99,7 @@ func (m *member) info() MemberInfo {
 		Learner: slices.Contains(m.conf.GetLearners(), m.id),
 		Voter:   slices.Contains(m.conf.GetVoters(), m.id),
 		Term:    m.hard.GetTerm(), Vote: m.hard.GetVote(), Commit: m.hard.GetCommit(),
-		LastIndex: m.lastIndex(), FirstIndex: m.log.first, SnapshotIndex: m.snap.Index,
+		LastIndex: m.lastIndex(), FirstIndex: m.log.first, SnapshotIndex: m.snap.Index, SnapshotTerm: m.snap.Term,
 		ClockRate: m.rate, DiskBusy: m.diskBusy, QueuedWhileStalled: len(m.queue),
 		Applied: m.applied, Ready: m.ready && m.up, MemberID: m.memberID,
 		PeerURL: m.peerURL, ClientURL: m.clientURL,

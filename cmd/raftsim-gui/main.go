@@ -181,7 +181,7 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 		w, h = hs.size()
 	}
 	app := ui.NewAppFor(sess, ui.Screen{W: w, H: h, Scale: fl.Scale, Lang: lang, Present: fl.Present, M: fonts.Font})
-	app.Title = title
+	app.SetTitle(title)
 	if lesson != nil {
 		if err := app.OpenLesson(lesson); err != nil {
 			fmt.Fprintln(stderr, "raftsim-gui:", err)

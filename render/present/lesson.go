@@ -15,6 +15,9 @@ type Step struct {
 	// belongs to (a chapter step belongs to itself), or -1 before the
 	// first chapter.
 	Chapter int
+	// Shows are what the screen must show while the step is on screen
+	// (its shows:, the screen contract).
+	Shows []scenarios.Show
 }
 
 // IsPause reports whether the step waits for the presenter.
@@ -35,6 +38,39 @@ type Lesson struct {
 
 	seed    uint64
 	seedSet bool
+	end     sim.Time // when a run of it ends (Duration), once known
+	ended   bool
+}
+
+// Duration returns the virtual time a run of the lesson takes, from the
+// start to its last step (or to where it stops early): what its timeline
+// spans. The first call runs the lesson once, headless.
+func (l *Lesson) Duration() sim.Time {
+	if !l.ended {
+		l.ended = true
+		if r, err := scenarios.NewRunner(l.Scenario, scenarios.RunOptions{Seed: l.seed, SeedSet: l.seedSet, Lang: l.Lang}); err == nil {
+			r.Run()
+			l.end = r.World().Now()
+		}
+	}
+	return l.end
+}
+
+// MostPinned returns the most requests one step of the lesson names in
+// its shows: (the clients panel must have room to keep them all in
+// sight).
+func (l *Lesson) MostPinned() int {
+	most := 0
+	for _, st := range l.Steps {
+		n := 0
+		for _, sh := range st.Shows {
+			if sh.Kind == scenarios.ShowRequest {
+				n++
+			}
+		}
+		most = max(most, n)
+	}
+	return most
 }
 
 // Open loads a scenario file or a built-in lesson (as scenarios.Load
@@ -62,7 +98,7 @@ func New(s *scenarios.Scenario, lang string, seed uint64) (*Lesson, error) {
 			chapter = len(l.Chapters)
 			l.Chapters = append(l.Chapters, i)
 		}
-		l.Steps = append(l.Steps, Step{Kind: n.Kind, Text: n.Text, Chapter: chapter})
+		l.Steps = append(l.Steps, Step{Kind: n.Kind, Text: n.Text, Chapter: chapter, Shows: n.Shows})
 	}
 	return l, nil
 }
@@ -158,6 +194,16 @@ type Run struct {
 
 // World returns the world the run drives.
 func (r *Run) World() *sim.World { return r.r.World() }
+
+// Resolve names the one member a reference stands for now in this run
+// ($names bound so far, @leader as it is now), if it stands for one.
+func (r *Run) Resolve(ref scenarios.NodeRef) (string, bool) {
+	names, err := r.r.Resolve(ref)
+	if err != nil || len(names) != 1 {
+		return "", false
+	}
+	return names[0], true
+}
 
 // Resume continues past a narrative stop.
 func (r *Run) Resume() {

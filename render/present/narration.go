@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/scenarios"
 )
 
 // NarrationKind is what the caption area shows.
@@ -150,6 +151,41 @@ func (p *Presenter) OutlineEntries() []OutlineEntry {
 			}
 			out = append(out, OutlineEntry{Text: text, Current: i == shown})
 		}
+	}
+	return out
+}
+
+// Shown is one thing the step on screen names (its shows:), resolved: what
+// the window must show now.
+type Shown struct {
+	Kind scenarios.ShowKind
+	// Label is a request's label (its as:).
+	Label string
+	// Member is the member of an entry, a member or a commit index.
+	Member string
+	// Index is an entry's index or a commit index; Term an entry's term.
+	Index, Term uint64
+}
+
+// Shows returns what the step on screen names, resolved against the
+// lesson's run as it is now: a $name bound, @leader as it is. An item
+// whose member cannot be told yet (a $name bound later in the step) is
+// left out until it can. Taken over, the screen is the teacher's: none.
+func (p *Presenter) Shows() []Shown {
+	if p.run == nil || p.shown < 0 {
+		return nil
+	}
+	var out []Shown
+	for _, sh := range p.lesson.Steps[p.shown].Shows {
+		s := Shown{Kind: sh.Kind, Label: sh.Label, Index: sh.Index, Term: sh.Term}
+		if sh.Kind != scenarios.ShowRequest {
+			name, ok := p.run.Resolve(sh.Node)
+			if !ok {
+				continue
+			}
+			s.Member = name
+		}
+		out = append(out, s)
 	}
 	return out
 }

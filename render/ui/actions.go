@@ -23,6 +23,7 @@ const (
 	ActLegend    // show or hide the legend (L)
 	ActPresent   // the projector layout on or off (P)
 	ActFixedRate // adaptive pace or a fixed rate
+	ActMenu      // the toolbar's menu: the buttons that gave way
 
 	// Acting on the selected member.
 	ActCrash

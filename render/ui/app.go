@@ -97,8 +97,9 @@ type App struct {
 }
 
 type menuState struct {
-	target string
-	client bool
+	target  string
+	client  bool
+	toolbar bool // the toolbar's menu: the buttons that gave way
 }
 
 type dragState struct {
@@ -543,6 +544,9 @@ func (a *App) act(act Action, target string) {
 	case ActPresent:
 		a.SetPresent(!a.view.present)
 		return
+	case ActMenu:
+		a.menu = &menuState{toolbar: true}
+		return
 	case ActAddMember, ActAddLearner:
 		a.do(sim.Command{Kind: sim.CmdAddMember, Node: a.newMemberName(), Learner: act == ActAddLearner, Start: true})
 		return
@@ -662,9 +666,17 @@ func (a *App) describeCommand(c sim.Command) string {
 func (a *App) buildMenu(f *Frame) *MenuDraw {
 	m := a.menu
 	l := f.L
+	if m.toolbar {
+		return a.buildToolbarMenu(f)
+	}
 	var anchor Point
-	md := &MenuDraw{Target: m.target, Client: m.client}
+	md := &MenuDraw{Target: m.target, Client: m.client, Title: m.target}
 	info, isMember := a.S.World().Info(m.target)
+	if isMember {
+		md.Title += " · " + a.Lang.T(StyleOfRole(info.Role).Label)
+	} else if m.client {
+		md.Title += " · " + a.Lang.T("client")
+	}
 	if i, ok := f.Names[m.target]; ok {
 		anchor = f.Ring.Pos[i].Add(Point{f.Ring.NodeR + l.Px(8), -f.Ring.NodeR})
 	} else {
@@ -714,4 +726,32 @@ func enabled(act Action, in sim.MemberInfo) bool {
 		return !in.Removed
 	}
 	return true
+}
+
+// buildToolbarMenu places the toolbar's menu under its button: the
+// buttons that gave way to the title and the clock, with their keys.
+func (a *App) buildToolbarMenu(f *Frame) *MenuDraw {
+	l := f.L
+	md := &MenuDraw{Title: a.Lang.T(menuButton.Label)}
+	var anchor Rect
+	for _, b := range l.Buttons {
+		if b.Action == ActMenu {
+			anchor = b.Rect
+		}
+	}
+	itemH := l.SmallH() + l.Px(5)
+	w := l.Width(md.Title, l.Normal)
+	for _, b := range l.MenuButtons {
+		md.Items = append(md.Items, MenuItem{Action: b.Action, Label: b.Label, Key: b.Key, Enabled: true})
+		w = math.Max(w, l.Width(a.Lang.T(b.Label), l.Small)+l.Width(b.Key, l.Small)+l.Px(24))
+	}
+	w += l.Px(16)
+	h := itemH*float64(len(md.Items)) + l.LineH() + l.Px(10)
+	x := math.Max(0, math.Min(anchor.Right()-w, l.W-w-l.Px(4)))
+	y := l.Toolbar.Bottom() + l.Px(2)
+	md.R = Rect{x, y, w, h}
+	for i := range md.Items {
+		md.Items[i].R = Rect{x + l.Px(4), y + l.LineH() + l.Px(6) + float64(i)*itemH, w - l.Px(8), itemH}
+	}
+	return md
 }

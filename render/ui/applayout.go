@@ -12,6 +12,7 @@ type viewOptions struct {
 	present  bool
 	legend   LegendMode
 	captions []string
+	pins     int
 	m        Measurer
 }
 
@@ -20,7 +21,7 @@ type viewOptions struct {
 // (nil: the window's). The screen's cluster shape is the session's.
 func NewAppFor(s *Session, sc Screen) *App {
 	a := &App{S: s, speed: DefaultSpeed, scale: sc.Scale, Lang: sc.Lang, Pace: present.NewPacer(TPS)}
-	a.view = viewOptions{present: sc.Present, legend: sc.Legend, captions: sc.Captions, m: sc.M}
+	a.view = viewOptions{present: sc.Present, legend: sc.Legend, captions: sc.Captions, pins: sc.Pins, m: sc.M}
 	if sc.Present && sc.Legend == LegendAuto {
 		a.view.legend = LegendHidden
 	}
@@ -36,8 +37,8 @@ func (a *App) screen(w, h int) Screen {
 
 // screenFor is screen for a cluster of a shape.
 func (a *App) screenFor(w, h int, cs ClusterShape) Screen {
-	return Screen{W: w, H: h, Scale: a.scale, Lang: a.Lang, Box: a.Box.Open, Present: a.view.present,
-		Legend: a.view.legend, Cluster: cs, Captions: a.view.captions, M: a.view.m}
+	return Screen{W: w, H: h, Scale: a.scale, Lang: a.Lang, Box: a.Box.Open, Present: a.view.present, Title: a.HeaderTitle(),
+		Legend: a.view.legend, Cluster: cs, Captions: a.view.captions, Pins: a.view.pins, M: a.view.m}
 }
 
 // relayout lays the App out again for its window, as it is now.
@@ -56,6 +57,13 @@ func (a *App) syncLayout() {
 			a.relayout()
 		}
 	}
+}
+
+// SetTitle names what the sandbox shows (the header says
+// "raftsim · TITLE"), and lays the window out again for it.
+func (a *App) SetTitle(t string) {
+	a.Title = t
+	a.relayout()
 }
 
 // SetLang sets the language of the window's words, and lays it out again.

@@ -25,6 +25,10 @@ type Frame struct {
 	Cuts    []CutDraw
 	Menu    *MenuDraw
 
+	// Named are the log entries the lesson's step on screen names (its
+	// shows:), which the logs panel keeps in sight and frames.
+	Named []NamedEntry
+
 	Track Rect
 	Span  sim.Time
 	Head  sim.Time
@@ -32,6 +36,13 @@ type Frame struct {
 
 	// Texts is every word drawn, placed and measured.
 	Texts []TextItem
+}
+
+// NamedEntry is an entry a lesson's step names: a member's entry at an
+// index (of a term, which the run proves).
+type NamedEntry struct {
+	Member string
+	Index  uint64
 }
 
 // ClientBox is a client: bound to one member, drawn beside it; or with
@@ -90,7 +101,8 @@ type CutDraw struct {
 
 // MenuDraw is an open member or client menu.
 type MenuDraw struct {
-	Target string // member or client name
+	Target string // member or client name ("" for the toolbar's menu)
+	Title  string // its heading
 	Client bool
 	R      Rect
 	Items  []MenuItem
@@ -117,7 +129,7 @@ func BuildFrame(a *App) *Frame {
 		// out again, and until then this frame is laid out for itself.
 		l = Lay(a.screenFor(int(l.W), int(l.H), ViewShape(v, l.Members.Hosts)))
 	}
-	f := &Frame{L: l, View: v, Names: map[string]int{}, Ring: l.Members}
+	f := &Frame{L: l, View: v, Names: map[string]int{}, Ring: l.Members, Named: a.namedEntries()}
 	for i, m := range v.Members {
 		f.Names[m.Name] = i
 	}
@@ -137,6 +149,10 @@ func BuildFrame(a *App) *Frame {
 	}
 	f.Head = a.S.Head()
 	f.Span = Span(f.Head)
+	if a.Lesson != nil {
+		// A lesson's timeline spans the lesson, whatever its length.
+		f.Span = LessonSpan(a.Lesson.Lesson().Duration(), f.Head)
+	}
 	f.Track = Track(l)
 	f.Marks = a.S.Marks()
 	f.Texts = f.texts(a)

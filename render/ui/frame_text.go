@@ -222,6 +222,9 @@ type LogCell struct {
 	Applied   bool
 	Conflict  bool // differs from the leader's entry at this index
 	Compacted bool // in a snapshot: the log starts after it
+	// Named: the step on screen speaks of this entry (its shows:), and
+	// the cell is framed.
+	Named bool
 }
 
 // LogRow is one member's row of the logs panel.
@@ -229,39 +232,101 @@ type LogRow struct {
 	Name  string
 	Y     float64 // the top of its cells
 	Cells []LogCell
+	// Commit is the member's commit index, written in the commit column;
+	// CommitAt is its cell's right edge, where the commit mark stands
+	// (0: off the cells shown).
+	Commit   uint64
+	CommitAt float64
 	// Match and Next are the leader's marks for this follower (0: none
 	// on screen): the cell its log is known to match up to, and the cell
 	// the leader sends from next.
 	Match, Next LogCell
-	Progress    string // "3 · 5 · replicate", or the leader's own row
+	// Progress is, for each view shown (LogPanel.Views), what that
+	// leader knows of this member: "3 · 5 · replicate", or "leader" on
+	// its own row.
+	Progress []string
+}
+
+// LogPanel is the logs panel, placed: the rows, the first index shown, and
+// the leaders whose view of their followers is shown, each in a column
+// headed with its name (two when two members lead, the one of the higher
+// term first).
+type LogPanel struct {
+	Rows  []LogRow
+	Lo    uint64
+	Cells int
+	Views []string
+	// ViewX is where each view's column starts; each is ProgW wide.
+	ViewX []float64
+}
+
+// leaders returns the members that believe they lead, the highest term
+// first (the View's leader, then any other), at most two.
+func leaders(v sim.View) []sim.MemberView {
+	var out []sim.MemberView
+	if m, ok := leaderOf(v); ok {
+		out = append(out, m)
+	}
+	for _, m := range v.Members {
+		if m.Up && m.Role == sim.RoleLeader && m.Name != v.Leader && len(out) < 2 {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // LogRows places the logs panel's rows: one per member, the cells of the
 // latest entries that fit, coloured by term.
 func (f *Frame) LogRows() (rows []LogRow, lo uint64) {
+	p := f.LogPanel()
+	return p.Rows, p.Lo
+}
+
+// LogPanel places the logs panel: one row per member, the cells of the
+// latest entries that fit (from early enough to hold every entry the step
+// on screen names), each member's commit index, and each leader's view of
+// the others' progress.
+func (f *Frame) LogPanel() LogPanel {
 	l, g := f.L, f.L.Log
 	v := f.View
+	lead, haveLead := leaderOf(v)
+	views := leaders(v)
+	cells := g.Cells
+	if len(views) == 2 && g.Cells-int(math.Ceil(g.ProgW/g.CellW)) >= 3 {
+		// Two leaders: a column for each one's view, the cells give way.
+		cells = g.Cells - int(math.Ceil(g.ProgW/g.CellW))
+	} else if len(views) == 2 {
+		views = views[:1]
+	}
+	panel := LogPanel{Cells: cells}
+	for k := range views {
+		panel.Views = append(panel.Views, views[k].Name)
+		panel.ViewX = append(panel.ViewX, g.Right-float64(len(views)-k)*g.ProgW)
+	}
 	var hi uint64
 	for _, m := range v.Members {
 		hi = max(hi, m.LastIndex)
 	}
-	lo = 1
-	if hi >= uint64(g.Cells) {
-		lo = hi - uint64(g.Cells) + 1
+	lo := uint64(1)
+	if hi >= uint64(cells) {
+		lo = hi - uint64(cells) + 1
 	}
-	lead, haveLead := leaderOf(v)
-	prog := map[string]sim.ProgressView{}
-	for _, pr := range lead.Progress {
-		prog[pr.Name] = pr
+	named := map[[2]string]bool{}
+	for _, e := range f.Named {
+		if e.Index >= 1 && e.Index < lo {
+			lo = e.Index // the entry the caption speaks of stays in sight
+		}
+		named[[2]string{e.Member, strconv.FormatUint(e.Index, 10)}] = true
 	}
+	panel.Lo = lo
 	cellAt := func(i uint64, y float64) Rect {
 		return Rect{g.CellsX + float64(i-lo)*g.CellW + 1, y, g.CellW - 2, g.CellH}
 	}
 	for row, m := range v.Members {
 		y := g.Top + float64(row)*g.RowH
-		r := LogRow{Name: m.Name, Y: y}
-		for i := lo; i <= m.LastIndex && i < lo+uint64(g.Cells); i++ {
-			c := LogCell{R: cellAt(i, y), Index: i}
+		r := LogRow{Name: m.Name, Y: y, Commit: m.Commit}
+		for i := lo; i <= m.LastIndex && i < lo+uint64(cells); i++ {
+			c := LogCell{R: cellAt(i, y), Index: i, Named: named[[2]string{m.Name, strconv.FormatUint(i, 10)}]}
 			e, ok := entryAt(m, i)
 			if !ok {
 				// Below the first index: compacted into a snapshot.
@@ -277,21 +342,35 @@ func (f *Frame) LogRows() (rows []LogRow, lo uint64) {
 			}
 			r.Cells = append(r.Cells, c)
 		}
-		if pr, ok := prog[m.Name]; ok && m.Name != lead.Name {
-			if pr.Match >= lo && pr.Match < lo+uint64(g.Cells) && pr.Match > 0 {
-				r.Match = LogCell{R: cellAt(pr.Match, y), Index: pr.Match}
-			}
-			if pr.Next >= lo && pr.Next < lo+uint64(g.Cells) {
-				r.Next = LogCell{R: cellAt(pr.Next, y), Index: pr.Next}
-			}
-			r.Progress = fmt.Sprintf("%d · %d · %s", pr.Match, pr.Next, l.Lang.T(ProgressWord(pr.State)))
+		if m.Commit >= lo && m.Commit < lo+uint64(cells) {
+			r.CommitAt = cellAt(m.Commit, y).Right() + 1
 		}
-		if haveLead && m.Name == lead.Name {
-			r.Progress = l.Lang.T("leader")
+		for k, ld := range views {
+			if ld.Name == m.Name {
+				r.Progress = append(r.Progress, l.Lang.T("leader"))
+				continue
+			}
+			s := ""
+			for _, pr := range ld.Progress {
+				if pr.Name != m.Name {
+					continue
+				}
+				s = fmt.Sprintf("%d · %d · %s", pr.Match, pr.Next, l.Lang.T(ProgressWord(pr.State)))
+				if k > 0 {
+					continue // the marks are the first leader's
+				}
+				if pr.Match >= lo && pr.Match < lo+uint64(cells) && pr.Match > 0 {
+					r.Match = LogCell{R: cellAt(pr.Match, y), Index: pr.Match}
+				}
+				if pr.Next >= lo && pr.Next < lo+uint64(cells) {
+					r.Next = LogCell{R: cellAt(pr.Next, y), Index: pr.Next}
+				}
+			}
+			r.Progress = append(r.Progress, s)
 		}
-		rows = append(rows, r)
+		panel.Rows = append(panel.Rows, r)
 	}
-	return rows, lo
+	return panel
 }
 
 // leaderOf returns the View's leader member, if any.
@@ -304,8 +383,14 @@ func leaderOf(v sim.View) (sim.MemberView, bool) {
 	return sim.MemberView{}, false
 }
 
-// entryAt returns a member's log entry at an index.
+// entryAt returns a member's log entry at an index: one of its log, or
+// the last entry its snapshot holds (raft keeps its term; a cluster
+// started as the Raft paper's figures are, bootstrap: raft, holds its
+// index 1 so).
 func entryAt(m sim.MemberView, i uint64) (sim.LogEntryView, bool) {
+	if i == m.SnapshotIndex && i > 0 {
+		return sim.LogEntryView{Index: i, Term: m.SnapshotTerm}, true
+	}
 	if i < m.FirstIndex || len(m.Log) == 0 {
 		return sim.LogEntryView{}, false
 	}
@@ -318,10 +403,22 @@ func entryAt(m sim.MemberView, i uint64) (sim.LogEntryView, bool) {
 
 func (f *Frame) logTexts() []TextItem {
 	l, g := f.L, f.L.Log
-	rows, lo := f.LogRows()
+	panel := f.LogPanel()
+	lo := panel.Lo
 	var out []TextItem
 	sh := l.SmallH()
-	// Index numbers above the cells, as often as they fit.
+	// The first header line: whose view each progress column is.
+	top := g.Top - g.HeaderH
+	for k, name := range panel.Views {
+		s, cut := Fit(l.M, ViewHeading(l.Lang, name), l.Small, g.ProgW-l.Px(8))
+		out = append(out, TextItem{S: s, Size: l.Small, R: Rect{panel.ViewX[k] + l.Px(8), top, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Muted, Cut: cut, Essential: true})
+	}
+	// The second: the commit column's heading, the index numbers above
+	// the cells (every entry a step names, and others as often as they
+	// fit), the progress columns' headings.
+	top += sh
+	commitX := l.Logs.X + l.Px(8) + g.NameW
+	out = append(out, TextItem{S: l.Lang.T("commit"), Size: l.Small, R: Rect{commitX, top, g.CommitW - l.Px(6), sh}, Align: AlignEnd, Color: Muted})
 	step := uint64(1)
 	for _, st := range []uint64{1, 2, 5, 10, 20, 50, 100} {
 		step = st
@@ -329,27 +426,50 @@ func (f *Frame) logTexts() []TextItem {
 			break
 		}
 	}
-	top := g.Top - g.HeaderH
-	for k := range g.Cells {
-		i := lo + uint64(k)
-		if i%step == 0 || k == 0 {
-			s := strconv.FormatUint(i, 10)
-			w := l.Width(s, l.Small)
-			x := g.CellsX + float64(k)*g.CellW + g.CellW/2
-			if k == 0 && i%step != 0 && step > 1 {
-				continue
+	var numbered []Rect
+	number := func(i uint64, must bool) {
+		k := int(i - lo)
+		s := strconv.FormatUint(i, 10)
+		w := l.Width(s, l.Small)
+		x := g.CellsX + float64(k)*g.CellW + g.CellW/2
+		r := Rect{x - w/2, top, w, sh}
+		for _, o := range numbered {
+			if r.Inset(-l.Px(2)).Overlaps(o) {
+				return
 			}
-			out = append(out, TextItem{S: s, Size: l.Small, R: Rect{x - w/2, top, w, sh}, Align: AlignCenter, Color: Muted})
+		}
+		if !must && r.X < g.CellsX-l.Px(2) {
+			return
+		}
+		numbered = append(numbered, r)
+		col := Muted
+		if must {
+			col = Ink
+		}
+		out = append(out, TextItem{S: s, Size: l.Small, R: r, Align: AlignCenter, Color: col, Essential: must})
+	}
+	for _, e := range f.Named {
+		if e.Index >= lo && e.Index < lo+uint64(panel.Cells) {
+			number(e.Index, true)
 		}
 	}
-	progX := l.Logs.Right() - l.Px(8) - (g.ProgW - l.Px(8))
+	for k := range panel.Cells {
+		if i := lo + uint64(k); i%step == 0 || k == 0 && step == 1 {
+			number(i, false)
+		}
+	}
 	head := l.Lang.T("match · next · state")
-	out = append(out, TextItem{S: head, Size: l.Small, R: Rect{progX, top, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Muted})
-	for _, r := range rows {
+	for _, x := range panel.ViewX {
+		out = append(out, TextItem{S: head, Size: l.Small, R: Rect{x + l.Px(8), top, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Muted})
+	}
+	for _, r := range panel.Rows {
 		ty := r.Y + (g.CellH-sh)/2
 		out = append(out, TextItem{S: r.Name, Size: l.Small, R: Rect{l.Logs.X + l.Px(8), ty, g.NameW - l.Px(4), sh}, Color: Ink, Essential: true})
-		if r.Progress != "" {
-			out = append(out, TextItem{S: r.Progress, Size: l.Small, R: Rect{progX, ty, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Ink, Essential: true})
+		out = append(out, TextItem{S: strconv.FormatUint(r.Commit, 10), Size: l.Small, R: Rect{commitX, ty, g.CommitW - l.Px(6), sh}, Align: AlignEnd, Color: Ink, Essential: true})
+		for k, s := range r.Progress {
+			if s != "" {
+				out = append(out, TextItem{S: s, Size: l.Small, R: Rect{panel.ViewX[k] + l.Px(8), ty, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Ink, Essential: true})
+			}
 		}
 		for _, c := range r.Cells {
 			if c.Compacted {
@@ -582,13 +702,27 @@ func watchOutcome(lang i18n.Lang, op sim.Op) (what, res string) {
 	return what, res
 }
 
-// panelOrder is the order of the clients panel's rows: the watches first
-// (a watch lasts, and its row counts what it has received, which newer
-// requests must not push out of sight), the one that changed last first,
-// then the other requests, the newest first.
-func panelOrder(ops []sim.Op) []sim.Op {
-	var watches, others []sim.Op
+// panelOrder is the order of the clients panel's rows: first the requests
+// a lesson's step names (pinned, in the order it names them: the caption
+// speaks of them, so they stay in sight whatever comes after); then the
+// watches (a watch lasts, and its row counts what it has received, which
+// newer requests must not push out of sight), the one that changed last
+// first; then the other requests, the newest first.
+func panelOrder(ops []sim.Op, pinned []string) []sim.Op {
+	var pins, watches, others []sim.Op
+	isPinned := map[uint64]bool{}
+	for _, label := range pinned {
+		for _, op := range ops {
+			if op.Label == label && label != "" && !isPinned[op.ID] {
+				pins = append(pins, op)
+				isPinned[op.ID] = true
+			}
+		}
+	}
 	for k := len(ops) - 1; k >= 0; k-- {
+		if isPinned[ops[k].ID] {
+			continue
+		}
 		if ops[k].Kind == sim.OpWatch {
 			watches = append(watches, ops[k])
 		} else {
@@ -597,7 +731,7 @@ func panelOrder(ops []sim.Op) []sim.Op {
 	}
 	// Stable: of two watches that changed at one instant, the newer first.
 	slices.SortStableFunc(watches, func(a, b sim.Op) int { return cmp.Compare(watchChanged(b), watchChanged(a)) })
-	return append(watches, others...)
+	return append(append(pins, watches...), others...)
 }
 
 // watchChanged is when a watch last changed: it was opened, received an
@@ -666,7 +800,7 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 		keep, lines int // the lines that keep its outcome; that it takes
 	}
 	var ops []wrapped
-	for _, op := range panelOrder(v.Ops) {
+	for _, op := range panelOrder(v.Ops, a.pinned()) {
 		if len(ops) > fits {
 			break
 		}

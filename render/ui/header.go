@@ -22,7 +22,11 @@ type HeaderText struct {
 }
 
 // PlaceHeader lays out a header's fields in the toolbar, left of the
-// buttons.
+// buttons. The order of giving way: the buttons first, into one menu
+// button (the layout's); then the note, shown whole or not at all; then
+// the chapter, shortened; then the title, shortened to no less than its
+// first TitleKeeps characters. The title's least, the step, the clock,
+// the rate and the play state are never shortened.
 func (l Layout) PlaceHeader(h HeaderText) []TextItem {
 	size := l.Normal
 	y := l.Toolbar.Y + (l.Toolbar.H-LineH(size))/2
@@ -45,8 +49,10 @@ func (l Layout) PlaceHeader(h HeaderText) []TextItem {
 		right -= w + gap
 	}
 	left := l.Px(10)
-	// Then what may give way, in turn: the note, the chapter, the title.
-	titleMin := l.Width("raftsim …", size)
+	// Then what may give way, in turn: the note, the chapter, the title
+	// (down to its first TitleKeeps characters, which the layout keeps
+	// room for).
+	titleMin := math.Min(l.TitleMin, l.Width(TitleMin(h.Title), size))
 	for _, f := range []struct {
 		s string
 		c color.RGBA
@@ -67,7 +73,7 @@ func (l Layout) PlaceHeader(h HeaderText) []TextItem {
 		out = append(out, TextItem{S: s, Size: size, R: Rect{right - w, y, w, LineH(size)}, Color: f.c, Cut: cut})
 		right -= w + gap
 	}
-	s, cut := Fit(l.M, h.Title, size, right-left)
+	s, cut := Fit(l.M, h.Title, size, math.Max(right-left, titleMin))
 	out = append(out, TextItem{S: s, Size: size, R: Rect{left, y, l.Width(s, size), LineH(size)}, Color: Ink, Cut: cut})
 	return out
 }

@@ -25,6 +25,12 @@ type Screen struct {
 	// word (a lesson's captions and questions); it is made tall enough for
 	// the longest, up to MaxCaptionLines lines.
 	Captions []string
+	// Title is what the header names (App.HeaderTitle): the layout keeps
+	// room for at least its first TitleKeeps characters.
+	Title string
+	// Pins is the most requests a lesson's step names (its shows:): the
+	// clients panel is made tall enough to keep them all in sight.
+	Pins int
 	// M measures text; nil means the window's own font (typeface.Find).
 	M Measurer
 }
@@ -121,7 +127,13 @@ type Layout struct {
 	Box      Rect
 	BoxLines int // how many scrollback lines it shows
 
-	Buttons []Button // in the toolbar, those that fit
+	Buttons []Button // in the toolbar, those that fit (and the menu button, if some do not)
+	// MenuButtons are the buttons that gave way to the title and the
+	// clock: the menu button lists them.
+	MenuButtons []Button
+	// TitleMin is the least room the header's title keeps: its first
+	// TitleKeeps characters and an ellipsis, or all of it.
+	TitleMin float64
 	// HeaderFields is where the header's clock, rate and state go: between
 	// the title's shortest form and the buttons.
 	HeaderFields Rect
@@ -222,7 +234,7 @@ func layAt(sc Screen, s float64) Layout {
 	// The header.
 	toolbarH := LineH(l.Normal) + 2*l.Px(5)
 	l.Toolbar = Rect{0, 0, W, toolbarH}
-	l.placeButtons()
+	l.placeButtons(sc.Title)
 
 	// The timeline, and the caption area above it.
 	timelineH := l.Px(6) + l.trackH() + l.Px(2) + l.SmallH() + l.Px(2)
@@ -283,7 +295,10 @@ func layAt(sc Screen, s float64) Layout {
 	titleH := l.LineH() + l.Px(4)
 	logsH := titleH + l.Log.HeaderH + float64(n)*l.Log.RowH + l.Px(6)
 	stateH := titleH + float64(n)*l.RowH() + l.Px(6)
-	clientsMin := titleH + 2*l.SmallH() + l.Px(6)
+	// The clients panel holds at least the requests a lesson's step names
+	// (pinned), or the newest one, each a row of up to three lines, and
+	// the line that counts the older ones.
+	clientsMin := titleH + float64(max(1, sc.Pins))*(3*l.SmallH()+l.Px(3)) + l.SmallH() + l.Px(6)
 	var ringShort string
 	for _, frac := range []float64{0.42, 0.38, 0.34, 0.30, 0.26} {
 		rightW := math.Max(l.Log.MinWidth(), math.Round(avail*frac))
@@ -358,43 +373,90 @@ var toolbar = []struct {
 	{Button{Action: ActHelp, Label: i18n.N("help"), Key: "?"}, 2},
 }
 
-// headerSamples are the widest texts the header's fields are laid out
-// for: the time, the rate and the play state. The presenter's own words
-// for them are measured when drawn (PlaceHeader); these reserve the room.
-var headerSamples = []string{"t = 000.000000s", "1/1000×", i18n.N("|| scenario pause")}
+// menuButton holds the buttons that gave way.
+var menuButton = Button{Action: ActMenu, Label: i18n.N("menu")}
 
-// minHeaderW is the least width the header needs: a shortened title, the
+// TitleKeeps is how many characters of its title the header keeps at the
+// least (Chinese counted in characters): the title comes before the step,
+// the clock and the rate, and the buttons give way first.
+const TitleKeeps = 24
+
+// TitleMin returns the least of a title the header shows: its first
+// TitleKeeps characters and an ellipsis, or the whole title if it is no
+// longer.
+func TitleMin(title string) string {
+	r := []rune(title)
+	if len(r) <= TitleKeeps {
+		return title
+	}
+	return string(r[:TitleKeeps]) + "…"
+}
+
+// headerSamples are the widest texts the header's fields are laid out
+// for: the step, the time, the rate (and its mode) and the play state.
+// The App's own words for them are measured when drawn (PlaceHeader);
+// these reserve the room.
+func (l Layout) headerSamples() []string {
+	lang := l.Lang
+	state := ""
+	for _, s := range []string{i18n.N("|| scenario pause"), i18n.N("|| choosing a lesson"), i18n.N("|| question"),
+		i18n.N("|| reading"), i18n.N("|| paused"), i18n.N("▶ playing"), i18n.N("■ stopped"), i18n.N("■ end")} {
+		if l.Width(lang.T(s), l.Normal) > l.Width(state, l.Normal) {
+			state = lang.T(s)
+		}
+	}
+	mode := lang.T("adaptive") + " ×1/8"
+	if l.Width(lang.T("fixed"), l.Normal) > l.Width(mode, l.Normal) {
+		mode = lang.T("fixed")
+	}
+	return []string{lang.F("step %d/%d", 99, 99), "t = 00.000000s", "1/1000× " + mode, state}
+}
+
+// minHeaderW is the least width the header needs: the title's least, the
 // fields, and the buttons that are left.
 func (l Layout) minHeaderW() float64 {
-	w := l.Px(10) + l.Width("raftsim …", l.Normal) + l.Px(16) + l.HeaderFields.W
+	w := l.Px(10) + l.TitleMin + l.Px(16) + l.HeaderFields.W
 	for _, b := range l.Buttons {
 		w += b.Rect.W + l.Px(4)
 	}
 	return w + l.Px(6)
 }
 
-// placeButtons places the buttons from the right edge, dropping those
-// that give way first until the title, the fields and the rest fit.
-func (l *Layout) placeButtons() {
+// placeButtons places the buttons from the right edge. When they do not
+// all fit beside the title's least, the fields and the clock, they give
+// way in their order, into one menu button that lists them.
+func (l *Layout) placeButtons(title string) {
 	fields := 0.0
-	for _, s := range headerSamples {
-		fields += l.Width(l.Lang.T(s), l.Normal) + l.Px(16)
+	for _, s := range l.headerSamples() {
+		fields += l.Width(s, l.Normal) + l.Px(16)
 	}
 	l.HeaderFields.W = fields
-	titleMin := l.Px(10) + l.Width("raftsim …", l.Normal) + l.Px(16)
+	if title == "" {
+		title = "raftsim · sandbox"
+	}
+	l.TitleMin = l.Width(TitleMin(title), l.Normal)
+	titleMin := l.Px(10) + l.TitleMin + l.Px(16)
 	h := LineH(l.Normal) + l.Px(4)
 	y := l.Toolbar.Y + (l.Toolbar.H-h)/2
+	width := func(b Button) float64 { return l.Width(l.Lang.T(b.Label), l.Normal) + 2*l.Px(8) }
 	for drop := 8; drop >= -1; drop-- {
-		var kept []Button
+		var kept, gone []Button
 		total := 0.0
 		for _, t := range toolbar {
+			b := t.Button
+			b.Rect.W = width(b)
 			if t.drop > drop {
+				gone = append(gone, b)
 				continue
 			}
-			b := t.Button
-			b.Rect.W = l.Width(l.Lang.T(b.Label), l.Normal) + 2*l.Px(8)
 			total += b.Rect.W + l.Px(4)
 			kept = append(kept, b)
+		}
+		if len(gone) > 0 {
+			m := menuButton
+			m.Rect.W = width(m)
+			total += m.Rect.W + l.Px(4)
+			kept = append(kept, m)
 		}
 		if titleMin+fields+total+l.Px(6) <= l.W || drop < 0 {
 			x := l.W - l.Px(6) - total + l.Px(4)
@@ -402,7 +464,7 @@ func (l *Layout) placeButtons() {
 				kept[i].Rect.X, kept[i].Rect.Y, kept[i].Rect.H = x, y, h
 				x += kept[i].Rect.W + l.Px(4)
 			}
-			l.Buttons = kept
+			l.Buttons, l.MenuButtons = kept, gone
 			right := l.W - l.Px(6)
 			if len(kept) > 0 {
 				right = kept[0].Rect.X - l.Px(8)
@@ -472,19 +534,26 @@ type LegendSlot struct {
 	Text  TextItem
 }
 
-// LogGrid is how the logs panel is laid out: a name column, the cells,
-// and a column of the leader's progress for each follower.
+// LogGrid is how the logs panel is laid out: a name column, a column of
+// each member's commit index, the cells, and a column of a leader's view
+// of each follower's progress (two, when two members lead).
 type LogGrid struct {
-	NameW, CellW, CellH, ProgW float64
-	RowH, HeaderH              float64
-	// Cells is how many cells fit; CellsX where they start; Top where the
-	// first row starts (under the index numbers).
-	Cells       int
-	CellsX, Top float64
+	NameW, CommitW, CellW, CellH, ProgW float64
+	RowH, HeaderH                       float64
+	// Cells is how many cells fit beside one progress column; CellsX
+	// where they start; Top where the first row starts (under the two
+	// header lines: whose view, then the index numbers); Right where the
+	// progress columns end.
+	Cells              int
+	CellsX, Top, Right float64
 }
 
 // progSamples are the widest texts of the progress column.
 var progSamples = []string{"999 · 999 · ", i18n.N("replicate"), i18n.N("snapshot"), i18n.N("probe"), i18n.N("leader"), i18n.N("match · next · state")}
+
+// ViewHeading is the heading of a leader's progress column: whose view of
+// its followers it is.
+func ViewHeading(lang i18n.Lang, leader string) string { return lang.F("%s's view", leader) }
 
 func (l Layout) logGrid(names []string) LogGrid {
 	g := LogGrid{}
@@ -492,28 +561,33 @@ func (l Layout) logGrid(names []string) LogGrid {
 		g.NameW = math.Max(g.NameW, l.Width(n, l.Small))
 	}
 	g.NameW = math.Max(g.NameW, l.Width("etcd-10", l.Small)) + l.Px(8)
+	g.CommitW = math.Ceil(math.Max(l.Width(l.Lang.T("commit"), l.Small), l.Width("9999", l.Small)) + l.Px(8))
 	g.CellW = math.Ceil(math.Max(l.Width("99", l.Small)+l.Px(6), l.Px(18)))
 	g.CellH = math.Round(l.Small * 1.2)
 	state := 0.0
 	for _, s := range progSamples[1:5] {
 		state = math.Max(state, l.Width(l.Lang.T(s), l.Small))
 	}
-	g.ProgW = math.Max(l.Width(progSamples[0], l.Small)+state, l.Width(l.Lang.T(progSamples[5]), l.Small)) + l.Px(8)
+	g.ProgW = math.Max(l.Width(progSamples[0], l.Small)+state, l.Width(l.Lang.T(progSamples[5]), l.Small))
+	g.ProgW = math.Max(g.ProgW, l.Width(ViewHeading(l.Lang, longestName(append(names, "etcd-10"))), l.Small)) + l.Px(8)
 	// Under each row of cells: the applied bar, then the Match and Next
 	// marks.
 	g.RowH = g.CellH + l.Px(10)
-	g.HeaderH = l.SmallH()
+	// Two header lines, and room for a row's name, which is taller than
+	// its cells when the small font is.
+	g.HeaderH = 2*l.SmallH() + math.Max(0, math.Ceil((l.SmallH()-g.CellH)/2))
 	return g
 }
 
-// MinWidth is the least width the logs panel needs: names, six cells
-// and the progress column.
-func (g LogGrid) MinWidth() float64 { return g.NameW + 6*g.CellW + g.ProgW + 24 }
+// MinWidth is the least width the logs panel needs: names, commit
+// indexes, six cells and the progress column.
+func (g LogGrid) MinWidth() float64 { return g.NameW + g.CommitW + 6*g.CellW + g.ProgW + 24 }
 
 func (g *LogGrid) place(r Rect, titleH float64) {
-	g.CellsX = r.X + 8 + g.NameW
-	g.Cells = max(1, int((r.W-16-g.NameW-g.ProgW)/g.CellW))
+	g.CellsX = r.X + 8 + g.NameW + g.CommitW
+	g.Cells = max(1, int((r.W-16-g.NameW-g.CommitW-g.ProgW)/g.CellW))
 	g.Top = r.Y + titleH + g.HeaderH
+	g.Right = r.Right() - 8
 }
 
 // Ring is the geometry of the cluster view: where each member sits, and

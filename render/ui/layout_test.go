@@ -10,6 +10,7 @@ import (
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -107,7 +108,7 @@ func TestLayoutMatrix(t *testing.T) {
 							sc := Screen{W: sz[0], H: sz[1], Scale: scale, Lang: lang, Present: present, Captions: captions[lang]}
 							where := fmt.Sprintf("%dx%d@%g %s present=%v, %d members, topology %q", sz[0], sz[1], scale, lang, present, n, topo)
 							a := NewAppFor(s, sc)
-							a.Title = "external-failover: External etcd: an apiserver fails over when its member crashes"
+							a.SetTitle("external-failover: External etcd: an apiserver fails over when its member crashes")
 							total++
 							if a.L.S < scale-1e-9 && !present {
 								reduced++
@@ -195,12 +196,16 @@ func checkLayout(t *testing.T, where string, a *App, captions []string) {
 	f := BuildFrame(a)
 	var items []TextItem
 	// The header, with a long title, the past and every field.
-	hdr := l.PlaceHeader(HeaderText{Title: "raftsim · " + a.Title, Chapter: "2/3 " + strings.Repeat("chapter ", 4),
+	hdr := l.PlaceHeader(HeaderText{Title: a.HeaderTitle(), Chapter: "2/3 " + strings.Repeat("chapter ", 4),
 		Step: "step 12/18", Clock: "t = 12.345678s", Rate: "1/1000×", State: l.Lang.T("|| scenario pause"), Note: l.Lang.F("◀ viewing the past (head %s)", sim.Time(12*time.Second))})
 	for _, want := range []string{"t = 12.345678s", "1/1000×", "step 12/18", l.Lang.T("|| scenario pause")} {
 		if !hasText(hdr, want) {
 			t.Errorf("%s: the header lost %q", where, want)
 		}
+	}
+	// The title keeps at least its first TitleKeeps characters.
+	if want := strings.TrimSuffix(TitleMin(a.HeaderTitle()), "…"); !hasPrefixItem(hdr, want) {
+		t.Errorf("%s: the header's title is cut short of %q", where, want)
 	}
 	for _, it := range hdr {
 		if !it.R.Inside(l.Toolbar) {
@@ -411,5 +416,64 @@ func TestDropMarksGoWithTheCut(t *testing.T) {
 	mustDo(t, s, sim.Command{Kind: sim.CmdHeal})
 	if n := cutDrops(); n != 0 {
 		t.Errorf("%d partition drop marks after the heal", n)
+	}
+}
+
+// hasPrefixItem reports whether an item's text begins with s.
+func hasPrefixItem(items []TextItem, s string) bool {
+	for _, it := range items {
+		if strings.HasPrefix(it.S, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Every lesson's title keeps at least its first TitleKeeps characters (all
+// of it if shorter) in the header, with the step, the clock, the rate and
+// the play state whole, at every projector size and scale, in both
+// languages: the buttons give way first, into the menu button. (At
+// 1024x768 every title was cut to a word or two while "next delivery",
+// "heal all" and "legend" kept their places.)
+func TestHeaderKeepsTheTitle(t *testing.T) {
+	requireCJK(t)
+	lessons, err := scenarios.Lessons()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ls := range lessons {
+		for _, lang := range i18n.Langs {
+			l, err := present.Open(ls.Name, lang.String(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sc := range []Screen{{W: 1024, H: 768, Scale: 1}, {W: 1024, H: 768, Scale: 2}, {W: 1920, H: 1080, Scale: 1}, {W: 1920, H: 1080, Scale: 2}} {
+				sc.Lang, sc.Present = lang, true
+				a := NewAppFor(newSandbox(t), sc)
+				if err := a.OpenLesson(l); err != nil {
+					t.Fatal(err)
+				}
+				a.Handle(Key("pagedown", false))
+				where := fmt.Sprintf("%s %s %dx%d@%g", ls.Name, lang, sc.W, sc.H, sc.Scale)
+				h := a.Header()
+				h.Step, h.Clock, h.State = lang.F("step %d/%d", 18, 18), "t = 12.345678s", lang.T("|| question")
+				items := a.L.PlaceHeader(h)
+				if want := strings.TrimSuffix(TitleMin(h.Title), "…"); !hasPrefixItem(items, want) {
+					t.Errorf("%s: the title is cut short of %q: %q", where, want, items[len(items)-1].S)
+				}
+				for _, f := range []string{h.Step, h.Clock, h.Rate, h.State} {
+					if !hasText(items, f) {
+						t.Errorf("%s: the header lost %q", where, f)
+					}
+				}
+				for _, it := range items {
+					for _, b := range a.L.Buttons {
+						if it.R.Overlaps(b.Rect) {
+							t.Errorf("%s: %q overlaps the button %q", where, it.S, b.Label)
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -27,6 +27,8 @@ const (
 	IconSnapshotted
 	IconMatch
 	IconNext
+	IconCommitBar
+	IconNamed
 	IconTally
 	IconMark
 )
@@ -70,6 +72,8 @@ func Legend() []LegendEntry {
 		LegendEntry{Icon: IconUncommitted, Label: i18n.N("not yet committed")},
 		LegendEntry{Icon: IconConflict, Label: i18n.N("conflicts with the leader")},
 		LegendEntry{Icon: IconSnapshotted, Label: i18n.N("in a snapshot (log compacted)")},
+		LegendEntry{Icon: IconCommitBar, Label: i18n.N("commit index (number: commit column)")},
+		LegendEntry{Icon: IconNamed, Label: i18n.N("the entry the caption speaks of")},
 		LegendEntry{Icon: IconMatch, Label: i18n.N("leader's Match for it")},
 		LegendEntry{Icon: IconNext, Label: i18n.N("leader's Next for it")},
 		LegendEntry{Label: i18n.N("Timeline")})

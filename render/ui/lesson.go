@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/raftsim/raftsim/render/present"
+	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -24,6 +25,7 @@ func (a *App) OpenLesson(l *present.Lesson) error {
 	a.Pace = present.NewPacer(TPS)
 	a.Pace.Fixed, a.Pace.FixedRate = a.fixedRate()
 	a.frames = a.frames[:0]
+	a.view.pins = l.MostPinned()
 	a.SetCaptions(LessonCaptions(l, a.Lang))
 	return nil
 }
@@ -159,4 +161,33 @@ func (a *App) changePace(faster bool) {
 		a.Pace.Scale = max(1.0/8, a.Pace.Scale/2)
 	}
 	a.Pace.Rate()
+}
+
+// pinned returns the labels of the requests the lesson's step on screen
+// names (its shows:), which the clients panel keeps at its top.
+func (a *App) pinned() []string {
+	if a.Lesson == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range a.Lesson.Shows() {
+		if s.Kind == scenarios.ShowRequest {
+			out = append(out, s.Label)
+		}
+	}
+	return out
+}
+
+// namedEntries returns the log entries the lesson's step on screen names.
+func (a *App) namedEntries() []NamedEntry {
+	if a.Lesson == nil {
+		return nil
+	}
+	var out []NamedEntry
+	for _, s := range a.Lesson.Shows() {
+		if s.Kind == scenarios.ShowEntry {
+			out = append(out, NamedEntry{Member: s.Member, Index: s.Index})
+		}
+	}
+	return out
 }

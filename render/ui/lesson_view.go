@@ -18,19 +18,14 @@ func (a *App) Narration() present.Narration {
 	return a.Lesson.Narration()
 }
 
-// Header is what the toolbar says, besides the clock: the drawing lays it
-// out (the title may be shortened; the rest may not).
-type Header struct {
-	Title   string // "sandbox", or the lesson's name and title
-	Chapter string // the current chapter, with its number: "2/3 The partition"
-	Step    string // "step 5/9"
-	Rate    string // "1/36× adaptive", "1/10× fixed"
-	State   string // "▶ playing", "|| paused", "|| question", …
-}
-
-// Header returns what the toolbar says now.
-func (a *App) Header() Header {
-	h := Header{Title: a.shownTitle()}
+// Header returns what the header says now, field by field: the title
+// (in a lesson, the lesson's own; its chapter is on the caption area's top
+// row), the chapter in a scenario, the lesson's step, the virtual time,
+// the rate, whether time runs, and a note (the past, or a smaller scale
+// than asked for). The layout decides where each goes, and what gives way
+// (PlaceHeader).
+func (a *App) Header() HeaderText {
+	h := HeaderText{Title: a.HeaderTitle(), Clock: "t = " + a.S.Now().String()}
 	mode := a.Lang.T("adaptive")
 	if a.Pace.Fixed {
 		mode = a.Lang.T("fixed")
@@ -39,8 +34,14 @@ func (a *App) Header() Header {
 	}
 	h.Rate = a.SpeedLabel() + " " + mode
 	n := a.Narration()
-	if n.Chapter != "" {
+	if n.Chapter != "" && a.Lesson == nil {
 		h.Chapter = strconv.Itoa(n.ChapterNo) + "/" + strconv.Itoa(n.Chapters) + " " + n.Chapter
+	}
+	if a.S.Now() < a.S.Head() {
+		h.Note = a.Lang.F("◀ viewing the past (head %s)", a.S.Head())
+	} else if l := a.L; l.S < l.Scale-0.005 {
+		// The window cannot hold everything at the scale asked for.
+		h.Note = a.Lang.F("scale %.2f (of %g)", l.S, l.Scale)
 	}
 	if n.Steps > 0 {
 		h.Step = a.Lang.F("step %d/%d", n.Step, n.Steps)
@@ -66,12 +67,12 @@ func (a *App) Header() Header {
 	return h
 }
 
-// shownTitle names what is on screen: the lesson's title (its name if it
-// has none), the picker, or what the host named it (the sandbox). A
-// lesson's title alone: the header has little room left of the clock, and
-// "raftsim · split-brain: Split brain" was cut to "raftsim…" at 1024x768
-// and in the projector layout.
-func (a *App) shownTitle() string {
+// HeaderTitle names what is on screen, as the header says it: a lesson's
+// title alone (its name if it has none): it keeps at least its first
+// TitleKeeps characters whatever the window (the layout gives way
+// elsewhere first); "raftsim · " and the picker, or what the host named
+// it (the sandbox), otherwise.
+func (a *App) HeaderTitle() string {
 	if p := a.Lesson; p != nil {
 		if l := p.Lesson(); l.Title != "" {
 			return l.Title
@@ -80,12 +81,12 @@ func (a *App) shownTitle() string {
 		}
 	}
 	if a.Picker != nil {
-		return a.Lang.T("lessons")
+		return "raftsim · " + a.Lang.T("lessons")
 	}
 	if a.Title != "" {
-		return a.Title
+		return "raftsim · " + a.Title
 	}
-	return a.Lang.T("sandbox")
+	return "raftsim · " + a.Lang.T("sandbox")
 }
 
 // captionMarkText is the text a timeline caption mark shows on hover:

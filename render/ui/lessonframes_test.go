@@ -23,7 +23,7 @@ func checkOpRows(t *testing.T, where string, a *App, f *Frame) {
 		t.Errorf("%s: %d requests, %d rows shown and %d counted as older", where, len(ops), len(rows), older)
 		return
 	}
-	order := panelOrder(ops)
+	order := panelOrder(ops, a.pinned())
 	for k, row := range rows {
 		if want := order[k].ID; row.Op.ID != want {
 			t.Errorf("%s: row %d is request #%d, want #%d", where, k, row.Op.ID, want)

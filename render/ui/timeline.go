@@ -166,6 +166,15 @@ func Span(head sim.Time) sim.Time {
 	return max(minSpan, head+head/20)
 }
 
+// LessonSpan is how much virtual time a lesson's timeline spans: the
+// lesson, from its start to its last step (or as far as time has gone,
+// if the cluster ran on), and a twentieth more, so that its end is not
+// at the very edge.
+func LessonSpan(end, head sim.Time) sim.Time {
+	t := max(end, head)
+	return max(sim.Time(time.Millisecond), t+t/20)
+}
+
 // Track returns the part of the timeline strip that maps to time.
 func Track(l Layout) Rect {
 	pad := l.Px(12)
