@@ -155,6 +155,7 @@ var zh = map[string]string{
 	// The panels.
 	"match · next · state": "匹配 · 下一条 · 状态",
 	"%s's view":            "%s 的视角",
+	"match · next":         "匹配 · 下一条",
 	"(down: state machine lost until restart)": "（宕机：状态机在重启前丢失）",
 	"missing %s":        "缺少 %s",
 	"(empty)":           "（空）",
@@ -173,7 +174,7 @@ var zh = map[string]string{
 	"no vote":                              "未投票",
 	"voted %s":                             "投给 %s",
 	" · %d queued":                         " · 排队 %d 条",
-	" · clock %g×":                         " · 时钟 %g×",
+	"clock %g×":                            "时钟 %g×",
 	"release on a member: cut both ways":   "在成员上松开：双向切断",
 	"release on a member: cut one way (→)": "在成员上松开：单向切断（→）",
 

@@ -86,7 +86,9 @@ func MemberLabels(lang i18n.Lang, v sim.View, m sim.MemberView) (role, term, vot
 	case m.Stalled && m.QueuedWhileStalled > 0:
 		vote += lang.F(" · %d queued", m.QueuedWhileStalled)
 	case m.ClockRate != 1 && m.ClockRate != 0:
-		vote += lang.F(" · clock %g×", m.ClockRate)
+		// The clock first: a lesson about a skewed clock speaks of it,
+		// and a line too long for the labels loses its end.
+		vote = lang.F("clock %g×", m.ClockRate) + " · " + vote
 	}
 	return role, term, vote
 }
@@ -145,7 +147,7 @@ func (f *Frame) labelItems(i int) []TextItem {
 	for k, s := range lines {
 		item := TextItem{S: s, Size: l.Small, Align: AlignCenter, Color: Ink, Essential: k < 2, Plate: Background}
 		if k == 2 {
-			item.S, item.Cut = Fit(l.M, s, l.Small, lab.W)
+			item.S, item.Cut = Fit(l.M, s, l.Small, lab.W-2*labelMargin(l))
 			item.Color = Muted
 		}
 		widest = math.Max(widest, l.Width(item.S, l.Small))
@@ -256,8 +258,12 @@ type LogPanel struct {
 	Lo    uint64
 	Cells int
 	Views []string
-	// ViewX is where each view's column starts; each is ProgW wide.
+	// ViewX is where each view's column starts; each is ViewW wide.
 	ViewX []float64
+	ViewW float64
+	// Short says the columns leave out the state word (two views and
+	// little room).
+	Short bool
 }
 
 // leaders returns the members that believe they lead, the highest term
@@ -292,16 +298,25 @@ func (f *Frame) LogPanel() LogPanel {
 	lead, haveLead := leaderOf(v)
 	views := leaders(v)
 	cells := g.Cells
-	if len(views) == 2 && g.Cells-int(math.Ceil(g.ProgW/g.CellW)) >= 3 {
-		// Two leaders: a column for each one's view, the cells give way.
-		cells = g.Cells - int(math.Ceil(g.ProgW/g.CellW))
-	} else if len(views) == 2 {
-		views = views[:1]
+	panel := LogPanel{ViewW: g.ProgW}
+	if len(views) == 2 {
+		// Two leaders: a column for each one's view; the cells give way,
+		// down to two, and then the state words.
+		room := float64(g.Cells)*g.CellW + g.ProgW
+		switch {
+		case room-2*g.ProgW >= 2*g.CellW:
+			cells = int((room - 2*g.ProgW) / g.CellW)
+		case room-2*g.ProgShortW >= 2*g.CellW:
+			cells = int((room - 2*g.ProgShortW) / g.CellW)
+			panel.ViewW, panel.Short = g.ProgShortW, true
+		default:
+			views = views[:1]
+		}
 	}
-	panel := LogPanel{Cells: cells}
+	panel.Cells = cells
 	for k := range views {
 		panel.Views = append(panel.Views, views[k].Name)
-		panel.ViewX = append(panel.ViewX, g.Right-float64(len(views)-k)*g.ProgW)
+		panel.ViewX = append(panel.ViewX, g.Right-float64(len(views)-k)*panel.ViewW)
 	}
 	var hi uint64
 	for _, m := range v.Members {
@@ -356,6 +371,9 @@ func (f *Frame) LogPanel() LogPanel {
 					continue
 				}
 				s = fmt.Sprintf("%d · %d · %s", pr.Match, pr.Next, l.Lang.T(ProgressWord(pr.State)))
+				if panel.Short {
+					s = fmt.Sprintf("%d · %d", pr.Match, pr.Next)
+				}
 				if k > 0 {
 					continue // the marks are the first leader's
 				}
@@ -409,9 +427,10 @@ func (f *Frame) logTexts() []TextItem {
 	sh := l.SmallH()
 	// The first header line: whose view each progress column is.
 	top := g.Top - g.HeaderH
+	vw := panel.ViewW - l.Px(8)
 	for k, name := range panel.Views {
-		s, cut := Fit(l.M, ViewHeading(l.Lang, name), l.Small, g.ProgW-l.Px(8))
-		out = append(out, TextItem{S: s, Size: l.Small, R: Rect{panel.ViewX[k] + l.Px(8), top, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Muted, Cut: cut, Essential: true})
+		s, cut := Fit(l.M, ViewHeading(l.Lang, name), l.Small, vw)
+		out = append(out, TextItem{S: s, Size: l.Small, R: Rect{panel.ViewX[k] + l.Px(8), top, vw, sh}, Align: AlignEnd, Color: Muted, Cut: cut, Essential: true})
 	}
 	// The second: the commit column's heading, the index numbers above
 	// the cells (every entry a step names, and others as often as they
@@ -459,8 +478,11 @@ func (f *Frame) logTexts() []TextItem {
 		}
 	}
 	head := l.Lang.T("match · next · state")
+	if panel.Short {
+		head = l.Lang.T("match · next")
+	}
 	for _, x := range panel.ViewX {
-		out = append(out, TextItem{S: head, Size: l.Small, R: Rect{x + l.Px(8), top, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Muted})
+		out = append(out, TextItem{S: head, Size: l.Small, R: Rect{x + l.Px(8), top, vw, sh}, Align: AlignEnd, Color: Muted})
 	}
 	for _, r := range panel.Rows {
 		ty := r.Y + (g.CellH-sh)/2
@@ -468,7 +490,7 @@ func (f *Frame) logTexts() []TextItem {
 		out = append(out, TextItem{S: strconv.FormatUint(r.Commit, 10), Size: l.Small, R: Rect{commitX, ty, g.CommitW - l.Px(6), sh}, Align: AlignEnd, Color: Ink, Essential: true})
 		for k, s := range r.Progress {
 			if s != "" {
-				out = append(out, TextItem{S: s, Size: l.Small, R: Rect{panel.ViewX[k] + l.Px(8), ty, g.ProgW - l.Px(8), sh}, Align: AlignEnd, Color: Ink, Essential: true})
+				out = append(out, TextItem{S: s, Size: l.Small, R: Rect{panel.ViewX[k] + l.Px(8), ty, vw, sh}, Align: AlignEnd, Color: Ink, Essential: true})
 			}
 		}
 		for _, c := range r.Cells {

@@ -539,7 +539,10 @@ type LegendSlot struct {
 // of each follower's progress (two, when two members lead).
 type LogGrid struct {
 	NameW, CommitW, CellW, CellH, ProgW float64
-	RowH, HeaderH                       float64
+	// ProgShortW is a progress column without the state word ("14 · 15"),
+	// for when two leaders' views must fit beside a few cells.
+	ProgShortW    float64
+	RowH, HeaderH float64
 	// Cells is how many cells fit beside one progress column; CellsX
 	// where they start; Top where the first row starts (under the two
 	// header lines: whose view, then the index numbers); Right where the
@@ -569,7 +572,9 @@ func (l Layout) logGrid(names []string) LogGrid {
 		state = math.Max(state, l.Width(l.Lang.T(s), l.Small))
 	}
 	g.ProgW = math.Max(l.Width(progSamples[0], l.Small)+state, l.Width(l.Lang.T(progSamples[5]), l.Small))
-	g.ProgW = math.Max(g.ProgW, l.Width(ViewHeading(l.Lang, longestName(append(names, "etcd-10"))), l.Small)) + l.Px(8)
+	heading := l.Width(ViewHeading(l.Lang, longestName(append(names, "etcd-10"))), l.Small)
+	g.ProgW = math.Max(g.ProgW, heading) + l.Px(8)
+	g.ProgShortW = math.Max(math.Max(l.Width("999 · 999", l.Small), l.Width(l.Lang.T("match · next"), l.Small)), heading) + l.Px(8)
 	// Under each row of cells: the applied bar, then the Match and Next
 	// marks.
 	g.RowH = g.CellH + l.Px(10)
@@ -598,9 +603,10 @@ type Ring struct {
 	NodeR    float64 // of a member's shape
 	NameSize float64 // the font size of the name inside it
 	Pos      []Point // Pos[i] is member i's centre, in View order
-	// Side says where each member's labels go: under it (the members at
-	// the top and the bottom of the ring), or beside it, outwards (those
-	// at the sides, where the ring is short of height).
+	// Side says where each member's labels go: always outwards, away
+	// from the ring's centre, so that no link leaves a member through its
+	// own labels: above the members at the top, under those at the
+	// bottom, beside those at the sides.
 	Side []LabelSide
 	// The labels: LabelLines lines, LabelW wide, each LabelLineH high;
 	// under them, the member's client's box.
@@ -628,6 +634,7 @@ const (
 	LabelsBelow LabelSide = iota
 	LabelsRight
 	LabelsLeft
+	LabelsAbove // the labels above the member (its crown), its client's box above them
 )
 
 // blockH is the height of a member's labels and its client's box.
@@ -650,14 +657,19 @@ func (g Ring) Labels(i int) Rect {
 		return Rect{p.X + g.Core/2 + g.LabelLineH*0.2, p.Y - g.blockH()/2, g.blockW(), h}
 	case LabelsLeft:
 		return Rect{p.X - g.Core/2 - g.LabelLineH*0.2 - g.blockW(), p.Y - g.blockH()/2, g.blockW(), h}
+	case LabelsAbove:
+		return Rect{p.X - g.blockW()/2, p.Y - g.Above - h, g.blockW(), h}
 	}
 	return Rect{p.X - g.blockW()/2, p.Y + g.Under, g.blockW(), h}
 }
 
 // ClientSlot returns where the box of member i's client goes: under its
-// labels.
+// labels, or above them when they are above the member (outwards).
 func (g Ring) ClientSlot(i int) Rect {
 	lab := g.Labels(i)
+	if g.Side[i] == LabelsAbove {
+		return Rect{lab.X + (lab.W-g.ClientW)/2, lab.Y - g.LabelLineH*0.2 - g.ClientH, g.ClientW, g.ClientH}
+	}
 	return Rect{lab.X + (lab.W-g.ClientW)/2, lab.Bottom() + g.LabelLineH*0.2, g.ClientW, g.ClientH}
 }
 
@@ -800,6 +812,8 @@ func (l Layout) ringFor(cs ClusterShape, r Rect) (Ring, bool, string) {
 				g.Side[i] = LabelsRight
 			case c < -try.beside:
 				g.Side[i] = LabelsLeft
+			case math.Sin(angle(i)) < -1e-9:
+				g.Side[i] = LabelsAbove
 			default:
 				g.Side[i] = LabelsBelow
 			}
@@ -841,7 +855,7 @@ func (l Layout) ringFor(cs ClusterShape, r Rect) (Ring, bool, string) {
 				}
 			}
 			h, _ := place(lo)
-			if overlapping(h) {
+			if l.clash(h) {
 				continue
 			}
 			// Prefer the largest ring, the least squashed.
@@ -856,16 +870,77 @@ func (l Layout) ringFor(cs ClusterShape, r Rect) (Ring, bool, string) {
 	return bestG, true, ""
 }
 
-// overlapping reports whether two members of a ring overlap.
-func overlapping(g Ring) bool {
+// clash reports whether a ring does not hold together: two members'
+// rooms overlap (or, drawn as hosts, come closer than a gap that tells
+// the machines apart), or a link passes over a member's labels or client
+// box nearer than a message on it reaches.
+func (l Layout) clash(g Ring) bool {
+	gap := 0.0
+	if g.Hosts {
+		gap = l.Px(8)
+	}
 	for i := range g.Pos {
 		for j := i + 1; j < len(g.Pos); j++ {
-			if g.Footprint(i).Overlaps(g.Footprint(j)) {
+			if g.Footprint(i).Inset(-gap / 2).Overlaps(g.Footprint(j).Inset(-gap / 2)) {
 				return true
 			}
 		}
 	}
+	reach := LinkReach(l.S)
+	for i := range g.Pos {
+		for j := i + 1; j < len(g.Pos); j++ {
+			a, b := g.Pos[i], g.Pos[j]
+			for k := range g.Pos {
+				// Every member's labels and client box. (A message
+				// may cross the shading of a host it is not bound
+				// for, as it crosses its own: the words and boxes on
+				// a host are what it must not cover.)
+				keep := []Rect{g.Labels(k)}
+				if g.ClientH > 0 {
+					keep = append(keep, g.ClientSlot(k))
+				}
+				for _, r := range keep {
+					if SegmentNear(a, b, r, reach) {
+						return true
+					}
+				}
+			}
+		}
+	}
 	return false
+}
+
+// LinkReach is how far from a link's centre line anything drawn on it
+// reaches, at scale s: a lane's offset and the largest message glyph with
+// its ring (drop and cut marks are smaller).
+func LinkReach(s float64) float64 { return laneOffset(s) + 12*s }
+
+// SegmentNear reports whether the segment a–b comes within d of the
+// rectangle r.
+func SegmentNear(a, b Point, r Rect, d float64) bool {
+	r = r.Inset(-d)
+	// Clip the segment to the rectangle (Liang–Barsky).
+	t0, t1 := 0.0, 1.0
+	dx, dy := b.X-a.X, b.Y-a.Y
+	for _, e := range [][2]float64{{-dx, a.X - r.X}, {dx, r.Right() - a.X}, {-dy, a.Y - r.Y}, {dy, r.Bottom() - a.Y}} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = math.Max(t0, t)
+		} else {
+			t1 = math.Min(t1, t)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
 }
 
 // CrownAt returns where the leader's crown is centred above a member of
