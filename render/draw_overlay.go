@@ -66,6 +66,8 @@ func (r *Renderer) legendIcon(p *painter, l ui.Layout, sl ui.LegendSlot) {
 		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 9*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
 		p.b.circle(p.dst, c, 6*s, ui.Vermillion)
 		p.b.cross(p.dst, c, 3*s, 1.5*s, white)
+	case ui.IconPartition:
+		p.b.dashed(p.dst, ui.Point{X: c.X - 3*s, Y: c.Y - 8*s}, ui.Point{X: c.X + 3*s, Y: c.Y + 8*s}, 3*s, 5*s, ui.Vermillion)
 	case ui.IconCutOne:
 		p.b.dashed(p.dst, ui.Point{X: c.X - 9*s, Y: c.Y}, ui.Point{X: c.X + 4*s, Y: c.Y}, 2*s, 3*s, ui.Vermillion)
 		p.b.arrowHead(p.dst, ui.Point{X: c.X + 6*s, Y: c.Y}, ui.Point{X: 1}, 7*s, ui.Vermillion)

@@ -39,13 +39,26 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 			p.b.dashed(p.dst, ui.Point{X: c.R.Center().X, Y: c.R.Y}, g.Pos[i], math.Max(1, s), 4*s, ui.SkyBlue)
 		}
 	}
-	// Links: a thin line between every two members still in the cluster.
+	// Links: a thin line between every two members still in the cluster,
+	// but those across a partition, whose line stands for them all.
 	for i := range ms {
 		for j := i + 1; j < len(ms); j++ {
 			if ms[i].Role == sim.RoleRemoved || ms[j].Role == sim.RoleRemoved {
 				continue
 			}
+			if f.Partition != nil && f.Partition.Across(ms[i].Name, ms[j].Name) {
+				continue
+			}
 			p.b.line(p.dst, g.Pos[i], g.Pos[j], math.Max(1, s), ui.LightGrey)
+		}
+	}
+	// A partition: one dividing line between its sides.
+	if pt := f.Partition; pt != nil {
+		if len(pt.Hull) > 0 {
+			p.b.poly(p.dst, pt.Hull, alpha(ui.Vermillion, 0.1))
+		}
+		for _, e := range pt.Edges() {
+			p.b.dashed(p.dst, e[0], e[1], 3*s, 10*s, ui.Vermillion)
 		}
 	}
 	// Cuts: a dashed red link with a ✕ on it, or for a one-way cut a dashed

@@ -23,7 +23,11 @@ type Frame struct {
 	Msgs    []MsgDraw
 	Drops   []DropDraw
 	Cuts    []CutDraw
-	Menu    *MenuDraw
+	// Partition, when the members fall into two sides that cannot reach
+	// each other, is the line between them (the cut links across it are
+	// not drawn one by one).
+	Partition *PartitionDraw
+	Menu      *MenuDraw
 
 	// Named are the log entries the lesson's step on screen names (its
 	// shows:), which the logs panel keeps in sight and frames.
@@ -142,6 +146,7 @@ func BuildFrame(a *App) *Frame {
 		f.placeHosts()
 	}
 	f.placeMessages(a)
+	f.placePartition()
 	f.placeCuts()
 	f.placeDrops(a)
 	if a.menu != nil {
@@ -354,10 +359,15 @@ func (f *Frame) placeDrops(a *App) {
 			continue
 		}
 		if e.Reason == netmodel.DropCut {
-			// On the link, clear of labels, boxes and the cut's own mark.
+			// On the link, clear of labels, boxes and the cut's own mark;
+			// across a partition, where the link meets its line.
 			i, j := f.Names[name(e.Node)], f.Names[name(e.Peer)]
 			start, end := Lane(f.Ring.Pos[i], f.Ring.Pos[j], f.Ring.NodeR, laneOffset(f.L.S))
-			p = f.clearSpot(start, end, DropFraction(e.Reason), DropMarkR(f.L.S), true)
+			at := DropFraction(e.Reason)
+			if f.Partition != nil && f.Partition.Across(name(e.Node), name(e.Peer)) {
+				at = f.Partition.Crossing(start, end)
+			}
+			p = f.clearSpot(start, end, at, DropMarkR(f.L.S), true)
 		}
 		f.Drops = append(f.Drops, DropDraw{P: p, Reason: e.Reason, Msg: e.Msg,
 			Age: float64(f.View.Now-e.At) / float64(window),
@@ -385,6 +395,9 @@ func (f *Frame) placeCuts() {
 		both := cut[[2]string{c.To, c.From}]
 		if both && i > j {
 			continue // drawn once, from the lower index
+		}
+		if both && f.Partition != nil && f.Partition.Across(c.From, c.To) {
+			continue // the partition's line says it
 		}
 		d := CutDraw{From: c.From, To: c.To, Both: both}
 		at := 0.7 // a one-way cut's mark: on its lane, near the receiver

@@ -21,6 +21,7 @@ const (
 	IconDrop
 	IconCutBoth
 	IconCutOne
+	IconPartition
 	IconCommitted
 	IconUncommitted
 	IconConflict
@@ -65,6 +66,7 @@ func Legend() []LegendEntry {
 	out = append(out,
 		LegendEntry{Icon: IconDrop, Label: i18n.N("dropped (with its reason)")},
 		LegendEntry{Label: i18n.N("Links")},
+		LegendEntry{Icon: IconPartition, Label: i18n.N("partition: the sides' links are cut")},
 		LegendEntry{Icon: IconCutBoth, Label: i18n.N("cut both ways")},
 		LegendEntry{Icon: IconCutOne, Label: i18n.N("cut one way")},
 		LegendEntry{Label: i18n.N("Log cells (number = term)")},

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -119,6 +120,38 @@ func checkRingOverlaps(t *testing.T, where string, f *Frame) {
 			}
 		}
 	}
+	if pt := f.Partition; pt != nil {
+		for _, e := range pt.Edges() {
+			for _, th := range things {
+				if SegmentNear(e[0], e[1], th.r, PartitionGap(f.L.S)-0.5) {
+					t.Errorf("%s: the partition's edge runs over %s", where, th.what)
+				}
+			}
+			for _, h := range f.Hosts {
+				if SegmentNear(e[0], e[1], h.R, PartitionGap(f.L.S)-0.5) {
+					t.Errorf("%s: the partition's edge runs over the host of %s%s", where, h.Member, h.Client)
+				}
+			}
+			for i, c := range f.Ring.Pos {
+				if segmentDist(e[0], e[1], c) < f.Ring.NodeR {
+					t.Errorf("%s: the partition's edge runs over %s", where, f.View.Members[i].Name)
+				}
+			}
+		}
+		for i, p := range f.Ring.Pos {
+			side := 0
+			if slices.Contains(pt.Sides[1], f.View.Members[i].Name) {
+				side = 1
+			}
+			in := inPolygon(pt.Hull, p)
+			if len(pt.Hull) == 0 {
+				in = pt.N.X*p.X+pt.N.Y*p.Y-pt.C < 0
+			}
+			if in != (side == 0) {
+				t.Errorf("%s: %s is on the wrong side of the partition", where, f.View.Members[i].Name)
+			}
+		}
+	}
 	for _, m := range f.Msgs {
 		if m.M.Queued {
 			continue // waiting at a stalled member's edge
@@ -182,7 +215,7 @@ func TestLessonFramesStayHonest(t *testing.T) {
 			if err := a.OpenLesson(l); err != nil {
 				t.Fatal(err)
 			}
-			most, cuts := 0, 0
+			most, cuts, sides := 0, 0, 0
 			for n := 0; n < TPS*60*10 && !a.Lesson.Ended(); n++ {
 				a.Update()
 				if a.Lesson.AtPause() {
@@ -199,12 +232,18 @@ func TestLessonFramesStayHonest(t *testing.T) {
 				checkPlates(t, where, f)
 				checkRingOverlaps(t, where, f)
 				cuts = max(cuts, len(f.Cuts))
+				if f.Partition != nil {
+					sides++
+				}
 			}
 			if most < 2 {
 				t.Errorf("%s: only %d requests: the test sees too little", name, most)
 			}
-			if name == "split-brain" && cuts < 6 {
-				t.Errorf("%s: at most %d cut links drawn: the test sees too little", name, cuts)
+			if name == "split-brain" && sides == 0 {
+				t.Errorf("%s: the partition was never drawn as two sides (at most %d cut links drawn one by one)", name, cuts)
+			}
+			if name == "split-brain" && cuts > 0 {
+				t.Errorf("%s: %d cut links drawn one by one: the partition is two sides, its links implied", name, cuts)
 			}
 		}
 	}
@@ -333,6 +372,9 @@ func TestLessonLayoutMatrix(t *testing.T) {
 					checkPlates(t, where, f)
 					checkLogs(t, where, f)
 					checkShows(t, where, a, f)
+					if _, n := sidesOf(f.View); n == 2 && f.Partition == nil {
+						t.Errorf("%s: a partition in two sides is drawn as its cut links", where)
+					}
 				}
 			}
 		}
