@@ -29,6 +29,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"golang.org/x/image/draw"
 
 	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 	"github.com/raftsim/raftsim/cmd/internal/webbuild"
@@ -413,27 +414,29 @@ func screenshot(t *testing.T, ctx context.Context, path string) string {
 // ocr reads a screenshot (only r, if not empty) with tesseract.
 func ocr(t *testing.T, path string, r image.Rectangle, lang string) string {
 	t.Helper()
-	if !r.Empty() {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sub := img.(interface {
-			SubImage(image.Rectangle) image.Image
-		}).SubImage(r)
-		path = strings.TrimSuffix(path, ".png") + "-crop.png"
-		var b bytes.Buffer
-		if err := png.Encode(&b, sub); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Empty() {
+		r = img.Bounds()
+	}
+	// Twice the size: tesseract misreads the normal layout's 12 px text
+	// (etcd-3 as "eted-3", every time), and reads it well at 24.
+	big := image.NewRGBA(image.Rect(0, 0, 2*r.Dx(), 2*r.Dy()))
+	draw.CatmullRom.Scale(big, big.Bounds(), img, r, draw.Src, nil)
+	path = strings.TrimSuffix(path, ".png") + "-ocr.png"
+	var b bytes.Buffer
+	if err := png.Encode(&b, big); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	cmd := exec.Command("tesseract", path, "-", "-l", lang, "--psm", "6")
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
