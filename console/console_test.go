@@ -60,6 +60,12 @@ func consoleFile(t *testing.T, path string) {
 					cfg.Seed = n
 				case "topology":
 					cfg.Topology, cfg.Clients = v, nil
+				case "quota":
+					n, err := strconv.ParseInt(v, 10, 64)
+					if err != nil {
+						t.Fatalf("%s: bad quota %q", d.Pos, v)
+					}
+					cfg.QuotaBackendBytes = n
 				case "members":
 					n, err := strconv.Atoi(v)
 					if err != nil || n < 1 || n > 5 {

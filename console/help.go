@@ -45,8 +45,12 @@ var helpText = map[string][2]string{
 			"in turn; one that does not answer costs the command timeout. hashkv: each member's hash of its\n" +
 			"store up to --rev, as etcd computes it. --cluster asks a member for the member list and uses every\n" +
 			"member's client URL."},
-	"alarm": {"alarm list [-w simple|json|table|fields]",
-		"Lists the cluster's alarms (NOSPACE, CORRUPT) through raft, as etcd does; the simulator raises none, so the list is empty."},
+	"alarm": {"alarm list [-w simple|json|table|fields] | alarm disarm",
+		"list: the cluster's alarms, read through raft as etcd does (a member raises NOSPACE when a write would take its database\n" +
+			"file past --quota-backend-bytes). disarm: deactivates each alarm through raft, as clientv3 does; a write while DB SIZE is\n" +
+			"still past the quota raises it again: compaction, defrag, then disarm."},
+	"defrag": {"defrag [--cluster] [--endpoints M]",
+		"Rewrites each member's database file without its free pages, as etcdctl defrag does: DB SIZE drops to IN USE."},
 	"version": {"version", "Prints etcdctl's version and its API version, as etcdctl v3.6.16 does."},
 	"member": {"member list [-w simple|json|table|fields] | member add NAME --peer-urls URL [--learner] | member remove ID|NAME | member promote ID|NAME | member update ID|NAME --peer-urls URL",
 		"list: the members, as the first endpoint that answers has them configured. add/remove/promote/update:\n" +

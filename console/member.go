@@ -379,32 +379,45 @@ func printerUnsupported(format string) (string, bool) {
 	return "Error: " + unsupportedFormat(format).Error() + "\n", true
 }
 
-// alarm list: etcd serves every alarm request through raft.
+// alarm list | alarm disarm
 func (c *Console) alarm(args []string, _ bool) error {
-	if len(args) == 0 || args[0] != "list" {
-		return fmt.Errorf("alarm needs a subcommand: list (disarm is not simulated: no alarm is ever raised)")
+	if len(args) == 0 || (args[0] != "list" && args[0] != "disarm") {
+		return fmt.Errorf("alarm needs a subcommand: list or disarm")
 	}
-	f := newFlags("alarm list")
-	if _, err := f.parse(args[1:], 0, 0, "alarm list"); err != nil {
+	f := newFlags("alarm " + args[0])
+	if _, err := f.parse(args[1:], 0, 0, "alarm "+args[0]); err != nil {
 		return err
 	}
 	format := *f.writeOut
-	return c.memberCall(f, sim.Command{Kind: sim.CmdAlarmList}, func(op *sim.Op) string {
+	kind := sim.CmdAlarmList
+	if args[0] == "disarm" {
+		kind = sim.CmdAlarmDisarm
+	}
+	return c.memberCall(f, sim.Command{Kind: kind}, func(op *sim.Op) string {
 		h := op.Header()
 		switch format {
 		case "json":
 			out, _ := json.Marshal(struct {
 				Header *etcdserverpb.ResponseHeader `json:"header"`
-			}{h})
+				Alarms []*etcdserverpb.AlarmMember  `json:"alarms,omitempty"`
+			}{h, op.Alarms})
 			return string(out) + "\n"
 		case "fields":
 			var b strings.Builder
 			writeFieldsHeader(&b, h)
+			for _, a := range op.Alarms {
+				fmt.Fprintln(&b, `"MemberID" :`, a.MemberID)
+				fmt.Fprintln(&b, `"AlarmType" :`, a.Alarm)
+			}
 			return b.String()
 		case "table":
 			msg, _ := printerUnsupported(format)
 			return msg
 		}
-		return "" // no alarm is ever raised: NOSPACE and CORRUPT are not simulated
+		var b strings.Builder
+		for _, a := range op.Alarms {
+			b.WriteString(sim.AlarmString(a) + "\n")
+		}
+		return b.String()
 	})
 }

@@ -38,6 +38,7 @@ func init() {
 		{name: "version", run: (*Console).version},
 		{name: "alarm", run: (*Console).alarm},
 		{name: "etcdutl", run: (*Console).etcdutl},
+		{name: "defrag", run: (*Console).defrag},
 
 		{name: "tick", sim: true, run: (*Console).tick},
 		{name: "wait", sim: true, run: (*Console).waitVerb},

@@ -18,7 +18,7 @@ const maxMembers = 99
 var clusterKeys = []string{
 	"members", "learners", "tick", "election_ticks", "heartbeat_ticks", "pre_vote",
 	"check_quorum", "read_only", "proposal_forwarding", "max_inflight_msgs",
-	"max_size_per_msg", "snapshot_every", "disk_latency", "topology", "client_latency", "apiservers",
+	"max_size_per_msg", "snapshot_every", "quota_backend_bytes", "disk_latency", "topology", "client_latency", "apiservers",
 	"initial_election_tick_advance", "compaction_interval", "bootstrap", "token", "peer_urls", "client_urls",
 	"from_snapshot",
 }
@@ -126,6 +126,15 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 				p.errorf(p.pos(v), "max_size_per_msg: 0 bytes: want at least 1 (raft applies at most this much at once, and panics at 0; etcd uses 1MiB)")
 			} else {
 				c.MaxSizePerMsg = sz
+			}
+		}
+	}
+	if v := f.get("quota_backend_bytes"); v != nil {
+		if u, ok := p.uint(v, "quota_backend_bytes"); ok {
+			if u < 1 || u > 8<<30 {
+				p.errorf(p.pos(v), "quota_backend_bytes: want 1 to 8589934592 (8 GiB, etcd's suggested maximum), found %d", u)
+			} else {
+				c.QuotaBackendBytes = int64(u)
 			}
 		}
 	}

@@ -120,7 +120,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if x := f.get("data_dir"); x != nil {
 			st.DataDir, _ = p.path(x, "restart data_dir")
 		}
-	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose:
+	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
 		st.Nodes, _ = p.refs(v, what)
 	case StepSnapshotSave:
 		f := p.mapping(v, what, []string{"node", "file"})
@@ -152,7 +152,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 			st.PeerURL = u
 		}
 		p.membershipCall(st, f, what)
-	case StepMemberList, StepAlarmList:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm:
 		keys := []string{"via", "by", "external", "as"}
 		if st.Kind == StepMemberList {
 			keys = append(keys, "consistency")

@@ -618,7 +618,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return nil
 	}
 	switch s.Kind {
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose:
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
 		return cmds, perNode(sim.Command{Kind: kind, DataDir: s.DataDir})
 	case StepSnapshotSave:
 		return cmds, perNode(sim.Command{Kind: kind, File: s.File})
@@ -633,7 +633,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 			spec.KV, spec.ClusterVersion = kv, version
 		}
 		return []sim.Command{{Kind: kind, Restore: &spec}}, nil
-	case StepMemberList, StepAlarmList:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm:
 		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, By: s.By, External: s.External}
 		if s.Via.Kind != RefInvalid {
 			via, err := r.resolveOne(s.Via)

@@ -257,12 +257,12 @@ func (v *validator) step(st *Step) {
 			// Bind after checking, so that let: {a: $a} is an error.
 			v.vars[b.Name] = info
 		}
-	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStall, StepClock, StepStart, StepLose, StepSnapshotSave:
+	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStall, StepClock, StepStart, StepLose, StepSnapshotSave, StepDefrag:
 		v.refs(st.Nodes, what)
 	case StepPromote, StepUpdateMember:
 		v.refs(st.Nodes, what)
 		v.membershipLabel(st)
-	case StepMemberList, StepAlarmList:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm:
 		v.membershipLabel(st)
 	case StepLoad:
 		v.loadVia(st)

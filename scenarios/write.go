@@ -101,7 +101,7 @@ func stepOf(c sim.Command) (Step, error) {
 		r.KV, r.ClusterVersion = nil, "" // read again from the file when the scenario runs
 		st.Restore = &r
 	case sim.CmdCrash, sim.CmdRestart, sim.CmdIsolate, sim.CmdCampaign, sim.CmdSnapshot, sim.CmdStart,
-		sim.CmdUpdateMember, sim.CmdPromote, sim.CmdRemoveMember, sim.CmdStall, sim.CmdClock, sim.CmdLose, sim.CmdSnapshotSave:
+		sim.CmdUpdateMember, sim.CmdPromote, sim.CmdRemoveMember, sim.CmdStall, sim.CmdClock, sim.CmdLose, sim.CmdSnapshotSave, sim.CmdDefrag:
 		st.Nodes = refs([]string{c.Node})
 	case sim.CmdTransferLeader:
 		st.To = refs([]string{c.Node})
@@ -187,6 +187,9 @@ func clusterNode(c sim.Config) *yaml.Node {
 	yadd(m, "max_inflight_msgs", yplain(strconv.Itoa(c.MaxInflightMsgs)))
 	yadd(m, "max_size_per_msg", yplain(strconv.FormatUint(c.MaxSizePerMsg, 10)))
 	yadd(m, "snapshot_every", yplain(strconv.FormatUint(c.SnapshotEvery, 10)))
+	if c.QuotaBackendBytes > 0 {
+		yadd(m, "quota_backend_bytes", yplain(strconv.FormatInt(c.QuotaBackendBytes, 10)))
+	}
 	yadd(m, "disk_latency", yplain(c.DiskLatency.String()))
 	yadd(m, "client_latency", yplain(c.ClientLatency.String()))
 	if c.Topology != "" {

@@ -86,7 +86,7 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 			yadd(v, "node", yrefs(s.Nodes))
 			yadd(v, "data_dir", ystr(s.DataDir))
 		}
-	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose:
+	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
 		v = yrefs(s.Nodes)
 	case StepSnapshotSave:
 		v = ymap(true)
@@ -118,7 +118,7 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		yadd(v, "node", yrefs(s.Nodes))
 		yadd(v, "peer_url", ystr(s.PeerURL))
 		membershipCallNode(v, s)
-	case StepMemberList, StepAlarmList:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm:
 		v = ymap(true)
 		membershipCallNode(v, s)
 		if s.Req.Serializable() {

@@ -62,6 +62,14 @@ func (m *member) applyEntry(data []byte) {
 // --ignore-value of a key that does not exist) is refused here, after
 // raft, as etcd refuses it: its entry is in the log all the same.
 func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
+	if m.cluster.noSpace() && needsSpace(r) {
+		// etcd's capped applier, while NOSPACE is raised: the entry is
+		// in the log, and changes nothing.
+		if op, ok := m.writes.Trigger(server.RequestID(r)); ok {
+			m.w.reply(m, op, reply{status: OpError, err: errNoSpace, rev: m.kv.Store.Rev()})
+		}
+		return
+	}
 	m.kv.Store.ReportEvents(m.watchable.Len() > 0)
 	a := m.kv.Apply(r, m.localNow())
 	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev}

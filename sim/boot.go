@@ -244,8 +244,13 @@ func (m *member) applyCluster(r *etcdserverpb.InternalRaftRequest) {
 	case r.ClusterVersionSet != nil:
 		m.cluster.version = r.ClusterVersionSet.Ver
 	case r.Alarm != nil:
+		alarms := m.applyAlarm(r.Alarm)
 		if op, ok := m.writes.Trigger(id); ok {
-			m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev()}) // no alarm is raised: NOSPACE and CORRUPT are not simulated
+			rep := reply{status: OpOK, rev: m.kv.Store.Rev(), alarms: alarms}
+			if r.Alarm.Action == etcdserverpb.AlarmRequest_DEACTIVATE {
+				rep.alarms = nil // a disarm answers with every alarm it disarmed (proposeAlarms)
+			}
+			m.w.reply(m, op, rep)
 		}
 	}
 }

@@ -37,16 +37,17 @@ const (
 	OpMemberUpdate    // give Op.Target the peer URL Op.PeerURL
 	OpMemberList      // the members, as the serving member has applied them
 	OpAlarmList       // the alarms, read through raft
+	OpAlarmDisarm     // disarm every alarm, as clientv3's AlarmDisarm of none: one deactivation each, through raft
 	numOpKinds
 )
 
 var opKindNames = [...]string{"", "put", "delete", "get", "watch", "txn", "compact", "lease grant", "lease revoke",
 	"lease keep-alive", "lease timetolive", "lease list", "member add", "member remove", "member promote",
-	"member update", "member list", "alarm list"}
+	"member update", "member list", "alarm list", "alarm disarm"}
 
 // isMembership reports whether the operation is one of etcd's Cluster API
 // calls (or the alarm list, which a learner refuses likewise).
-func (k OpKind) isMembership() bool { return k >= OpMemberAdd && k <= OpAlarmList }
+func (k OpKind) isMembership() bool { return k >= OpMemberAdd && k <= OpAlarmDisarm }
 
 // IsWrite reports whether the operation goes through raft as a write.
 func (k OpKind) IsWrite() bool {
@@ -106,6 +107,8 @@ type Op struct {
 	// Members is what a membership call answered: the members after the
 	// change, or the member list.
 	Members []ClusterMember
+	// Alarms: an alarm list's alarms, or those an alarm disarm disarmed.
+	Alarms []*etcdserverpb.AlarmMember
 	// startAdded: member add starts the new member once it proposes it.
 	startAdded bool
 
@@ -291,7 +294,7 @@ func (w *World) pick(c *client) int {
 // compactions and membership changes are sent once.
 func (k OpKind) repeatable() bool {
 	switch k {
-	case OpGet, OpLeaseGrant, OpLeaseRevoke, OpLeaseTimeToLive, OpLeaseLeases, OpMemberList, OpAlarmList:
+	case OpGet, OpLeaseGrant, OpLeaseRevoke, OpLeaseTimeToLive, OpLeaseLeases, OpMemberList, OpAlarmList, OpAlarmDisarm:
 		return true
 	}
 	return false
@@ -340,6 +343,7 @@ type reply struct {
 	term    uint64     // and its raft term then
 	rev     int64      // the store revision, for an answer with no response of its own
 	members []ClusterMember
+	alarms  []*etcdserverpb.AlarmMember
 }
 
 func (w *World) client(name string) *client {
@@ -604,6 +608,9 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 	defer w.ended(op)
 	op.Status, op.Err = r.status, r.err
 	op.Resp, op.Applied, op.Members = r.resp, r.applied, r.members
+	if r.alarms != nil {
+		op.Alarms = r.alarms
+	}
 	rev := r.rev
 	if h := op.Resp.Header(); h != nil {
 		rev = h.Revision

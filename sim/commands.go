@@ -35,6 +35,8 @@ const (
 	CmdUpdateMember    CommandKind = "update_member"
 	CmdMemberList      CommandKind = "member_list"
 	CmdAlarmList       CommandKind = "alarm_list"
+	CmdAlarmDisarm     CommandKind = "alarm_disarm"
+	CmdDefrag          CommandKind = "defrag"
 	CmdStart           CommandKind = "start"
 	CmdSnapshot        CommandKind = "snapshot"
 	CmdPut             CommandKind = "put"
@@ -270,7 +272,7 @@ func (w *World) do(c *Command) (*Op, error) {
 		return nil, nil
 	case CmdCut, CmdRestore, CmdLink:
 		return nil, w.doLink(*c)
-	case CmdAddMember, CmdPromote, CmdRemoveMember, CmdUpdateMember, CmdMemberList, CmdAlarmList:
+	case CmdAddMember, CmdPromote, CmdRemoveMember, CmdUpdateMember, CmdMemberList, CmdAlarmList, CmdAlarmDisarm:
 		return w.doMembership(c)
 	case CmdSnapshotRestore:
 		return nil, w.snapshotRestore(c.Restore)
@@ -302,6 +304,13 @@ func (w *World) do(c *Command) (*Op, error) {
 			w.fault(m.id, "restarts from its disk")
 		}
 		m.start()
+	case CmdDefrag:
+		if err := w.needUp(m); err != nil {
+			return nil, err
+		}
+		before := m.db.Size()
+		m.db.Defrag()
+		w.fault(m.id, fmt.Sprintf(defragText, before, m.db.Size()))
 	case CmdLose:
 		if m.noData && !m.up {
 			return nil, fmt.Errorf("%s is lost already", m.name)
@@ -631,6 +640,8 @@ func (k CommandKind) opKind() OpKind {
 		return OpMemberList
 	case CmdAlarmList:
 		return OpAlarmList
+	case CmdAlarmDisarm:
+		return OpAlarmDisarm
 	}
 	return 0
 }

@@ -97,6 +97,10 @@ type Config struct {
 	// a cluster restored from a snapshot, as etcdutl snapshot restore
 	// builds one on each member's disk. nil starts with an empty store.
 	InitialKV []byte
+	// QuotaBackendBytes is every member's --quota-backend-bytes: past it a
+	// member refuses writes and raises the NOSPACE alarm (quota.go). 0 is
+	// etcd's default, 2 GiB.
+	QuotaBackendBytes int64
 	// InitialClusterVersion is the cluster version a restored cluster's
 	// database holds ("" for a new cluster): its leader proposes none.
 	InitialClusterVersion string

@@ -219,7 +219,7 @@ func describeOp(l i18n.Lang, op *Op) string {
 		s = op.Kind.String() + " " + op.Target
 	case OpMemberUpdate:
 		s = "member update " + op.Target + " --peer-urls=" + op.PeerURL
-	case OpMemberList, OpAlarmList:
+	case OpMemberList, OpAlarmList, OpAlarmDisarm:
 		s = op.Kind.String()
 	}
 	switch {
@@ -330,8 +330,11 @@ func describeResult(l i18n.Lang, op *Op) string {
 		return l.Count(len(op.Resp.LeaseLeases.Leases), "ok: %d lease", "ok: %d leases")
 	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList:
 		return l.Count(len(op.Members), "ok: %d member", "ok: %d members")
-	case OpAlarmList:
-		return l.T("ok: no alarm")
+	case OpAlarmList, OpAlarmDisarm:
+		if len(op.Alarms) == 0 {
+			return l.T("ok: no alarm")
+		}
+		return l.Count(len(op.Alarms), "ok: %d alarm", "ok: %d alarms")
 	}
 	return l.T("ok") + rev
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 )
 
@@ -11,6 +13,12 @@ import (
 
 // DefaultQuota is etcd's default --quota-backend-bytes, 2 GiB.
 const DefaultQuota = 2 << 30
+
+// AlarmString is an alarm as etcd prints it (the proto's compact text):
+// alarm list's lines and endpoint status's errors.
+func AlarmString(a *pb.AlarmMember) string {
+	return fmt.Sprintf("memberID:%d alarm:%s ", a.MemberID, a.Alarm)
+}
 
 // Status returns what the named member answers to a Status call now: its
 // own view, read at once. ok is false when there is no such member or it
@@ -30,6 +38,9 @@ func (w *World) Status(name string) (r *pb.StatusResponse, ok bool) {
 	if in.Lead == 0 {
 		r.Errors = []string{"etcdserver: no leader"}
 	}
+	for _, a := range m.cluster.alarmMembers() {
+		r.Errors = append(r.Errors, AlarmString(a))
+	}
 	r.IsLearner = in.Learner
 	// A new etcd's storage is at 3.5 until the cluster version reaches 3.6
 	// (etcd's monitorStorageVersion moves it).
@@ -37,7 +48,7 @@ func (w *World) Status(name string) (r *pb.StatusResponse, ok bool) {
 	if m.cluster.version == "3.6.0" {
 		r.StorageVersion = "3.6.0"
 	}
-	r.DbSizeQuota = DefaultQuota
+	r.DbSizeQuota = w.cfg.quota()
 	r.DowngradeInfo = &pb.DowngradeInfo{}
 	return r, true
 }

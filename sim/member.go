@@ -657,6 +657,10 @@ func (m *member) serve(op *Op) {
 	if op.Status != OpPending {
 		return
 	}
+	if m.overQuota(op) {
+		m.w.reply(m, op, reply{status: OpError, err: errNoSpace})
+		return
+	}
 	if why := server.Validate(&op.Req); why != "" {
 		m.w.reply(m, op, reply{status: OpError, err: why})
 		return
@@ -684,7 +688,7 @@ func (m *member) serve(op *Op) {
 		m.serveLease(op)
 	case OpLeaseLeases:
 		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev(), resp: server.Response{LeaseLeases: m.kv.Leases()}})
-	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList, OpAlarmList:
+	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList, OpAlarmList, OpAlarmDisarm:
 		m.serveMembership(op)
 	}
 }

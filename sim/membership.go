@@ -10,6 +10,7 @@ import (
 
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/server"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/membershippb"
 	"go.etcd.io/etcd/client/pkg/v3/types"
 	pb "go.etcd.io/raft/v3/raftpb"
@@ -104,6 +105,7 @@ func ClusterID(memberIDs []uint64) uint64 {
 type clusterState struct {
 	members []clusterMember // in raft ID order
 	version string          // the cluster version; "" until the leader sets it
+	alarms  []alarm         // the alarms raised, in the order raised (quota.go)
 }
 
 // clusterMember is one member as the cluster knows it.
@@ -275,6 +277,12 @@ func cmpUint(a, b uint64) int {
 type clusterJSON struct {
 	Version string       `json:"version,omitempty"`
 	Members []memberJSON `json:"members"`
+	Alarms  []alarmJSON  `json:"alarms,omitempty"` // etcd's alarm bucket
+}
+
+type alarmJSON struct {
+	Member uint64                 `json:"member"`
+	Alarm  etcdserverpb.AlarmType `json:"alarm"`
 }
 
 type memberJSON struct {
@@ -294,6 +302,9 @@ func (cs *clusterState) encode() []byte {
 		m := &j.Members[i]
 		m.ID, m.Name, m.PeerURL, m.IsLearner, m.Published = cm.id, cm.name, cm.peerURL, cm.learner, cm.published
 	}
+	for _, a := range cs.alarms {
+		j.Alarms = append(j.Alarms, alarmJSON{a.member, a.kind})
+	}
 	b, err := json.Marshal(j)
 	if err != nil {
 		panic("sim: encode the cluster: " + err.Error())
@@ -306,7 +317,10 @@ func (cs *clusterState) decode(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return server.ErrCorrupt
 	}
-	cs.version, cs.members = j.Version, nil
+	cs.version, cs.members, cs.alarms = j.Version, nil, nil
+	for _, a := range j.Alarms {
+		cs.alarms = append(cs.alarms, alarm{a.Member, a.Alarm})
+	}
 	for _, m := range j.Members {
 		cs.members = append(cs.members, clusterMember{id: m.ID, name: m.Name, peerURL: m.PeerURL, learner: m.IsLearner, published: m.Published})
 	}

@@ -172,8 +172,8 @@ func (w *World) refreshConnections() {
 // creates the new member here, unstarted, with the ID etcd computes from
 // its peer URL and the time.
 func (m *member) proposeMembership(op *Op, origin *member) {
-	if op.Kind == OpAlarmList {
-		m.proposeAlarmList(op)
+	if op.Kind == OpAlarmList || op.Kind == OpAlarmDisarm {
+		m.proposeAlarms(op)
 		return
 	}
 	t := m.w.byName[op.Target]
@@ -355,19 +355,36 @@ func removes(cc pb.ConfChangeI, id uint64) bool {
 	return false
 }
 
-// proposeAlarmList proposes an alarm list: etcd serves every alarm request
-// through raft.
-func (m *member) proposeAlarmList(op *Op) {
-	id := m.ids.Next()
-	data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: id}, Alarm: &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_GET}})
-	m.enter()
-	err := m.rn.Propose(data)
-	m.leave()
-	if err != nil {
-		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
-		return
+// proposeAlarms proposes an alarm list, or a disarm of every alarm the
+// member has applied, as clientv3 disarms them all: one deactivation each
+// (etcd serves every alarm request through raft). A disarm answers once
+// the last is applied, with the alarms it disarmed; with none, at once.
+func (m *member) proposeAlarms(op *Op) {
+	reqs := []*etcdserverpb.AlarmRequest{{Action: etcdserverpb.AlarmRequest_GET}}
+	if op.Kind == OpAlarmDisarm {
+		reqs, op.Alarms = nil, m.cluster.alarmMembers()
+		for _, a := range op.Alarms {
+			reqs = append(reqs, &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_DEACTIVATE, MemberID: a.MemberID, Alarm: a.Alarm})
+		}
+		if len(reqs) == 0 {
+			m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev()})
+			return
+		}
 	}
-	m.writes.Register(id, op)
+	for i, r := range reqs {
+		id := m.ids.Next()
+		data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: id}, Alarm: r})
+		m.enter()
+		err := m.rn.Propose(data)
+		m.leave()
+		if err != nil {
+			m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
+			return
+		}
+		if i == len(reqs)-1 {
+			m.writes.Register(id, op)
+		}
+	}
 	m.flush()
 }
 

@@ -70,7 +70,7 @@ var (
 	countsCommittedText = i18n.N("counts index %d (term %d) committed: %d of %d voters store it (the rule Figure 8 refutes)")
 	loadText            = i18n.N("load for %s: %d requests a second via %s on %d keys %s0.. (%s); mix put %d get %d serializable %d delete %d txn %d")
 	faultFormats        = []string{leaseRevokedOne, leaseRevokedMany, leasesInheritedOne, leasesInheritedMany,
-		leaseExpiredText, countsCommittedText, loadText, restartFromText, snapshotSavedText, restoredText, lostNothingText, lostWritesText, lostLeasesText}
+		leaseExpiredText, countsCommittedText, loadText, restartFromText, snapshotSavedText, restoredText, lostNothingText, lostWritesText, lostLeasesText, quotaExceededText, alarmRaisedText, alarmClearedText, defragText}
 )
 
 // pick is one of two formats by English's plural rule.
@@ -242,5 +242,9 @@ var (
 	restoredText      = i18n.N("etcdutl snapshot restore %s writes %s on its host: member %x of a new cluster %x, at revision %d")
 	lostNothingText   = i18n.N("the new cluster starts at revision %d; the old one had reached %d, and no write acknowledged after the snapshot is lost")
 	lostWritesText    = i18n.N("the new cluster starts at revision %d; the old one had reached %d; writes acknowledged after the snapshot and gone: %d (%s)")
+	quotaExceededText = i18n.N("refuses a write: its database file is %d bytes, and the write would take it to its quota of %d bytes; it raises the NOSPACE alarm through raft")
+	alarmRaisedText   = i18n.N("applies alarm %s raised by member %x: writes are refused until it is disarmed")
+	alarmClearedText  = i18n.N("applies the disarm of alarm %s raised by member %x")
+	defragText        = i18n.N("defragments its database: DB SIZE %d → %d bytes")
 	lostLeasesText    = i18n.N("leases granted after the snapshot are gone; its %d leases start again with a full TTL; every watch must start again (the revision went back)")
 )
