@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
@@ -53,6 +54,11 @@ type Options struct {
 	// WalkDir, and exits.
 	WalkDir string
 	WalkOut func(string)
+	// Report, if set, is told each key read from the keyboard with the
+	// step the caption area shows before and after it ("key pagedown 4 say
+	// -> 5 pause"), and each change of that step as time plays ("play 6
+	// say"): what a test driving the window with real key events watches.
+	Report func(string)
 
 	// BenchFrames draws that many frames as fast as possible and reports
 	// the frame time to BenchOut.
@@ -88,6 +94,8 @@ type Game struct {
 
 	monkey     *rand.Rand
 	monkeyLeft int
+
+	reported string // the step Report was last told of (shows)
 }
 
 // NewGame makes a Game around an App.
@@ -129,11 +137,39 @@ func (g *Game) Update() error {
 	if g.monkey != nil {
 		return g.monkeyTick()
 	}
-	for _, ev := range g.in.read() {
+	if g.opt.Report != nil {
+		// A key let go: a test holds a key until the window has read it,
+		// and presses the next once the window has seen it let go (ebiten
+		// sees the keys once a frame: a release and a press between two
+		// frames are no press at all).
+		for _, k := range inpututil.AppendJustReleasedKeys(nil) {
+			g.opt.Report("up " + k.String())
+		}
+	}
+	for _, ev := range g.in.read(g.App.Box.Open) {
+		if ev.Kind != ui.KeyPress || g.opt.Report == nil {
+			g.App.Handle(ev)
+			continue
+		}
+		before := g.shows()
 		g.App.Handle(ev)
+		g.reported = g.shows()
+		g.opt.Report("key " + ev.Key + " " + before + " -> " + g.reported)
 	}
 	g.App.Update()
+	if g.opt.Report != nil {
+		if now := g.shows(); now != g.reported {
+			g.reported = now
+			g.opt.Report("play " + now)
+		}
+	}
 	return nil
+}
+
+// shows says what the caption area shows, for Options.Report: "5 pause".
+func (g *Game) shows() string {
+	n := g.App.Narration()
+	return fmt.Sprintf("%d %s", n.Step, n.Kind)
 }
 
 // screenshotAndExit plays to the screenshot time, draws one frame into an

@@ -15,7 +15,11 @@ type inputReader struct {
 	chars        []rune
 }
 
-// repeatKeys repeat while held, for editing in the command box.
+// repeatKeys repeat while held, for editing in the command box (and
+// scrolling it, the only place PageUp and PageDown repeat: a presenter's
+// PageDown or PageUp is one step per press, however long the clicker
+// holds it, or a slow frame keeps it down, since ebiten runs the ticks it
+// missed with the key still pressed).
 var repeatKeys = []ebiten.Key{ebiten.KeyBackspace, ebiten.KeyDelete, ebiten.KeyArrowLeft, ebiten.KeyArrowRight,
 	ebiten.KeyArrowUp, ebiten.KeyArrowDown, ebiten.KeyPageUp, ebiten.KeyPageDown}
 
@@ -26,8 +30,9 @@ func held(k ebiten.Key) bool {
 	return d > 30 && (d-30)%3 == 0
 }
 
-// read returns this tick's input events.
-func (r *inputReader) read() []ui.Input {
+// read returns this tick's input events. PageUp and PageDown repeat when
+// held only while the command box is open (to scroll it).
+func (r *inputReader) read(box bool) []ui.Input {
 	var out []ui.Input
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 	x, y := ebiten.CursorPosition()
@@ -54,7 +59,7 @@ func (r *inputReader) read() []ui.Input {
 	}
 	r.keys = inpututil.AppendJustPressedKeys(r.keys[:0])
 	for _, k := range repeatKeys {
-		if held(k) {
+		if (box || k != ebiten.KeyPageUp && k != ebiten.KeyPageDown) && held(k) {
 			r.keys = append(r.keys, k)
 		}
 	}

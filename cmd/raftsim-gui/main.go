@@ -224,6 +224,9 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 		BenchFrames: fl.Bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
 		Monkey: fl.Monkey, MonkeySeed: fl.MonkeySeed, MonkeyOut: func(s string) { fmt.Fprintln(stdout, s) },
 	}
+	if fl.Report {
+		opt.Report = func(s string) { fmt.Fprintln(stdout, s) }
+	}
 	rd := render.NewRenderer(fonts, title)
 	rd.ExtraHelp = []render.HelpSection{render.PresenterHelp(lang)}
 	rd.Baseline = fl.BenchBase

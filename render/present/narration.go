@@ -20,6 +20,16 @@ const (
 	NarrTakenOver                      // the teacher has the controls
 )
 
+var narrationKindNames = [...]string{"none", "say", "pause", "chapter", "end", "taken-over"}
+
+// String names the kind, for a test's report.
+func (k NarrationKind) String() string {
+	if int(k) < len(narrationKindNames) {
+		return narrationKindNames[k]
+	}
+	return "unknown"
+}
+
 // Narration is what the caption area says now: the presenter decides it,
 // the window lays it out and draws it.
 type Narration struct {

@@ -243,16 +243,12 @@ func (p *Presenter) Stopped() {
 }
 
 // mayShow reports whether the step that waits may replace the one on
-// screen now: its reading time is over, or the one that waits is the
-// question it leads to (the question shows it too, and waits for the
-// teacher).
+// screen now: its reading time is over. (A question comes after the
+// caption that leads to it has been read, or on the teacher's key, one
+// step as any other; it is shown under that caption.)
 func (p *Presenter) mayShow() bool {
 	if !p.Pending() || p.AtPause() {
 		return false
-	}
-	next := p.lesson.Steps[p.shown+1]
-	if next.IsPause() && p.shown >= 0 && LeadOf(p.lesson.Steps, p.shown+1) == p.lesson.Steps[p.shown].Text {
-		return true
 	}
 	return p.ReadingLeft() == 0
 }
