@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui bench bench-ratio bench-gui bench-experiment limits fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
+.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui test-classroom bench bench-ratio bench-gui bench-experiment limits fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -65,6 +65,14 @@ test-gui: build
 	else \
 		$(GO) test -count=1 -v ./render/... ./cmd/raftsim/; \
 	fi
+
+# test-classroom runs the whole screen walk: every lesson, step by step,
+# in English and Chinese, at 1920x1080 and 1024x768, scale 1 and 2, with
+# --present, each screen read back whole by OCR (TestLessonScreens with
+# RAFTSIM_SCREENS=all; make test runs a slice of it). Long: see README.
+test-classroom: build
+	@if $(NEED_XVFB); then X="xvfb-run -a -s '-screen 0 1920x1080x24'"; fi; \
+	export RAFTSIM_SCREENS=all; eval $$X $(GO) test -count=1 -v -timeout 300m -run "'^TestLessonScreens$$'" ./render/guitest/
 
 # bench-gui measures the window's frame time: 7 members, 300+ messages in flight.
 bench-gui: build

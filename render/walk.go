@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
@@ -16,7 +17,8 @@ import (
 // from the end of one to the next as a class does (Space at the end opens
 // the picker with the next lesson chosen, Space again opens it), each
 // into a directory of its own. WalkOut gets a line for each picture: the
-// lesson, the step, the time, and where the caption area is (x y w h).
+// lesson, the step, the time, and where the caption area is (x y w h);
+// then a line for each thing the step names (ui.App.ShowsText).
 func (g *Game) walk() error {
 	a := g.App
 	all := a.Lesson == nil
@@ -66,6 +68,11 @@ func (g *Game) walkLesson(name, dir string) error {
 		if g.opt.WalkOut != nil {
 			c := a.L.Caption
 			g.opt.WalkOut(fmt.Sprintf("%s %s at %s; caption area %.0f %.0f %.0f %.0f", name, what, a.S.Now(), c.X, c.Y, c.W, c.H))
+			// What the step names (its shows:), as the words a class
+			// reads for each: "split-brain step 8 of 8 shows #2 put".
+			for _, words := range a.ShowsText() {
+				g.opt.WalkOut(fmt.Sprintf("%s %s shows %s", name, what, strings.Join(words, " | ")))
+			}
 		}
 		return nil
 	}

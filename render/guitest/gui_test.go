@@ -38,6 +38,12 @@ func bins(t *testing.T) string {
 		t.Skip("no DISPLAY: the window tests need one (make test runs them under xvfb-run)")
 	}
 	buildOnce.Do(func() {
+		// RAFTSIM_GUITEST_BINS: binaries built elsewhere, to hold another
+		// version (an old main) to the tests.
+		if d := os.Getenv("RAFTSIM_GUITEST_BINS"); d != "" {
+			binDir = d
+			return
+		}
 		binDir, buildErr = os.MkdirTemp("", "raftsim-guitest")
 		if buildErr != nil {
 			return

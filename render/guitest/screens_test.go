@@ -1,0 +1,248 @@
+package guitest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/raftsim/raftsim/render/guitest/ocrmatch"
+	"github.com/raftsim/raftsim/scenarios"
+)
+
+// The screen walk: every lesson, step by step, in the real window with
+// --present, in English and in Chinese, at 1920x1080 and 1024x768, at
+// scale 1 and 2. At each step the whole screen is read back with OCR, and
+// what the class must be able to read is looked for in it: the lesson's
+// title (its first 24 characters, or all of a shorter one), the clock,
+// and everything the step's shows: names (a member's name, a request's
+// number and operation, an entry's or commit index's member and number).
+// The caption band alone (TestLessonWalk) cannot see a title cut to a
+// word, a request scrolled out of its panel or a member under a box.
+//
+// The whole matrix (8 screens a step, some 1,900 screenshots) is long:
+// `make test-classroom` runs it (RAFTSIM_SCREENS=all). Without that,
+// `go test` (and so `make test`) runs a slice: the lessons of
+// screenSlice, at 1024x768 scale 2 in English and 1920x1080 scale 1 in
+// Chinese.
+
+// screenSize is one projector setting of the matrix.
+type screenSize struct {
+	size  string
+	scale string
+}
+
+var screenSizes = []screenSize{{"1920x1080", "1"}, {"1920x1080", "2"}, {"1024x768", "1"}, {"1024x768", "2"}}
+
+// screenSlice is what a short run walks: the lessons whose climax the
+// issue of the screen contract was about.
+var screenSlice = []string{"split-brain", "kubernetes-failure", "figure-8"}
+
+// titleKeeps is how much of a lesson's title the header keeps, in
+// characters (ui.TitleKeeps, held to it here as a number a reader sees).
+const titleKeeps = 24
+
+// showsLine is what raftsim-gui --walk says of each thing a step names.
+var showsLine = regexp.MustCompile(`^(\S+) step (\d+) of \d+ shows (.*)$`)
+
+// screen is one screenshot of the walk, with what it must show.
+type screen struct {
+	lesson, lang, setting string
+	step                  int // 0: the end
+	png                   string
+	clock                 string     // the header's "t = 1.2s"
+	shows                 [][]string // each thing named: the words for it
+}
+
+// walkScreens walks the lessons (all of them from the picker, or the
+// named ones) in one language and setting, and returns its screens.
+func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []screen {
+	t.Helper()
+	setting := ss.size + "@" + ss.scale
+	dir := filepath.Join(t.TempDir(), lang+"-"+setting)
+	var runs [][]string
+	if lessons == nil {
+		runs = [][]string{{"play"}}
+	}
+	for _, name := range lessons {
+		runs = append(runs, []string{"play", name})
+	}
+	var out []screen
+	for _, run := range runs {
+		d := dir
+		if len(run) == 2 {
+			d = filepath.Join(dir, run[1])
+		}
+		args := append(run, "--lang", lang, "--walk", d, "--size", ss.size, "--scale", ss.scale, "--present")
+		b, err := exec.Command(filepath.Join(bins(t), "raftsim-gui"), args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("raftsim-gui %s: %v\n%s", strings.Join(args, " "), err, b)
+		}
+		shows := map[string][][]string{}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			if m := showsLine.FindStringSubmatch(sc.Text()); m != nil {
+				shows[m[1]+" "+m[2]] = append(shows[m[1]+" "+m[2]], strings.Split(m[3], " | "))
+			}
+		}
+		sc = bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			m := walkLine.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			at := strings.Fields(strings.SplitN(sc.Text(), " at ", 2)[1])[0]
+			s := screen{lesson: m[1], lang: lang, setting: setting, clock: "t = " + strings.TrimSuffix(at, ";")}
+			base := d
+			if len(run) == 1 {
+				base = filepath.Join(d, m[1])
+			}
+			s.png = filepath.Join(base, "end.png")
+			if m[3] != "" {
+				s.step, _ = strconv.Atoi(m[3])
+				s.png = filepath.Join(base, fmt.Sprintf("step-%03d.png", s.step))
+				s.shows = shows[m[1]+" "+m[3]]
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// readScreen reads a whole screenshot with tesseract: sparse text (the
+// labels, panels and header are scattered), one thread.
+func readScreen(png, lang string) (string, error) {
+	langs := "eng"
+	if lang == "zh" {
+		langs = "chi_sim"
+	}
+	cmd := exec.Command("tesseract", png, "-", "-l", langs, "--psm", "11")
+	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("tesseract %s: %v", png, err)
+	}
+	return string(out), nil
+}
+
+// hasWord reports whether the text read has want's letters and digits,
+// all of them, in order, with nothing between: a name is short, and one
+// letter off is another name (etcd-1, etcd-3).
+func hasWord(read, want string) bool {
+	return strings.Contains(string(ocrmatch.Letters(read)), string(ocrmatch.Letters(want)))
+}
+
+func TestLessonScreens(t *testing.T) {
+	needTesseract(t)
+	all := os.Getenv("RAFTSIM_SCREENS") == "all"
+	lessons, err := scenarios.Lessons()
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := map[string]map[string]string{"en": {}, "zh": {}}
+	for _, ls := range lessons {
+		s, err := scenarios.Load(ls.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lang := range title {
+			r := []rune(s.Title.In(lang))
+			if len(r) == 0 {
+				r = []rune(ls.Name) // the header names a lesson without a title
+			}
+			title[lang][ls.Name] = string(r[:min(len(r), titleKeeps)])
+		}
+	}
+	type setting struct {
+		lang string
+		ss   screenSize
+	}
+	var settings []setting
+	var only []string
+	if all {
+		for _, lang := range []string{"en", "zh"} {
+			for _, ss := range screenSizes {
+				settings = append(settings, setting{lang, ss})
+			}
+		}
+	} else {
+		settings = []setting{{"en", screenSize{"1024x768", "2"}}, {"zh", screenSize{"1920x1080", "1"}}}
+		only = screenSlice
+	}
+	start := time.Now()
+	var screens []screen
+	for _, st := range settings {
+		got := walkScreens(t, st.lang, st.ss, only)
+		walked := map[string]bool{}
+		for _, s := range got {
+			walked[s.lesson] = true
+		}
+		want := len(only)
+		if only == nil {
+			want = len(lessons)
+		}
+		if len(walked) != want {
+			t.Fatalf("the walk (%s, %s@%s) went through %d lessons, want %d", st.lang, st.ss.size, st.ss.scale, len(walked), want)
+		}
+		screens = append(screens, got...)
+	}
+	walkTime := time.Since(start)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.NumCPU())
+	var failures []string
+	for _, s := range screens {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			read, err := readScreen(s.png, s.lang)
+			var miss []string
+			if err != nil {
+				miss = append(miss, err.Error())
+			} else {
+				if want := title[s.lang][s.lesson]; ocrmatch.Found(want, read) < ocrmatch.Enough(s.lang) {
+					miss = append(miss, fmt.Sprintf("the title %q (%.0f%%)", want, 100*ocrmatch.Found(want, read)))
+				}
+				if !hasWord(read, s.clock) {
+					miss = append(miss, fmt.Sprintf("the clock %q", s.clock))
+				}
+				for _, words := range s.shows {
+					for _, w := range words {
+						if !hasWord(read, w) {
+							miss = append(miss, fmt.Sprintf("%q of %q (named by the step's shows:)", w, strings.Join(words, " ")))
+						}
+					}
+				}
+			}
+			if len(miss) > 0 {
+				mu.Lock()
+				defer mu.Unlock()
+				failures = append(failures, fmt.Sprintf("%s (%s, %s) step %d: not on screen: %s\n  (%s)\n  OCR read: %s",
+					s.lesson, s.lang, s.setting, s.step, strings.Join(miss, "; "), s.png, strings.Join(strings.Fields(read), " ")))
+			}
+		}()
+	}
+	wg.Wait()
+	slices.Sort(failures)
+	for _, f := range failures {
+		t.Error(f)
+	}
+	named := 0
+	for _, s := range screens {
+		named += len(s.shows)
+	}
+	t.Logf("%d screens (%d settings) read back whole, %d things named by shows: looked for; walks %v, all %v",
+		len(screens), len(settings), named, walkTime.Round(time.Second), time.Since(start).Round(time.Second))
+}

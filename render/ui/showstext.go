@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/raftsim/raftsim/scenarios"
+)
+
+// ShowsText returns, for each thing the lesson's step on screen names
+// (its shows:), the words a class reads for it, as the window writes
+// them: a member's name; a request's number and operation ("#2 put"; its
+// status is a word in a coloured chip, which OCR does not read reliably,
+// so it is left to render/ui's checkShows); an entry's or a commit index's
+// member and number. What reads the screen back (the
+// lesson walk's OCR) looks for each; they are worked out from the
+// lesson's run, not from what the window drew.
+func (a *App) ShowsText() [][]string {
+	if a.Lesson == nil {
+		return nil
+	}
+	var out [][]string
+	for _, s := range a.Lesson.Shows() {
+		switch s.Kind {
+		case scenarios.ShowRequest:
+			if op := a.S.World().Op(s.Label); op != nil { // else not sent yet
+				out = append(out, []string{"#" + strconv.FormatUint(op.ID, 10) + " " + op.Kind.String()})
+			}
+		case scenarios.ShowMember:
+			out = append(out, []string{s.Member})
+		case scenarios.ShowEntry, scenarios.ShowCommit:
+			out = append(out, []string{s.Member, strconv.FormatUint(s.Index, 10)})
+		}
+	}
+	return out
+}
