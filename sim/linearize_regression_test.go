@@ -1,17 +1,11 @@
-//go:build !js
-
 package sim
-
-// The build constraint: the benchmark reads the process's rusage, which js/wasm has not.
 
 import (
 	"cmp"
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +14,7 @@ import (
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/lincheck"
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // untilDone lets time pass until op has ended, or a minute has.
@@ -312,14 +307,4 @@ func BenchmarkLostWritesInFlight(b *testing.B) {
 			b.ReportMetric(float64(cpuTime()-cpu)/per, "cpu-ns/pair")
 		})
 	}
-}
-
-// cpuTime returns the CPU time the process has used, in nanoseconds (0
-// where getrusage is missing).
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -1,9 +1,5 @@
 //go:build !js
 
-// Package archdoc keeps docs/architecture.md's import graph true: the graph
-// is generated from `go list`, and TestArchitectureGraph fails when the
-// packages' imports and the document disagree. `make architecture` (go
-// test -update) writes it again.
 package archdoc
 
 import (

@@ -1,0 +1,15 @@
+//go:build !js
+
+package sim
+
+import "syscall"
+
+// cpuTime returns the CPU time the process has used, in nanoseconds (0
+// where getrusage is missing).
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
