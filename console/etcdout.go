@@ -2,10 +2,11 @@ package console
 
 import (
 	"fmt"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math"
 	"strconv"
 	"strings"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 
 	"github.com/raftsim/raftsim/rpcerr"
 	"github.com/raftsim/raftsim/sim"

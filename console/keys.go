@@ -2,12 +2,13 @@ package console
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strings"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+
 	"github.com/raftsim/raftsim/etcdctl"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

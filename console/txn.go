@@ -2,8 +2,9 @@ package console
 
 import (
 	"fmt"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strings"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 
 	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/sim"

@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

@@ -2,13 +2,13 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"strings"
 	"time"
 
 	"go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

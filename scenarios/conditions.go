@@ -2,11 +2,11 @@ package scenarios
 
 import (
 	"fmt"
-	"go.etcd.io/etcd/api/v3/mvccpb"
 	"slices"
 	"strconv"
 	"strings"
 
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/raft/v3"
 
 	"github.com/raftsim/raftsim/sim"

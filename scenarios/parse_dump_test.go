@@ -2,11 +2,11 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/mvcc"
-	"github.com/raftsim/raftsim/server"
 	"strconv"
 	"strings"
 
+	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"math"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
@@ -10,6 +9,7 @@ import (
 	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/lease"
 	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/server"
 )
 
 // request reads the keys of a client operation step into its request,

@@ -2,12 +2,12 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

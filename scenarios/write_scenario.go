@@ -2,15 +2,14 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"strconv"
 
-	"gopkg.in/yaml.v3"
-
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"gopkg.in/yaml.v3"
 
 	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/server"
 )
 
 // MarshalScenario writes a scenario back as a file that parses to the same

@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"os"
 	"reflect"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

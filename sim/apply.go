@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"slices"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/raftsim/raftsim/lease"
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // The member's etcd server layer above raft: the apply path into the MVCC

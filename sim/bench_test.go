@@ -7,16 +7,16 @@ package sim
 // simulation can be read off one run as a ratio.
 
 import (
-	"github.com/raftsim/raftsim/server"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"testing"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/dbsize"
 	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/server"
 )
 
 // bareCluster is the bare driver: RawNodes over MemoryStorage, each Ready

@@ -1,14 +1,14 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"strconv"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/membershippb"
-
 	"go.etcd.io/raft/v3"
+
+	"github.com/raftsim/raftsim/server"
 )
 
 // What an etcd server does as it starts and runs, besides raft

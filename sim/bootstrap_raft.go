@@ -1,10 +1,11 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"slices"
 
 	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/server"
 )
 
 // The ways a new cluster can start (Config.Bootstrap).

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"math"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/server"
 )
 
 // Bug is a fault injected on purpose into the simulator's own member and

@@ -2,17 +2,17 @@ package sim
 
 import (
 	"bytes"
-	"github.com/raftsim/raftsim/server"
 	"slices"
 	"strings"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
+	"go.etcd.io/raft/v3"
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/mvcc"
-	"go.etcd.io/raft/v3"
+	"github.com/raftsim/raftsim/server"
 )
 
 // OpKind is what a client asks for.

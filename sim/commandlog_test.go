@@ -1,10 +1,11 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/raftsim/raftsim/server"
 )
 
 // The command log gives back every command as it was applied, whatever

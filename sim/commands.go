@@ -2,13 +2,13 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // CommandKind names something done to the world from outside: a fault, an

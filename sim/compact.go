@@ -2,9 +2,9 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
-	"slices"
 
 	"github.com/raftsim/raftsim/lincheck"
 )

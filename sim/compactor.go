@@ -1,11 +1,12 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"strconv"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
+
+	"github.com/raftsim/raftsim/server"
 )
 
 // compactRevKey is the key kube-apiserver's compactors agree through.

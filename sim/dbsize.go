@@ -1,9 +1,10 @@
 package sim
 
 import (
+	"time"
+
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"google.golang.org/protobuf/encoding/protowire"
-	"time"
 
 	"github.com/raftsim/raftsim/dbsize"
 	"github.com/raftsim/raftsim/mvcc"

@@ -1,10 +1,10 @@
 package sim_test
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"testing"
 	"time"
 
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

@@ -2,12 +2,13 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
-	"go.etcd.io/etcd/api/v3/mvccpb"
 	"slices"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
 
 	"github.com/raftsim/raftsim/lease"
 	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/snapshot"
 )
 

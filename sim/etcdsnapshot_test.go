@@ -3,13 +3,14 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/snapshot"
 )
 

@@ -2,11 +2,11 @@ package sim_test
 
 import (
 	"bytes"
-	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

@@ -2,12 +2,11 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math"
 	"strconv"
 	"strings"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // EventKind says what an Event records.

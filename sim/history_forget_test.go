@@ -2,11 +2,11 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"testing"
 	"time"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // TestForgetHistory: a world that gives back its history as it goes reads

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // The packed history gives back every event as it was recorded, in order,

@@ -2,7 +2,6 @@ package sim_test
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"io"
 	"maps"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/anishathalye/porcupine"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/lincheck"

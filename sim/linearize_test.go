@@ -1,12 +1,13 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"strings"
 	"testing"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+
 	"github.com/raftsim/raftsim/lincheck"
+	"github.com/raftsim/raftsim/server"
 )
 
 // TestLinearizability feeds the checker hand-made client histories: the

@@ -2,12 +2,13 @@ package sim
 
 import (
 	"fmt"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 )
 
 // LoadSpec is a client workload: requests at a fixed rate for a time, from

@@ -2,16 +2,16 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/dbsize"
-	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
 	"time"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/dbsize"
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // member is one etcd member: a raft RawNode, its disk (a MemoryStorage that

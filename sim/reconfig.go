@@ -1,16 +1,17 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"slices"
 	"time"
 
-	"github.com/raftsim/raftsim/i18n"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"go.etcd.io/raft/v3/tracker"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/server"
 )
 
 // etcd's Cluster API: member add, remove, promote, update and list, with

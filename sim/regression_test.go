@@ -6,19 +6,18 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math"
 	"slices"
 	"testing"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
-
 	"go.etcd.io/raft/v3/tracker"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 func reviewWorld(t *testing.T, members int, tweak func(*Config)) *World {

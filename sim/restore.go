@@ -3,7 +3,6 @@ package sim
 import (
 	"cmp"
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/lincheck"
+	"github.com/raftsim/raftsim/server"
 )
 
 // Disaster recovery as an operator does it: a snapshot saved from a member

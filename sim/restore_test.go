@@ -2,10 +2,11 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/raftsim/raftsim/server"
 )
 
 // restoredWorld runs the operator's disaster recovery on a three-member

@@ -2,13 +2,14 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/server"
 )
 
 // These tests feed the safety checker histories by hand: a fresh world

@@ -1,9 +1,10 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"testing"
 	"time"
+
+	"github.com/raftsim/raftsim/server"
 )
 
 // TestCachedStatusIsCurrent reads every member's cached status at every

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"go.etcd.io/raft/v3"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // Found by raftsim swarm (seed 6835 of 10,000): a leader asked to remove

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"math"
 	"reflect"
 	"slices"
@@ -9,6 +8,8 @@ import (
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"go.etcd.io/raft/v3/tracker"
+
+	"github.com/raftsim/raftsim/server"
 )
 
 // Role is what a member is doing, as a person would name it.

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"slices"
 	"strconv"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // readIndexRetry is how often etcd resends a ReadIndex that got no answer.

@@ -3,16 +3,17 @@ package swarm
 import (
 	"errors"
 	"fmt"
-	"github.com/raftsim/raftsim/server"
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+
 	"github.com/raftsim/raftsim/etcdctl"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/scenarios"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

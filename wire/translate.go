@@ -7,7 +7,6 @@ package wire
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"os"
 	"regexp"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/raftsim/raftsim/rpcerr"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/snapshot"
 )

@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"strings"
 	"time"
 
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

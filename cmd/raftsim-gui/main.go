@@ -12,7 +12,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"io"
 	"os"
 	"strconv"
@@ -33,6 +32,7 @@ import (
 	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/scenarios"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

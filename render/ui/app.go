@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"math"
 	"slices"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/present"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

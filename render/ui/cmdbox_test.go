@@ -2,11 +2,11 @@ package ui
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

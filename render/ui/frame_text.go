@@ -3,7 +3,6 @@ package ui
 import (
 	"cmp"
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"image/color"
 	"math"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"os"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/scenarios"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"github.com/raftsim/raftsim/server"
 	"slices"
 	"testing"
 
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 

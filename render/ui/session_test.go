@@ -2,12 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"github.com/raftsim/raftsim/server"
 	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 
