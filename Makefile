@@ -70,9 +70,13 @@ test-gui: build
 # in English and Chinese, at 1920x1080 and 1024x768, scale 1 and 2, with
 # --present, each screen read back whole by OCR (TestLessonScreens with
 # RAFTSIM_SCREENS=all; make test runs a slice of it). Long: see README.
+# A part of it: make test-classroom LESSONS=split-brain,watch
+# SETTINGS=en/1024x768@2,zh/1920x1080@1 (either or both).
+LESSONS ?= all
+SETTINGS ?=
 test-classroom: build
 	@if $(NEED_XVFB); then X="xvfb-run -a -s '-screen 0 1920x1080x24'"; fi; \
-	export RAFTSIM_SCREENS=all; eval $$X $(GO) test -count=1 -v -timeout 300m -run "'^TestLessonScreens$$'" ./render/guitest/
+	export RAFTSIM_SCREENS='$(LESSONS)' RAFTSIM_SCREEN_SETTINGS='$(SETTINGS)'; eval $$X $(GO) test -count=1 -v -timeout 300m -run "'^TestLessonScreens$$'" ./render/guitest/
 
 # bench-gui measures the window's frame time: 7 members, 300+ messages in flight.
 bench-gui: build

@@ -34,7 +34,10 @@ import (
 // `make test-classroom` runs it (RAFTSIM_SCREENS=all). Without that,
 // `go test` (and so `make test`) runs a slice: the lessons of
 // screenSlice, at 1024x768 scale 2 in English and 1920x1080 scale 1 in
-// Chinese.
+// Chinese. A part of the matrix: RAFTSIM_SCREENS=lesson,lesson (those
+// lessons) and RAFTSIM_SCREEN_SETTINGS=en/1920x1080@1,zh/1024x768@2
+// (those settings; every one of the 8 when RAFTSIM_SCREENS is set and
+// this is not). RAFTSIM_SCREENS_DIR=DIR keeps the screenshots there.
 
 // screenSize is one projector setting of the matrix.
 type screenSize struct {
@@ -69,7 +72,11 @@ type screen struct {
 func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []screen {
 	t.Helper()
 	setting := ss.size + "@" + ss.scale
-	dir := filepath.Join(t.TempDir(), lang+"-"+setting)
+	root := os.Getenv("RAFTSIM_SCREENS_DIR")
+	if root == "" {
+		root = t.TempDir()
+	}
+	dir := filepath.Join(root, lang+"-"+setting)
 	var runs [][]string
 	if lessons == nil {
 		runs = [][]string{{"play"}}
@@ -142,9 +149,31 @@ func hasWord(read, want string) bool {
 	return strings.Contains(string(ocrmatch.Letters(read)), string(ocrmatch.Letters(want)))
 }
 
+// screenSettings parses RAFTSIM_SCREEN_SETTINGS: lang/WxH@scale, comma
+// separated.
+func screenSettings(v string) ([]screenSetting, error) {
+	var out []screenSetting
+	for _, f := range strings.Split(v, ",") {
+		lang, rest, ok1 := strings.Cut(strings.TrimSpace(f), "/")
+		size, scale, ok2 := strings.Cut(rest, "@")
+		if !ok1 || !ok2 || (lang != "en" && lang != "zh") || !slices.Contains(screenSizes, screenSize{size, scale}) {
+			return nil, fmt.Errorf("RAFTSIM_SCREEN_SETTINGS: %q is not one of the matrix's settings (en or zh, then /, then one of %v)", f, screenSizes)
+		}
+		out = append(out, screenSetting{lang, screenSize{size, scale}})
+	}
+	return out, nil
+}
+
+// screenSetting is one column of the matrix: a language at a size.
+type screenSetting struct {
+	lang string
+	ss   screenSize
+}
+
 func TestLessonScreens(t *testing.T) {
 	needTesseract(t)
-	all := os.Getenv("RAFTSIM_SCREENS") == "all"
+	which := os.Getenv("RAFTSIM_SCREENS")
+	all := which == "all"
 	lessons, err := scenarios.Lessons()
 	if err != nil {
 		t.Fatal(err)
@@ -163,26 +192,40 @@ func TestLessonScreens(t *testing.T) {
 			title[lang][ls.Name] = string(r[:min(len(r), titleKeeps)])
 		}
 	}
-	type setting struct {
-		lang string
-		ss   screenSize
-	}
+	type setting = screenSetting
 	var settings []setting
 	var only []string
-	if all {
+	switch {
+	case which != "":
 		for _, lang := range []string{"en", "zh"} {
 			for _, ss := range screenSizes {
 				settings = append(settings, setting{lang, ss})
 			}
 		}
-	} else {
+		if !all {
+			for _, name := range strings.Split(which, ",") {
+				name = strings.TrimSpace(name)
+				if _, ok := title["en"][name]; !ok {
+					t.Fatalf("RAFTSIM_SCREENS: %q is not a lesson (all, or lessons separated by commas)", name)
+				}
+				only = append(only, name)
+			}
+		}
+	default:
 		settings = []setting{{"en", screenSize{"1024x768", "2"}}, {"zh", screenSize{"1920x1080", "1"}}}
 		only = screenSlice
+	}
+	if v := os.Getenv("RAFTSIM_SCREEN_SETTINGS"); v != "" {
+		if settings, err = screenSettings(v); err != nil {
+			t.Fatal(err)
+		}
 	}
 	start := time.Now()
 	var screens []screen
 	for _, st := range settings {
+		walkStart := time.Now()
 		got := walkScreens(t, st.lang, st.ss, only)
+		t.Logf("walk %s %s@%s: %d screens in %v", st.lang, st.ss.size, st.ss.scale, len(got), time.Since(walkStart).Round(time.Second))
 		walked := map[string]bool{}
 		for _, s := range got {
 			walked[s.lesson] = true
@@ -243,6 +286,15 @@ func TestLessonScreens(t *testing.T) {
 	for _, s := range screens {
 		named += len(s.shows)
 	}
+	var names []string
+	for _, st := range settings {
+		names = append(names, st.lang+"/"+st.ss.size+"@"+st.ss.scale)
+	}
+	lessonsWalked := "every lesson"
+	if only != nil {
+		lessonsWalked = strings.Join(only, ",")
+	}
+	t.Logf("walked %s at %s", lessonsWalked, strings.Join(names, ","))
 	t.Logf("%d screens (%d settings) read back whole, %d things named by shows: looked for; walks %v, all %v",
 		len(screens), len(settings), named, walkTime.Round(time.Second), time.Since(start).Round(time.Second))
 }
