@@ -2,6 +2,7 @@ package dbsize
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 )
 
@@ -146,4 +147,38 @@ func TestSpaceIsNotReturnedUntilDefrag(t *testing.T) {
 	if m.Size() > before+10*PageSize {
 		t.Errorf("50 small puts grew the file from %d to %d", before, m.Size())
 	}
+}
+
+// TestModelMemoryPerRecord holds what the model keeps in memory for a
+// record under the heaviest pace the simulator gives it: 1,000 appends a
+// commit (a load of 10,000 puts a second, committed every 100ms). A
+// record is a 24-byte element; the leaves' arrays, the nodes and the
+// branches come to about 27 bytes a record. Seen to fail (244 bytes a
+// record) when a split gave each part a copy of the whole tail after it,
+// which its array kept.
+func TestModelMemoryPerRecord(t *testing.T) {
+	const records, perCommit = 50_000, 1000
+	before := liveHeap()
+	m := New()
+	for i := 1; i <= records; i++ {
+		rev := int64(i + 1)
+		m.Put(KeyBucket, Key{Main: rev}, revKeyLen, kvLen(7, 8, rev, rev, 1), true)
+		if i%perCommit == 0 {
+			m.Commit()
+		}
+	}
+	perRecord := float64(liveHeap()-before) / records
+	runtime.KeepAlive(m)
+	t.Logf("%.1f bytes a record", perRecord)
+	if perRecord > 40 {
+		t.Errorf("the model keeps %.1f bytes a record, want at most 40", perRecord)
+	}
+}
+
+// liveHeap returns the bytes of the heap still in use after a collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
 }

@@ -328,10 +328,18 @@ func (m *Model) spill(t *tree, n *node) []*node {
 
 // split breaks a node that does not fit its page into nodes filled to the
 // bucket's fill percent (bbolt's node.split and splitIndex).
+//
+// NB: each part gets a copy of just its own elements. A part that kept a
+// slice of the rest (as a copy of the tail at each cut does) would keep
+// the whole tail's array alive: a leaf that a batch of 1,000 appends
+// outgrew held some twenty times its elements in the arrays of its parts.
 func (m *Model) split(t *tree, n *node) []*node {
 	parts := []*node{n}
 	for cur := n; ; {
 		if cur.count() <= minKeysPerPage*2 || t.size(cur) < PageSize {
+			if len(parts) > 1 { // cur is a slice of n's old array: copy it out
+				cur.elems, cur.kids = cloneNonNil(cur.elems), cloneNonNil(cur.kids)
+			}
 			return parts
 		}
 		threshold := int(float64(PageSize) * t.fill())
@@ -346,15 +354,23 @@ func (m *Model) split(t *tree, n *node) []*node {
 		}
 		next := &node{leaf: cur.leaf, dirty: true}
 		if cur.leaf {
-			next.elems = slices.Clone(cur.elems[idx:])
-			cur.elems = slices.Clip(cur.elems[:idx])
+			next.elems = cur.elems[idx:]
+			cur.elems = slices.Clone(cur.elems[:idx])
 		} else {
-			next.kids = slices.Clone(cur.kids[idx:])
-			cur.kids = slices.Clip(cur.kids[:idx])
+			next.kids = cur.kids[idx:]
+			cur.kids = slices.Clone(cur.kids[:idx])
 		}
 		parts = append(parts, next)
 		cur = next
 	}
+}
+
+// cloneNonNil copies s into an array of its own, leaving nil as nil.
+func cloneNonNil[S ~[]E, E any](s S) S {
+	if s == nil {
+		return nil
+	}
+	return append(make(S, 0, len(s)), s...)
 }
 
 // allocate takes n contiguous pages from the free list (the lowest run),
