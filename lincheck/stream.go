@@ -360,6 +360,12 @@ func (s *Stream[T]) settle(k *keyLog[T], before uint64) {
 		}
 		clear(k.ops[len(kept):])
 		k.ops = kept
+		if len(kept) == 0 {
+			// NB: a key checked up to date keeps no array: a load on a
+			// million keys leaves most of them so, and an empty array
+			// of room for one operation is some 400 bytes a key.
+			k.ops = nil
+		}
 	default:
 		if s.v.Result == Linearizable {
 			s.v.Result, s.v.Key, s.v.Reason = v.Result, v.Key, v.Reason

@@ -163,3 +163,35 @@ func TestStreamForgets(t *testing.T) {
 		t.Fatalf("the stream held %d operations of one key at once, want at most the 200 between settles", most)
 	}
 }
+
+// TestStreamForgetsEachKey: a history of one put on each of many keys (a
+// load on a million keys) leaves each key checked up to date with no
+// array of operations: an empty one with room for an operation is some
+// 400 bytes a key that a long load's check would keep for ever (290 MB
+// for a million puts). Seen to fail (every key kept its array) when a
+// settled key kept the room it had.
+func TestStreamForgetsEachKey(t *testing.T) {
+	type data struct{ pad [32]int64 } // about what the simulator keeps of an operation
+	s := NewStream[data](Options{})
+	pos := uint64(1)
+	const keys = 20000
+	for i := range keys {
+		s.Add(Operation{Kind: Put, Key: fmt.Sprint("k", i), Value: fmt.Sprint(i), Call: pos, Return: pos + 1}, data{})
+		pos += 2
+		if i%100 == 99 {
+			s.Settle(pos)
+		}
+	}
+	if v, _ := s.Verdict(nil); v.Result != Linearizable {
+		t.Fatalf("got %s", v)
+	}
+	kept := 0
+	for _, k := range s.keys {
+		if cap(k.ops) > 0 {
+			kept++
+		}
+	}
+	if kept > 0 {
+		t.Errorf("%d of %d keys checked up to date keep an array of operations", kept, keys)
+	}
+}
