@@ -174,7 +174,10 @@ type Op struct {
 	// it, lives until then (-1: not yet answered).
 	keepAliveDeadline Time
 	after             func(*Op) // called once when the operation ends (the compactor's next step)
-	header            etcdserverpb.ResponseHeader
+	// timeoutSlot is the slot of its client timeout in the schedule, plus
+	// one (0: none pending).
+	timeoutSlot int32
+	header      etcdserverpb.ResponseHeader
 }
 
 // Key returns the key a get, put, delete or watch acts on, as the user
@@ -379,8 +382,9 @@ func (w *World) submit(op *Op) {
 		return
 	}
 	if op.Kind != OpWatch {
-		e := w.sched.after(w.now, Time(timeout))
+		e, slot := w.sched.afterSlot(w.now, Time(timeout))
 		e.kind, e.node, e.op = evClientTimeout, w.endpointOf(op), op
+		op.timeoutSlot = slot + 1
 	}
 	w.sendRequest(op)
 }
@@ -447,6 +451,10 @@ func (w *World) clientEvent(e *event) {
 	op := e.op
 	switch e.kind {
 	case evClientTimeout:
+		if op == nil {
+			return // it ended before (see complete)
+		}
+		op.timeoutSlot = 0
 		if op.Status == OpPending {
 			// etcd gives up on a request after its own request timeout
 			// (7s by default); a client with a shorter deadline gives up
@@ -606,6 +614,16 @@ func (w *World) ended(op *Op) {
 
 func (w *World) complete(op *Op, node uint64, r *reply) {
 	defer w.ended(op)
+	if op.timeoutSlot > 0 {
+		// NB: its timeout still comes, and finds nothing to do; meanwhile
+		// it does not keep the operation alive. At 10,000 requests a
+		// second, the 7s timeouts kept 70,000 finished operations, some
+		// 66 MB, after the run had given them back.
+		if e := &w.sched.slots[op.timeoutSlot-1]; e.kind == evClientTimeout && e.op == op {
+			e.op = nil
+		}
+		op.timeoutSlot = 0
+	}
 	op.Status, op.Err = r.status, r.err
 	op.Resp, op.Applied, op.Members = r.resp, r.applied, r.members
 	if r.alarms != nil {

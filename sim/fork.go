@@ -184,7 +184,7 @@ func (w *World) inFlight() ([]event, error) {
 		switch e.kind {
 		case evTick, evReportSnapshot, evReportUnreachable:
 		case evClientTimeout, evReadRetry:
-			if e.op.Status == OpPending {
+			if e.op != nil && e.op.Status == OpPending {
 				return nil, fmt.Errorf("fork: request %d is pending", e.op.ID)
 			}
 			// It would find its request finished, and do nothing.

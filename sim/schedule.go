@@ -127,11 +127,18 @@ func (s *schedule) push(at Time) *event {
 // after schedules an event delay after now, which must not be earlier
 // than the now of any earlier call, and returns it as push does.
 func (s *schedule) after(now, delay Time) *event {
+	e, _ := s.afterSlot(now, delay)
+	return e
+}
+
+// afterSlot is after, and also returns the event's slot, which stays its
+// own until it is taken and released.
+func (s *schedule) afterSlot(now, delay Time) (*event, int32) {
 	k := s.put(now.plus(delay))
 	s.addToLane(delay, k)
 	e := &s.slots[k.slot]
 	e.at = k.at
-	return e
+	return e, k.slot
 }
 
 func (s *schedule) addToLane(delay Time, k key) {
