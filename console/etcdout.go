@@ -2,12 +2,12 @@ package console
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 
+	"github.com/raftsim/raftsim/dbsize"
 	"github.com/raftsim/raftsim/rpcerr"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -46,18 +46,7 @@ func unsupportedFormat(format string) error {
 
 // humanBytes formats a size as go-humanize's Bytes does (SI units, one
 // decimal below 10).
-func humanBytes(n uint64) string {
-	if n < 10 {
-		return fmt.Sprintf("%d B", n)
-	}
-	sizes := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
-	e := math.Floor(math.Log(float64(n)) / math.Log(1000))
-	val := math.Floor(float64(n)/math.Pow(1000, e)*10+0.5) / 10
-	if val < 10 {
-		return fmt.Sprintf("%.1f %s", val, sizes[int(e)])
-	}
-	return fmt.Sprintf("%.0f %s", val, sizes[int(e)])
-}
+func humanBytes(n uint64) string { return dbsize.HumanBytes(n) }
 
 // idHex formats a member ID as etcdctl's tables and simple output do.
 func idHex(id uint64) string { return strconv.FormatUint(id, 16) }

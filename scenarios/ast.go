@@ -387,6 +387,9 @@ const (
 	CondLinearizable           // linearizable: bool (extension)
 	CondFirstIndex             // first_index: {ref: cmp}, one per entry (extension)
 	CondViolation              // violation: invariant | any (extension)
+	CondDBSize                 // db_size: {ref: cmp}, one per entry (extension)
+	CondDBInUse                // db_in_use: {ref: cmp}, one per entry (extension)
+	CondAlarm                  // alarm: {ref: NOSPACE | none}, one per entry (extension)
 	numCondKinds
 )
 
@@ -394,7 +397,7 @@ var condKindNames = [...]string{
 	"invalid", "leader", "leaders", "role", "term", "commit", "last_index", "op", "value",
 	"keys", "events", "error", "kv", "voters", "learners", "converged", "sent",
 	"revision", "mod_revision", "succeeded", "watch", "lease", "store_revision", "any_of",
-	"log", "linearizable", "first_index", "violation",
+	"log", "linearizable", "first_index", "violation", "db_size", "db_in_use", "alarm",
 }
 
 func (k CondKind) String() string {
@@ -415,7 +418,8 @@ type Condition struct {
 	Kind CondKind
 
 	// Node is the node of CondRole, CondTerm, CondCommit, CondLastIndex,
-	// CondFirstIndex, CondKV and CondLog. It may resolve to several nodes; the condition must hold for
+	// CondFirstIndex, CondKV, CondLog, CondDBSize, CondDBInUse and
+	// CondAlarm. It may resolve to several nodes; the condition must hold for
 	// each.
 	Node NodeRef
 	// Label is the operation of CondOp, CondValue, CondKeys, CondEvents and
@@ -432,9 +436,11 @@ type Condition struct {
 	Count    int
 	CountSet bool
 
-	Role   sim.Role   // CondRole
-	Cmp    Comparison // CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondEvents
-	Status OpStatus   // CondOp
+	Role sim.Role   // CondRole
+	Cmp  Comparison // CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondEvents, CondDBSize, CondDBInUse
+	// Alarm is CondAlarm's alarm ("NOSPACE"), "" for none.
+	Alarm  string
+	Status OpStatus // CondOp
 
 	// Key is CondKV's key. Value is the value of CondKV and CondValue; nil
 	// means the key is absent (null).

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -95,6 +96,25 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 				return false, seen("%s has no key %s", in.Name, c.Key)
 			}
 			return v == *c.Value, seen("%s has %s = %q", in.Name, c.Key, v)
+		})
+	case CondDBSize, CondDBInUse:
+		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
+			size, inUse := w.DBSize(in.Name)
+			if c.Kind == CondDBSize {
+				return size >= 0 && c.Cmp.Holds(uint64(size)), seen("%s's DB SIZE is %d (IN USE %d)", in.Name, size, inUse)
+			}
+			return inUse >= 0 && c.Cmp.Holds(uint64(inUse)), seen("%s's IN USE is %d (DB SIZE %d)", in.Name, inUse, size)
+		})
+	case CondAlarm:
+		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
+			if !in.Up {
+				return false, seen("%s is down", in.Name)
+			}
+			alarms := w.Alarms(in.Name)
+			if len(alarms) == 0 {
+				return c.Alarm == "", seen("%s has no alarm", in.Name)
+			}
+			return slices.Contains(alarms, c.Alarm), seen("%s has the alarms %s", in.Name, strings.Join(alarms, ", "))
 		})
 	case CondStoreRevision:
 		return r.forEachNode(c, func(in sim.MemberInfo) (bool, string) {
@@ -365,6 +385,10 @@ func describe(c *Condition) string {
 		return fmt.Sprintf("%s: {%s: %s}", c.Kind, c.Label, c.Cmp)
 	case CondStoreRevision:
 		return fmt.Sprintf("store_revision: {%s: %s}", c.Node, c.Cmp)
+	case CondDBSize, CondDBInUse:
+		return fmt.Sprintf("%s: {%s: %s}", c.Kind, c.Node, c.Cmp)
+	case CondAlarm:
+		return fmt.Sprintf("alarm: {%s: %s}", c.Node, cmp.Or(c.Alarm, "none"))
 	case CondSucceeded:
 		return fmt.Sprintf("succeeded: {%s: %v}", c.Label, c.Succeeded)
 	case CondLease:

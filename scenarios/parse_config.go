@@ -130,13 +130,7 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 		}
 	}
 	if v := f.get("quota_backend_bytes"); v != nil {
-		if u, ok := p.uint(v, "quota_backend_bytes"); ok {
-			if u < 1 || u > 8<<30 {
-				p.errorf(p.pos(v), "quota_backend_bytes: want 1 to 8589934592 (8 GiB, etcd's suggested maximum), found %d", u)
-			} else {
-				c.QuotaBackendBytes = int64(u)
-			}
-		}
+		p.quota(v, c)
 	}
 	if v := f.get("snapshot_every"); v != nil {
 		if u, ok := p.uint(v, "snapshot_every"); ok {
@@ -432,6 +426,44 @@ func checkURL(u string) error {
 // --advertise-client-urls. Member IDs are computed from the peer URL and
 // token:, as etcd computes them, so a cluster given a real one's URLs and
 // token has its IDs.
+// quota reads quota_backend_bytes: one quota for every member, or a
+// mapping that gives members their own (etcd's flag is per member); a
+// member it does not name keeps etcd's default, 2 GiB.
+func (p *parser) quota(v *yaml.Node, c *sim.Config) {
+	one := func(n *yaml.Node, what string) (int64, bool) {
+		u, ok := p.uint(n, what)
+		if !ok {
+			return 0, false
+		}
+		if u < 1 || u > 8<<30 {
+			p.errorf(p.pos(n), "%s: want 1 to 8589934592 (8 GiB, etcd's suggested maximum), found %d", what, u)
+			return 0, false
+		}
+		return int64(u), true
+	}
+	if v.Kind != yaml.MappingNode {
+		if q, ok := one(v, "quota_backend_bytes"); ok {
+			c.QuotaBackendBytes = q
+		}
+		return
+	}
+	f := p.mapping(v, "quota_backend_bytes", nil)
+	if len(f) == 0 {
+		p.errorf(p.pos(v), "quota_backend_bytes: want a number of bytes, or at least one member: bytes, like {etcd-1: 200000}")
+		return
+	}
+	c.QuotaBackendBytesOf = map[string]int64{}
+	for _, x := range f {
+		if p.membersOK && !contains(c.Members, x.key) {
+			p.errorf(p.pos(x.k), "quota_backend_bytes: %q is not a member (members: %s)", x.key, strings.Join(c.Members, ", "))
+			continue
+		}
+		if q, ok := one(x.v, "quota_backend_bytes of "+x.key); ok {
+			c.QuotaBackendBytesOf[x.key] = q
+		}
+	}
+}
+
 func (p *parser) urls(n *yaml.Node, what string, members []string) map[string]string {
 	if n == nil {
 		return nil

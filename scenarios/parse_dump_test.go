@@ -88,6 +88,8 @@ func configFields(c sim.Config) []string {
 		fmt.Sprintf("client_latency=%s", c.ClientLatency),
 		fmt.Sprintf("topology=%s", c.Topology),
 		fmt.Sprintf("bootstrap=%s", c.Bootstrap),
+		fmt.Sprintf("quota=%d", c.QuotaBackendBytes),
+		fmt.Sprintf("quota_of=%v", c.QuotaBackendBytesOf), // fmt prints a map sorted
 	}
 }
 
@@ -168,6 +170,13 @@ func dumpStep(st Step) string {
 		w("to=%s", dumpRefs(st.To))
 	case StepAddMember:
 		w("%s learner=%t start=%t", st.Name, st.Learner, st.Start)
+	case StepMemberList, StepAlarmList, StepAlarmDisarm:
+		if st.Via.Kind != RefInvalid {
+			w("via=%s", dumpRef(st.Via))
+		}
+		if st.Label != "" {
+			w("as=%s", st.Label)
+		}
 	case StepPut, StepDelete, StepGet, StepWatch:
 		key, end := st.Req.KeyRange()
 		prefix := server.IsPrefix(key, end)
@@ -222,8 +231,10 @@ func dumpCond(c Condition) string {
 		return fmt.Sprintf("%s %t", k, c.Converged)
 	case CondRole:
 		return fmt.Sprintf("%s %s=%s", k, dumpRef(c.Node), c.Role)
-	case CondTerm, CondCommit, CondLastIndex, CondFirstIndex:
+	case CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondDBSize, CondDBInUse:
 		return fmt.Sprintf("%s %s %s %d", k, dumpRef(c.Node), c.Cmp.Op, c.Cmp.Value)
+	case CondAlarm:
+		return fmt.Sprintf("%s %s=%q", k, dumpRef(c.Node), c.Alarm)
 	case CondKV:
 		return fmt.Sprintf("%s %s %q=%s", k, dumpRef(c.Node), c.Key, dumpValue(c.Value))
 	case CondOp:

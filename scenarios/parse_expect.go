@@ -124,7 +124,7 @@ func (p *parser) condition(st *Step, x *field) {
 			}
 		}
 		add(base)
-	case CondRole, CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondKV, CondStoreRevision, CondLog:
+	case CondRole, CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondKV, CondStoreRevision, CondLog, CondDBSize, CondDBInUse, CondAlarm:
 		f := p.mapping(v, x.key, nil)
 		for _, e := range f {
 			c := base
@@ -156,6 +156,16 @@ func (p *parser) condition(st *Step, x *field) {
 				continue
 			case CondLog:
 				c.Terms, _ = p.terms(e.v)
+			case CondAlarm:
+				if a, good := p.str(e.v, "alarm"); good {
+					switch a {
+					case "NOSPACE", "CORRUPT":
+						c.Alarm = a
+					case "none":
+					default:
+						p.errorf(p.pos(e.v), "alarm: want NOSPACE, CORRUPT or none; found %q", a)
+					}
+				}
 			default:
 				c.Cmp, _ = p.comparison(e.v, x.key)
 			}

@@ -415,7 +415,7 @@ func (v *validator) cond(c *Condition) {
 	switch c.Kind {
 	case CondLeader, CondLeaders, CondVoters, CondLearners:
 		v.refs(c.Refs, what)
-	case CondRole, CondTerm, CondCommit, CondLastIndex, CondKV, CondLog, CondFirstIndex:
+	case CondRole, CondTerm, CondCommit, CondLastIndex, CondKV, CondLog, CondFirstIndex, CondDBSize, CondDBInUse, CondAlarm:
 		v.ref(c.Node, what)
 	case CondSent:
 		v.refs(c.From, "sent from")
@@ -487,7 +487,7 @@ func (v *validator) opRefs(st *Step) {
 // label (as:), which names one operation, as a client operation's does.
 func (v *validator) membershipLabel(st *Step) {
 	if st.Via.Kind != RefInvalid {
-		v.refs([]NodeRef{st.Via}, st.Kind.String()+" via")
+		v.via(st) // a member's local client, or a client (etcdctl with its endpoints)
 	}
 	if st.Label == "" {
 		return

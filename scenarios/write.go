@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"strconv"
@@ -187,7 +188,17 @@ func clusterNode(c sim.Config) *yaml.Node {
 	yadd(m, "max_inflight_msgs", yplain(strconv.Itoa(c.MaxInflightMsgs)))
 	yadd(m, "max_size_per_msg", yplain(strconv.FormatUint(c.MaxSizePerMsg, 10)))
 	yadd(m, "snapshot_every", yplain(strconv.FormatUint(c.SnapshotEvery, 10)))
-	if c.QuotaBackendBytes > 0 {
+	if len(c.QuotaBackendBytesOf) > 0 {
+		// Per member, in member order; a member without its own keeps
+		// the one for every member, if there is one.
+		qm := ymap(true)
+		for _, name := range c.Members {
+			if q := cmp.Or(c.QuotaBackendBytesOf[name], c.QuotaBackendBytes); q > 0 {
+				yadd(qm, name, yplain(strconv.FormatInt(q, 10)))
+			}
+		}
+		yadd(m, "quota_backend_bytes", qm)
+	} else if c.QuotaBackendBytes > 0 {
 		yadd(m, "quota_backend_bytes", yplain(strconv.FormatInt(c.QuotaBackendBytes, 10)))
 	}
 	yadd(m, "disk_latency", yplain(c.DiskLatency.String()))

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 
@@ -415,8 +416,10 @@ func condsNode(conds []Condition) (*yaml.Node, error) {
 			yadd(m, "any_of", alts)
 		case CondRole:
 			entry(c.Node.String(), yplain(c.Role.String()))
-		case CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondStoreRevision:
+		case CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondStoreRevision, CondDBSize, CondDBInUse:
 			entry(c.Node.String(), ystr(c.Cmp.String()))
+		case CondAlarm:
+			entry(c.Node.String(), yplain(cmp.Or(c.Alarm, "none")))
 		case CondLog:
 			terms := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{}}
 			for _, t := range c.Terms {

@@ -20,6 +20,8 @@ func TestMarshalRoundTrip(t *testing.T) {
 	cfg.Seed = 42
 	cfg.Learners = nil
 	cfg.DiskLatency = 2 * time.Millisecond
+	// Each member's quota: etcd-1 its own, the others the one for all.
+	cfg.QuotaBackendBytes, cfg.QuotaBackendBytesOf = 100000, map[string]int64{"etcd-1": 45000}
 	lat := netmodel.Latency{Min: 30 * time.Millisecond, Max: 40 * time.Millisecond}
 	loss := netmodel.Ratio{Num: 5, Den: 1000}
 	cfg.Links = []sim.LinkOverride{{From: "etcd-1", To: "etcd-2", Latency: &lat, OneWay: true}}
@@ -64,6 +66,12 @@ func TestMarshalRoundTrip(t *testing.T) {
 		len(got.Links) != 1 || !got.Links[0].OneWay || *got.Links[0].Latency != lat || got.ClientLatency != cfg.ClientLatency ||
 		got.Network.Latency != cfg.Network.Latency || !got.Network.Loss.IsZero() || got.MaxSizePerMsg != cfg.MaxSizePerMsg || !got.PreVote || !got.CheckQuorum {
 		t.Errorf("config did not survive:\n got %+v\nwant %+v", got, cfg)
+	}
+	for _, m := range cfg.Members {
+		want := map[bool]int64{true: 45000, false: 100000}[m == "etcd-1"]
+		if q := got.QuotaBackendBytesOf[m]; q != want {
+			t.Errorf("%s's quota: %d, want %d", m, q, want)
+		}
 	}
 	if len(s.Steps) != len(cmds)+1 {
 		t.Fatalf("got %d steps, want %d (+1 wait)", len(s.Steps), len(cmds))

@@ -101,6 +101,9 @@ type Config struct {
 	// member refuses writes and raises the NOSPACE alarm (quota.go). 0 is
 	// etcd's default, 2 GiB.
 	QuotaBackendBytes int64
+	// QuotaBackendBytesOf gives members their own --quota-backend-bytes,
+	// by name, over QuotaBackendBytes (etcd's flag is per member).
+	QuotaBackendBytesOf map[string]int64
 	// InitialClusterVersion is the cluster version a restored cluster's
 	// database holds ("" for a new cluster): its leader proposes none.
 	InitialClusterVersion string

@@ -48,7 +48,7 @@ func (w *World) Status(name string) (r *pb.StatusResponse, ok bool) {
 	if m.cluster.version == "3.6.0" {
 		r.StorageVersion = "3.6.0"
 	}
-	r.DbSizeQuota = w.cfg.quota()
+	r.DbSizeQuota = w.cfg.quota(name)
 	r.DowngradeInfo = &pb.DowngradeInfo{}
 	return r, true
 }

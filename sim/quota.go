@@ -30,8 +30,11 @@ const (
 // errNoSpace is etcd's answer to a request that needs space past the quota.
 var errNoSpace = rpctypes.ErrNoSpace.Error()
 
-// quota is the members' --quota-backend-bytes.
-func (c *Config) quota() int64 {
+// quota is the named member's --quota-backend-bytes.
+func (c *Config) quota(name string) int64 {
+	if q := c.QuotaBackendBytesOf[name]; q > 0 {
+		return q
+	}
 	if c.QuotaBackendBytes <= 0 {
 		return DefaultQuota
 	}
@@ -69,7 +72,7 @@ func txnCost(ops []*etcdserverpb.RequestOp) int {
 // quota is refused, and the member raises the NOSPACE alarm through raft.
 func (m *member) overQuota(op *Op) bool {
 	cost := quotaCost(&op.Req)
-	if cost == 0 || m.db == nil || m.db.Size()+cost < m.w.cfg.quota() {
+	if cost == 0 || m.db == nil || m.db.Size()+cost < m.w.cfg.quota(m.name) {
 		return false
 	}
 	if !m.cluster.hasAlarm(m.memberID, etcdserverpb.AlarmType_NOSPACE) && m.soft.Lead != 0 {
@@ -79,7 +82,7 @@ func (m *member) overQuota(op *Op) bool {
 		err := m.rn.Propose(data)
 		m.leave()
 		if err == nil {
-			m.w.fault(m.id, fmt.Sprintf(quotaExceededText, m.db.Size(), m.w.cfg.quota()))
+			m.w.fault(m.id, fmt.Sprintf(quotaExceededText, m.db.Size(), m.w.cfg.quota(m.name)))
 			m.flush()
 		}
 	}
@@ -123,6 +126,26 @@ func (cs *clusterState) alarmMembers() []*etcdserverpb.AlarmMember {
 	}
 	return out
 }
+
+// Alarms returns the kinds of the alarms the named member has applied
+// ("NOSPACE"), raised by any member, in the order raised; nil if it is
+// down.
+func (w *World) Alarms(name string) []string {
+	m := w.byName[name]
+	if m == nil || !m.up {
+		return nil
+	}
+	var out []string
+	for _, a := range m.cluster.alarms {
+		if s := a.kind.String(); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Quota returns the named member's --quota-backend-bytes.
+func (w *World) Quota(name string) int64 { return w.cfg.quota(name) }
 
 // applyAlarm applies an alarm request as etcd's alarm store does: GET
 // lists, ACTIVATE adds (once), DEACTIVATE removes. It returns the alarms

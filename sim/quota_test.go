@@ -115,3 +115,55 @@ func TestQuotaIsEtcds(t *testing.T) {
 		t.Errorf("errors after the recovery: %q", st.Errors)
 	}
 }
+
+// TestQuotaPerMember: --quota-backend-bytes is a member's flag. With
+// etcd-1's quota small and the others' at the default, writes through
+// etcd-2 pass its own check however large the files grow; the first write
+// through etcd-1 past its quota is refused and raises NOSPACE, after which
+// every member's capped applier refuses writes, etcd-2's too. (Seen to
+// fail with quota() ignoring QuotaBackendBytesOf: etcd-1 refused nothing.)
+func TestQuotaPerMember(t *testing.T) {
+	cfg := SandboxConfig()
+	cfg.Members, cfg.Clients = cfg.Members[:3], nil
+	cfg.QuotaBackendBytesOf = map[string]int64{"etcd-1": 45000}
+	w, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RunUntil(w.Now().Add(2 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	put := func(via, key string) *Op {
+		t.Helper()
+		op, err := w.Do(Command{Kind: CmdPut, Via: via, Req: server.Put(key, strings.Repeat("x", 2000))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.RunUntil(w.Now().Add(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		return op
+	}
+	for i := range 30 {
+		if op := put("etcd-2", "k"+itoa(uint64(i))); op.Status != OpOK {
+			t.Fatalf("put %d through etcd-2: %s %q", i, op.Status, op.Err)
+		}
+	}
+	if size, _ := w.DBSize("etcd-1"); size < 45000 {
+		t.Fatalf("etcd-1's DB SIZE is %d, want it past its quota", size)
+	}
+	for n, want := range map[string]int64{"etcd-1": 45000, "etcd-2": DefaultQuota, "etcd-3": DefaultQuota} {
+		if st, _ := w.Status(n); st.DbSizeQuota != want {
+			t.Errorf("%s's quota: %d, want %d", n, st.DbSizeQuota, want)
+		}
+	}
+	if op := put("etcd-1", "z"); op.Status != OpError || op.Err != errNoSpace {
+		t.Fatalf("a put through etcd-1 past its quota: %s %q", op.Status, op.Err)
+	}
+	if got := w.Alarms("etcd-3"); len(got) != 1 || got[0] != "NOSPACE" {
+		t.Fatalf("etcd-3's alarms: %q", got)
+	}
+	if op := put("etcd-2", "z"); op.Status != OpError || op.Err != errNoSpace {
+		t.Errorf("a put through etcd-2 with NOSPACE raised: %s %q", op.Status, op.Err)
+	}
+}

@@ -238,6 +238,13 @@ type MemberView struct {
 	// had in this election, in voter order (its own vote included); a
 	// voter missing from them has not answered yet.
 	Votes []VoteView
+	// DBSize and DBInUse are its database file's DB SIZE and IN USE, as
+	// endpoint status reports them (0 for a member never started), and
+	// Quota its --quota-backend-bytes.
+	DBSize, DBInUse, Quota int64
+	// Alarms are the alarms its state machine has applied (up members
+	// only), as alarm list prints them: "NOSPACE".
+	Alarms []string
 }
 
 // VoteView is one voter's answer to a candidate.
@@ -350,6 +357,9 @@ func (m *member) view() MemberView {
 	if m.kv != nil {
 		v.KV = m.kv.Range("")
 	}
+	v.DBSize, v.DBInUse = m.w.DBSize(m.name)
+	v.Quota = m.w.cfg.quota(m.name)
+	v.Alarms = m.w.Alarms(m.name)
 	for _, id := range m.conf.GetVoters() {
 		v.Voters = append(v.Voters, m.w.fmtNode(id))
 	}
