@@ -108,10 +108,12 @@ func Decode(data []byte, lessor Lessor) (*Store, error) {
 // revision and version.
 func (s *Store) restoreIndex() {
 	leases := map[string]int64{}
+	byKey := map[string]*keyIndex{} // while it is built
+	var kis []*keyIndex
 	for i := range s.backend.len() {
 		r := s.backend.at(i)
 		k := string(r.key)
-		ki := s.index[k]
+		ki := byKey[k]
 		switch {
 		case ki != nil && r.tomb:
 			_ = ki.tombstone(r.rev) // a tombstone of a key already deleted is ignored, as etcd warns and goes on
@@ -128,9 +130,9 @@ func (s *Store) restoreIndex() {
 		if ki.modified == r.rev {
 			ki.pos = i
 		}
-		if s.index[k] == nil {
-			s.index[k] = ki
-			s.keys = append(s.keys, k)
+		if byKey[k] == nil {
+			byKey[k] = ki
+			kis = append(kis, ki)
 		}
 		if r.tomb || r.lease == 0 {
 			delete(leases, k)
@@ -138,13 +140,15 @@ func (s *Store) restoreIndex() {
 			leases[k] = r.lease
 		}
 	}
-	slices.Sort(s.keys)
+	s.index.build(kis)
 	if s.lessor != nil {
-		for _, k := range s.keys { // in key order, never map order
+		s.index.ascend(nil, func(ki *keyIndex) bool { // in key order, never map order
+			k := string(ki.key)
 			if id, ok := leases[k]; ok {
 				s.lessor.Attach(id, k)
 			}
-		}
+			return true
+		})
 	}
 }
 

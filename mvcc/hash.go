@@ -32,9 +32,10 @@ func (s *Store) HashByRev(rev int64) (KeyValueHash, int64, error) {
 		rev = currentRev
 	}
 	keep := map[Revision]struct{}{}
-	for _, k := range s.keys {
-		s.index[k].keep(rev, keep)
-	}
+	s.index.ascend(nil, func(ki *keyIndex) bool {
+		ki.keep(rev, keep)
+		return true
+	})
 	h := crc32.New(crc32.MakeTable(crc32.Castagnoli))
 	h.Write([]byte("key"))
 	upper := Revision{Main: rev + 1}

@@ -41,8 +41,7 @@ type Store struct {
 	currentRev     int64 // starts at 1, as etcd's does: the first write is revision 2
 	compactMainRev int64 // -1 until the first compaction
 
-	index map[string]*keyIndex
-	keys  []string // the index's keys, sorted
+	index index // every key's history, in key order
 
 	backend backend // every change not compacted away, in revision order
 
@@ -73,7 +72,7 @@ func (s *Store) ReportEvents(on bool) { s.noEvents = !on }
 
 // New returns an empty store at revision 1.
 func New() *Store {
-	return &Store{currentRev: 1, compactMainRev: -1, index: map[string]*keyIndex{}}
+	return &Store{currentRev: 1, compactMainRev: -1}
 }
 
 // SetLessor connects the store to the lease layer.
@@ -92,20 +91,19 @@ func (s *Store) FirstRev() int64 { return max(s.compactMainRev, 1) }
 // empty means key alone; GteEnd means every key from key on.
 func (s *Store) visit(key, end []byte, f func(ki *keyIndex)) {
 	if len(end) == 0 {
-		if ki := s.index[string(key)]; ki != nil {
+		if ki := s.index.get(key); ki != nil {
 			f(ki)
 		}
 		return
 	}
-	i, _ := slices.BinarySearch(s.keys, string(key))
 	gte := IsGteEnd(end)
-	for ; i < len(s.keys); i++ {
-		k := s.keys[i]
-		if !gte && k >= string(end) {
-			return
+	s.index.ascend(key, func(ki *keyIndex) bool {
+		if !gte && bytes.Compare(ki.key, end) >= 0 {
+			return false
 		}
-		f(s.index[k])
-	}
+		f(ki)
+		return true
+	})
 }
 
 // fetch returns the backend's record of ki's change at rev. The newest

@@ -83,7 +83,7 @@ func TestStore(t *testing.T) {
 				if err != nil {
 					return "error: " + GRPCMessage(err) + "\n"
 				}
-				fmt.Fprintf(&out, "rev %d compacted at %d; %d records, %d keys indexed\n", resp.Header.Revision, s.CompactRev(), s.backend.len(), len(s.keys))
+				fmt.Fprintf(&out, "rev %d compacted at %d; %d records, %d keys indexed\n", resp.Header.Revision, s.CompactRev(), s.backend.len(), s.index.len())
 			case "changes":
 				rev, _ := strconv.ParseInt(d.CmdArgs[0].Key, 10, 64)
 				evs, err := s.Changes(rev)

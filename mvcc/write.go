@@ -1,8 +1,6 @@
 package mvcc
 
 import (
-	"slices"
-
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 )
@@ -37,7 +35,7 @@ func (tw *writeTxn) end() []mvccpb.Event {
 
 // get returns the key as the transaction sees it.
 func (tw *writeTxn) get(key []byte) (mvccpb.KeyValue, bool) {
-	ki := tw.s.index[string(key)]
+	ki := tw.s.index.get(key)
 	if ki == nil {
 		return mvccpb.KeyValue{}, false
 	}
@@ -63,13 +61,10 @@ func (tw *writeTxn) put(key, value []byte, lease int64) {
 	if existed {
 		r.create, r.version = prev.CreateRevision, prev.Version+1
 	}
-	ki := s.index[string(key)]
+	ki := s.index.get(key)
 	if ki == nil {
 		ki = &keyIndex{key: key}
-		k := string(key)
-		s.index[k] = ki
-		i, _ := slices.BinarySearch(s.keys, k)
-		s.keys = slices.Insert(s.keys, i, k)
+		s.index.insert(ki)
 	}
 	r.key = ki.key // the index's copy: the request's can then die young instead of living in the backend
 	ki.put(r.rev)
@@ -114,7 +109,7 @@ func (tw *writeTxn) deleteRange(key, end []byte) int64 {
 
 func (tw *writeTxn) delete(prev mvccpb.KeyValue) {
 	s := tw.s
-	ki := s.index[string(prev.Key)]
+	ki := s.index.get(prev.Key)
 	r := record{rev: Revision{Main: tw.beginRev + 1, Sub: int64(tw.changes)}, key: ki.key, tomb: true}
 	if err := ki.tombstone(r.rev); err != nil {
 		panic("mvcc: tombstone of " + string(prev.Key) + ": " + err.Error())
@@ -230,18 +225,10 @@ func (s *Store) Compact(rev int64) (*pb.CompactionResponse, error) {
 	}
 	s.compactMainRev = rev
 	available := map[Revision]struct{}{}
-	keys := s.keys[:0]
-	for _, k := range s.keys {
-		ki := s.index[k]
+	s.index.deleteFunc(func(ki *keyIndex) bool {
 		ki.compact(rev, available)
-		if ki.isEmpty() {
-			delete(s.index, k)
-			continue
-		}
-		keys = append(keys, k)
-	}
-	clear(s.keys[len(keys):])
-	s.keys = keys
+		return ki.isEmpty()
+	})
 	s.backend.deleteFunc(func(r *record) bool {
 		if r.rev.Main > rev {
 			return false
