@@ -6,9 +6,11 @@ import "sort"
 // etcd's bbolt "key" bucket does. It grows in chunks of chunkSize records
 // that never move once written: a long run writes tens of thousands of
 // records, and a plain slice would copy all of them each time it grew
-// (and make the collector scan the old copies too).
+// (and make the collector scan the old copies too). It holds pointers: a
+// record is never changed once in a backend, so that the members of a
+// cluster can share it (RecordPool).
 type backend struct {
-	chunks [][]record // every chunk but the last holds chunkSize records
+	chunks [][]*record // every chunk but the last holds chunkSize records
 	n      int
 }
 
@@ -20,7 +22,7 @@ const (
 func (b *backend) len() int { return b.n }
 
 // at returns the i'th record, oldest first.
-func (b *backend) at(i int) *record { return &b.chunks[i>>chunkBits][i&(chunkSize-1)] }
+func (b *backend) at(i int) *record { return b.chunks[i>>chunkBits][i&(chunkSize-1)] }
 
 // last returns the newest record, or nil when the backend is empty.
 func (b *backend) last() *record {
@@ -32,14 +34,14 @@ func (b *backend) last() *record {
 
 // append adds r after the newest record. The first chunk grows as a slice
 // does, so that a small store stays small; later chunks are made whole.
-func (b *backend) append(r record) {
+func (b *backend) append(r *record) {
 	c := b.n >> chunkBits
 	if c == len(b.chunks) {
 		capacity := chunkSize
 		if c == 0 {
 			capacity = 4
 		}
-		b.chunks = append(b.chunks, make([]record, 0, capacity))
+		b.chunks = append(b.chunks, make([]*record, 0, capacity))
 	}
 	b.chunks[c] = append(b.chunks[c], r)
 	b.n++
@@ -51,6 +53,8 @@ func (b *backend) search(before func(r *record) bool) int {
 	return sort.Search(b.n, func(i int) bool { return !before(b.at(i)) })
 }
 
+func (b *backend) set(i int, r *record) { b.chunks[i>>chunkBits][i&(chunkSize-1)] = r }
+
 // deleteFunc drops the records del names, keeping the others in order,
 // as slices.DeleteFunc does.
 func (b *backend) deleteFunc(del func(r *record) bool) {
@@ -61,12 +65,12 @@ func (b *backend) deleteFunc(del func(r *record) bool) {
 			continue
 		}
 		if w != i {
-			*b.at(w) = *r
+			b.set(w, r)
 		}
 		w++
 	}
 	for i := w; i < b.n; i++ {
-		*b.at(i) = record{} // let the collector have the dropped strings
+		b.set(i, nil) // let the collector have the dropped records
 	}
 	chunks := (w + chunkSize - 1) >> chunkBits
 	clear(b.chunks[chunks:])

@@ -21,7 +21,7 @@ func TestBackendAgreesWithASlice(t *testing.T) {
 		for range rng.IntN(3 * chunkSize) {
 			main++
 			r := record{rev: Revision{Main: main}, key: []byte(fmt.Sprint(main % 7))}
-			b.append(r)
+			b.append(&r)
 			want = append(want, r)
 		}
 		if round%3 == 2 {

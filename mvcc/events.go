@@ -93,7 +93,7 @@ func Decode(data []byte, lessor Lessor) (*Store, error) {
 		if last := s.backend.last(); last != nil && !r.rev.GreaterThan(last.rev) {
 			return nil, ErrCorrupt
 		}
-		s.backend.append(r)
+		s.backend.append(&r)
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -248,7 +248,7 @@ func Load(compactRev, scheduledCompact int64, lessor Lessor, records func(yield 
 		if !tomb {
 			r.value, r.create, r.version, r.lease = slices.Clone(kv.Value), kv.CreateRevision, kv.Version, kv.Lease
 		}
-		s.backend.append(r)
+		s.backend.append(&r)
 		s.currentRev = rev.Main
 		return nil
 	})

@@ -50,6 +50,8 @@ type Store struct {
 	noEvents bool // nobody watches: writes need not report their events
 
 	sizer SizeObserver // told of each change to the backend, if set
+
+	records *RecordPool // shared with the other members of its cluster, if set
 }
 
 // SizeObserver is told of each record the backend gains or loses, as

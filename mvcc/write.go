@@ -69,7 +69,7 @@ func (tw *writeTxn) put(key, value []byte, lease int64) {
 	r.key = ki.key // the index's copy: the request's can then die young instead of living in the backend
 	ki.put(r.rev)
 	ki.pos = s.backend.len()
-	s.backend.append(r)
+	s.backend.append(s.records.share(&r))
 	if s.sizer != nil {
 		kv := r.kv()
 		s.sizer.Put(r.rev, false, kv.Size())
@@ -115,7 +115,7 @@ func (tw *writeTxn) delete(prev mvccpb.KeyValue) {
 		panic("mvcc: tombstone of " + string(prev.Key) + ": " + err.Error())
 	}
 	ki.pos = s.backend.len()
-	s.backend.append(r)
+	s.backend.append(s.records.share(&r))
 	if s.sizer != nil {
 		kv := mvccpb.KeyValue{Key: r.key} // etcd stores a tombstone's key alone
 		s.sizer.Put(r.rev, true, kv.Size())

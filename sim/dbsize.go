@@ -102,6 +102,7 @@ func (m *member) attachDB() {
 		}
 	}
 	m.kv.Store.SetSizeObserver(dbObserver{m})
+	m.kv.Store.ShareRecords(&m.w.records)
 }
 
 // DBSize returns the named member's DB SIZE and IN USE, in bytes, as

@@ -10,6 +10,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/server"
 )
@@ -42,6 +43,9 @@ type World struct {
 	// decoder decodes the entries members apply (its scratch is shared:
 	// the world is single-threaded).
 	decoder server.Decoder
+	// records lets the members' stores share the records they write
+	// (mvcc.RecordPool): a fork starts its own.
+	records mvcc.RecordPool
 	// Finished operations a run that forgets its history gave back
 	// (compact.go).
 	done         [][]doneOp // in chunks of doneChunk
