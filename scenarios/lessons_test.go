@@ -192,6 +192,10 @@ var flips = map[string]flip{
 		what:  "only one of the three hosts fails",
 		apply: func(s *Scenario) { c := firstStep(s, StepCrash); c.Nodes = c.Nodes[:1] },
 	},
+	"disaster-recovery": {
+		what:  "the snapshot is saved after the writes it should miss (replicas-5, db-password)",
+		apply: func(s *Scenario) { moveBefore(s, StepSnapshotSave, StepLose) },
+	},
 	"membership": {
 		what:  "snapshot_every: 0 (the leader never compacts its log)",
 		apply: func(s *Scenario) { s.Config.SnapshotEvery = 0 },
@@ -300,6 +304,16 @@ func restoreOnly(s *Scenario, from string, to []string, keep string) {
 		}
 	}
 	panic("restoreOnly: no such restore step")
+}
+
+// moveBefore moves the first step of kind what to just before the first
+// step of kind before.
+func moveBefore(s *Scenario, what, before StepKind) {
+	i := slices.IndexFunc(s.Steps, func(st Step) bool { return st.Kind == what })
+	st := s.Steps[i]
+	s.Steps = slices.Delete(s.Steps, i, i+1)
+	j := slices.IndexFunc(s.Steps, func(st Step) bool { return st.Kind == before })
+	s.Steps = slices.Insert(s.Steps, j, st)
 }
 
 // opStep returns the operation step labelled label.

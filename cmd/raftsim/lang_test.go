@@ -21,6 +21,7 @@ var transcriptData = []*regexp.Regexp{
 	regexp.MustCompile(`"(\\.|[^"\\])*"`),
 	regexp.MustCompile(`\bMsg[A-Za-z]+`),                // raft's message types
 	regexp.MustCompile(`[A-Za-z0-9_./-]+\.yaml(:\d+)*`), // a scenario file's position
+	regexp.MustCompile(`[A-Za-z0-9_./-]+\.db\b`),        // a snapshot file's name
 	regexp.MustCompile(`\[[a-z0-9][a-z0-9_-]*\]`),
 	regexp.MustCompile(`--[a-z-]+(=[^\s，）]*)?`),
 	regexp.MustCompile(`(rpc error: code = \w+ desc = |etcdserver: |mvcc: )[^\[，）]*`),
