@@ -159,8 +159,8 @@ func TestStoppedWatchIsCanceled(t *testing.T) {
 		}
 	}
 	for _, op := range w.Ops() {
-		if op.Kind == sim.OpWatch && (!op.Canceled || len(op.Events) != 0) {
-			t.Errorf("watch %s: canceled=%v, %d events after it was stopped", op.Key(), op.Canceled, len(op.Events))
+		if op.Kind == sim.OpWatch && (!op.Canceled || len(op.Events()) != 0) {
+			t.Errorf("watch %s: canceled=%v, %d events after it was stopped", op.Key(), op.Canceled, len(op.Events()))
 		}
 	}
 }

@@ -91,7 +91,7 @@ func (c *Console) clientWarnAt(b *strings.Builder, t sim.Time, attempt int, logg
 // that failed and were retried (sim.Op.Retries).
 func (c *Console) retryLog(cmd sim.Command, op *sim.Op) string {
 	method, ok := methods[cmd.Kind]
-	if !ok || cmd.By != "etcdctl" || len(op.Retries) == 0 {
+	if !ok || cmd.By != "etcdctl" || len(op.Retries()) == 0 {
 		return ""
 	}
 	first := c.firstEndpoint
@@ -99,7 +99,7 @@ func (c *Console) retryLog(cmd sim.Command, op *sim.Op) string {
 		first = op.Member
 	}
 	var b strings.Builder
-	for i, r := range op.Retries {
+	for i, r := range op.Retries() {
 		c.clientWarnAt(&b, r.At, i, "etcd-client", first, peerOf(c.hostPort(r.Member)), method, rpcError(r.Err))
 	}
 	return b.String()
@@ -170,6 +170,6 @@ func (c *Console) failureLog(cmd sim.Command, op *sim.Op) string {
 	if first == "" {
 		first = op.Member
 	}
-	c.clientWarnAt(&b, c.w.Now(), len(op.Retries), "etcd-client", first, peer, method, rpcError(op.Err))
+	c.clientWarnAt(&b, c.w.Now(), len(op.Retries()), "etcd-client", first, peer, method, rpcError(op.Err))
 	return b.String()
 }

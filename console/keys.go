@@ -204,18 +204,18 @@ func (c *Console) watch(args []string, bg bool) error {
 	j := &job{watch: label}
 	printed := 0
 	j.poll = func() bool {
-		for printed < len(op.Events) {
+		for printed < len(op.Events()) {
 			n := printed + 1
-			for n < len(op.Events) && op.Events[n].Response == op.Events[printed].Response {
+			for n < len(op.Events()) && op.Events()[n].Response == op.Events()[printed].Response {
 				n++
 			}
 			if format == "table" {
 				c.output(j, tableUnsupported)
-				printed = len(op.Events)
+				printed = len(op.Events())
 				_ = c.cancel(j)
 				return true
 			}
-			c.output(j, formatWatch(op.Events[printed:n], format))
+			c.output(j, formatWatch(op.Events()[printed:n], format))
 			printed = n
 		}
 		if op.Canceled {

@@ -120,8 +120,8 @@ func (c *Console) keepAlive(cmd sim.Command, id int64, format string, bounded bo
 	j := &job{watch: cmd.Label}
 	printed := 0
 	j.poll = func() bool {
-		for ; printed < len(op.KeepAlives); printed++ {
-			c.output(j, formatKeepAlive(op.KeepAlives[printed], format))
+		for ; printed < len(op.KeepAlives()); printed++ {
+			c.output(j, formatKeepAlive(op.KeepAlives()[printed], format))
 		}
 		if op.Canceled {
 			return true

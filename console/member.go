@@ -93,7 +93,7 @@ func (c *Console) memberList(args []string) error {
 	format := *f.writeOut
 	list := &etcdserverpb.MemberListRequest{Linearizable: *consistency != "s"}
 	return c.memberCall(f, sim.Command{Kind: sim.CmdMemberList, Req: server.Request{MemberList: list}}, func(op *sim.Op) string {
-		members := pbMembers(op.Members)
+		members := pbMembers(op.Members())
 		h := c.clusterHeader(op)
 		var b strings.Builder
 		switch format {
@@ -174,7 +174,7 @@ func (c *Console) memberAdd(args []string) error {
 		}
 		in, _ := c.w.Info(name)
 		added := pbMember{ID: in.MemberID, PeerURLs: []string{in.PeerURL}, IsLearner: *learner}
-		members := pbMembers(op.Members)
+		members := pbMembers(op.Members())
 		var b strings.Builder
 		if format == "json" {
 			out, _ := json.Marshal(struct {
@@ -261,7 +261,7 @@ func (c *Console) memberChange(args []string, what string) error {
 			out, _ := json.Marshal(struct {
 				Header  *etcdserverpb.ResponseHeader `json:"header"`
 				Members []pbMember                   `json:"members,omitempty"`
-			}{c.clusterHeader(op), pbMembers(op.Members)})
+			}{c.clusterHeader(op), pbMembers(op.Members())})
 			return string(out) + "\n"
 		}
 		return fmt.Sprintf("Member %16x %s cluster %16x\n", in.MemberID, word, c.w.ClusterID())
@@ -401,12 +401,12 @@ func (c *Console) alarm(args []string, _ bool) error {
 			out, _ := json.Marshal(struct {
 				Header *etcdserverpb.ResponseHeader `json:"header"`
 				Alarms []*etcdserverpb.AlarmMember  `json:"alarms,omitempty"`
-			}{h, op.Alarms})
+			}{h, op.Alarms()})
 			return string(out) + "\n"
 		case "fields":
 			var b strings.Builder
 			writeFieldsHeader(&b, h)
-			for _, a := range op.Alarms {
+			for _, a := range op.Alarms() {
 				fmt.Fprintln(&b, `"MemberID" :`, a.MemberID)
 				fmt.Fprintln(&b, `"AlarmType" :`, a.Alarm)
 			}
@@ -416,7 +416,7 @@ func (c *Console) alarm(args []string, _ bool) error {
 			return msg
 		}
 		var b strings.Builder
-		for _, a := range op.Alarms {
+		for _, a := range op.Alarms() {
 			b.WriteString(sim.AlarmString(a) + "\n")
 		}
 		return b.String()

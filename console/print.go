@@ -92,7 +92,7 @@ func formatGet(op *sim.Op, format string, valueOnly bool) string {
 		printKV(&b, valueOnly, kv)
 	}
 	if op.Stale {
-		b.WriteString("# stale read: " + op.StaleNote + "\n")
+		b.WriteString("# stale read: " + op.StaleNote() + "\n")
 	}
 	return b.String()
 }

@@ -194,7 +194,7 @@ func (r *Runner) check(c *Condition, cs *condState, describe bool) (bool, string
 			}
 			return holds, fmt.Sprintf("%s returned keys %s", c.Label, list(keys)), nil
 		case CondEvents:
-			n := uint64(len(op.Events))
+			n := uint64(len(op.Events()))
 			return c.Cmp.Holds(n), seen("%s delivered %d events", c.Label, n), nil
 		case CondRevision:
 			if op.Status != sim.OpOK {
@@ -449,7 +449,7 @@ func aliveWord(alive bool) string {
 // carries the key's previous value.
 func watchEvents(op *sim.Op) []string {
 	out := []string{}
-	for _, e := range op.Events {
+	for _, e := range op.Events() {
 		s := e.Type.String() + " " + string(e.Kv.Key)
 		if e.Type == mvccpb.PUT {
 			s += "=" + string(e.Kv.Value)

@@ -148,7 +148,7 @@ func (m *member) startWatch(op *Op) {
 	m.watches = append(m.watches, op)
 	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.Store.Rev()})
 	wr := op.Req.Watch
-	op.watcher = m.watchable.Watch(wr.Key, wr.RangeEnd, wr.StartRevision, wr.PrevKv,
+	op.rare().watcher = m.watchable.Watch(wr.Key, wr.RangeEnd, wr.StartRevision, wr.PrevKv,
 		func(r mvcc.WatchResponse) bool { return m.sendWatch(op, r) })
 }
 
@@ -166,13 +166,14 @@ func (m *member) sendWatch(op *Op, r mvcc.WatchResponse) bool {
 		m.dropWatch(op)
 		return true
 	}
-	if op.watchInFlight >= watchStreamBuffer {
+	st := op.rare()
+	if st.watchInFlight >= watchStreamBuffer {
 		return false
 	}
-	op.watchResponses++
-	op.watchInFlight++
+	st.watchResponses++
+	st.watchInFlight++
 	for i, ev := range r.Events {
-		we := WatchEvent{Event: ev, Response: op.watchResponses, last: i == len(r.Events)-1}
+		we := WatchEvent{Event: ev, Response: st.watchResponses, last: i == len(r.Events)-1}
 		we.Header.Revision = r.Revision
 		m.w.watchEvent(m, op, we)
 	}
@@ -188,8 +189,8 @@ func (m *member) dropWatch(op *Op) {
 // watchable store sends it nothing more.
 func (m *member) cancelWatch(op *Op) {
 	m.dropWatch(op)
-	if m.watchable != nil && op.watcher != nil {
-		m.watchable.Cancel(op.watcher)
+	if m.watchable != nil && op.rareOrZero().watcher != nil {
+		m.watchable.Cancel(op.more.watcher)
 	}
 }
 

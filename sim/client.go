@@ -82,50 +82,31 @@ func (s OpStatus) String() string {
 }
 
 // Op is one client request and what became of it.
+//
+// NB: an Op is kept for the whole run (the window, the transcript and the
+// check read it), so its size is a cost of every request: the fields that
+// few requests use (membership changes, alarms, staleness, watch events,
+// retries, streams) are in opRare, read through methods, and the small
+// fields are kept together. At 512 bytes or less an Op is a small object
+// to Go's garbage collector, which marks a span of them at once; above,
+// it marks each on its own: at 744 bytes, an Op kept for the run made a
+// committed proposal about a tenth slower (docs/performance.md).
+// TestOpSize keeps it there.
 type Op struct {
 	ID     uint64
 	Label  string // the scenario's `as:` name, if any
 	Client string
-	Kind   OpKind
 	// Req is the request, in etcd's own types; for a membership change
 	// (Target, Learner, PeerURL) and the alarm list it is empty.
 	Req server.Request
-	// RequireLeader: a watch the serving member cancels when it loses its
-	// leader (the gRPC metadata clientv3's WithRequireLeader sets).
-	RequireLeader bool
-	// Repeat makes a lease keep-alive a stream, as clientv3's KeepAlive:
-	// a keep-alive every TTL/3 until the lease is gone or the stream is
-	// cancelled. The stream is ok once the first keep-alive is answered;
-	// KeepAlives are the answers so far.
-	Repeat     bool
-	KeepAlives []*etcdserverpb.LeaseKeepAliveResponse
-
-	// Membership changes.
-	Target  string // the member added, removed, promoted or updated
-	Learner bool   // member add: as a learner
-	PeerURL string // member add, update: its peer URL ("": http://NAME:2380)
-	// Members is what a membership call answered: the members after the
-	// change, or the member list.
-	Members []ClusterMember
-	// Alarms: an alarm list's alarms, or those an alarm disarm disarmed.
-	Alarms []*etcdserverpb.AlarmMember
-	// startAdded: member add starts the new member once it proposes it.
-	startAdded bool
 
 	Start, End Time
 	// StartEvent and EndEvent are the indexes in the history of the
 	// request and of its end (the answer, or the client giving up): the
 	// simulation's own order, which tells apart two events at one instant.
 	StartEvent, EndEvent int
-	// streamed: a finished operation the world keeps (it has a label)
-	// that the check of a run forgetting its history was already given.
-	streamed bool
-	Status   OpStatus
-	Err      string
-	Member   string // the member that answered, or the one tried last
-	// group is the raft group of the member it reached last: the
-	// linearizability check checks each group's operations apart.
-	group int32
+	Err                  string
+	Member               string // the member that answered, or the one tried last
 
 	// Resp is the answer, in etcd's own types, its header filled in as
 	// etcd's gRPC layer fills it: the cluster, the member that answered,
@@ -133,52 +114,146 @@ type Op struct {
 	Resp server.Response
 	// Applied: a get's, the applied index of the member that answered.
 	Applied uint64
-	// CompactRevision is set when a watch was cancelled because its start
-	// revision has been compacted: the compaction's revision.
-	CompactRevision int64
 
+	// group is the raft group of the member it reached last: the
+	// linearizability check checks each group's operations apart.
+	group int32
+	// timeoutSlot is the slot of its client timeout in the schedule, plus
+	// one (0: none pending).
+	timeoutSlot int32
+	Kind        OpKind
+	Status      OpStatus
+	// RequireLeader: a watch the serving member cancels when it loses its
+	// leader (the gRPC metadata clientv3's WithRequireLeader sets).
+	RequireLeader bool
+	// Repeat makes a lease keep-alive a stream, as clientv3's KeepAlive:
+	// a keep-alive every TTL/3 until the lease is gone or the stream is
+	// cancelled. The stream is ok once the first keep-alive is answered;
+	// KeepAlives are the answers so far.
+	Repeat bool
 	// Stale marks a serializable read that returned something other than
 	// the newest committed state; StaleNote says by how much (in English;
-	// StaleText says it in a language), from what the Stale fields hold.
-	Stale     bool
-	StaleNote string
-	// The member that had applied the most when the read answered, how
-	// far, and what the read would have found there (StaleFound false: no
-	// such key; not set for a prefix read).
-	StaleNewest        string
-	StaleNewestApplied uint64
-	StaleValue         string
-	StaleFound         bool
-
-	Events []WatchEvent // watch: events delivered to the client so far
-
-	// Retries are the attempts that failed with an error clientv3 retries
-	// (each one a "retrying of unary invoker failed" in its log).
-	Retries []Retry
-
+	// StaleText says it in a language), from what the Stale methods return.
+	Stale bool
 	// Canceled says the client gave up on the operation (CmdCancel): for a
 	// write its outcome is unknown, as after a timeout.
 	Canceled bool
-
-	via            uint64        // a request via a member: that member; else 0 (the client's endpoints)
-	external       bool          // Command.External: the client's retries are not the world's
-	timeout        time.Duration // its own deadline, if it has one
-	endpoint       int           // index into the client's endpoints of the member tried
-	tried          int
-	readIndex      uint64
+	// streamed: a finished operation the world keeps (it has a label)
+	// that the check of a run forgetting its history was already given.
+	streamed       bool
+	external       bool // Command.External: the client's retries are not the world's
 	readIndexKnown bool
+
+	via       uint64        // a request via a member: that member; else 0 (the client's endpoints)
+	timeout   time.Duration // its own deadline, if it has one
+	endpoint  int           // index into the client's endpoints of the member tried
+	tried     int
+	readIndex uint64
+	after     func(*Op) // called once when the operation ends (the compactor's next step)
+	header    etcdserverpb.ResponseHeader
+	// more holds the fields few operations use (nil: all zero).
+	more *opRare
+}
+
+// opRare is the part of an Op that few operations use.
+type opRare struct {
+	keepAlives []*etcdserverpb.LeaseKeepAliveResponse
+
+	// Membership changes.
+	target  string
+	peerURL string
+	learner bool
+	// startAdded: member add starts the new member once it proposes it.
+	startAdded bool
+	members    []ClusterMember
+	alarms     []*etcdserverpb.AlarmMember
+
+	compactRevision int64
+
+	staleNote          string
+	staleNewest        string
+	staleNewestApplied uint64
+	staleValue         string
+	staleFound         bool
+
+	events  []WatchEvent
+	retries []Retry
+
 	watcher        *mvcc.Watcher // watch: its watcher in the serving member's watchable store
 	watchResponses int           // watch: responses sent so far
 	watchInFlight  int           // watch: responses sent and not yet received
 	// keepAliveDeadline: a keep-alive stream's lease, as its client knows
 	// it, lives until then (-1: not yet answered).
 	keepAliveDeadline Time
-	after             func(*Op) // called once when the operation ends (the compactor's next step)
-	// timeoutSlot is the slot of its client timeout in the schedule, plus
-	// one (0: none pending).
-	timeoutSlot int32
-	header      etcdserverpb.ResponseHeader
 }
+
+// rare returns op's rarely used fields to be written, made on first use.
+func (op *Op) rare() *opRare {
+	if op.more == nil {
+		op.more = &opRare{}
+	}
+	return op.more
+}
+
+// noRare is what an Op without opRare fields reads. NB: it is shared, so
+// it is only read: a write goes through rare.
+var noRare opRare
+
+// rareOrZero returns op's rarely used fields to be read.
+func (op *Op) rareOrZero() *opRare {
+	if op.more == nil {
+		return &noRare
+	}
+	return op.more
+}
+
+// KeepAlives are a keep-alive stream's answers so far (Repeat).
+func (op *Op) KeepAlives() []*etcdserverpb.LeaseKeepAliveResponse { return op.rareOrZero().keepAlives }
+
+// Target is the member a membership change adds, removes, promotes or
+// updates.
+func (op *Op) Target() string { return op.rareOrZero().target }
+
+// Learner reports whether a member add adds a learner.
+func (op *Op) Learner() bool { return op.rareOrZero().learner }
+
+// PeerURL is a member add's or update's peer URL ("": http://NAME:2380).
+func (op *Op) PeerURL() string { return op.rareOrZero().peerURL }
+
+// Members is what a membership call answered: the members after the
+// change, or the member list.
+func (op *Op) Members() []ClusterMember { return op.rareOrZero().members }
+
+// Alarms are an alarm list's alarms, or those an alarm disarm disarmed.
+func (op *Op) Alarms() []*etcdserverpb.AlarmMember { return op.rareOrZero().alarms }
+
+// CompactRevision is set when a watch was cancelled because its start
+// revision has been compacted: the compaction's revision.
+func (op *Op) CompactRevision() int64 { return op.rareOrZero().compactRevision }
+
+// StaleNote says, in English, by how much a Stale read was behind.
+func (op *Op) StaleNote() string { return op.rareOrZero().staleNote }
+
+// StaleNewest is the member that had applied the most when a Stale read
+// answered, and StaleNewestApplied how far.
+func (op *Op) StaleNewest() string { return op.rareOrZero().staleNewest }
+
+// StaleNewestApplied is how far StaleNewest had applied.
+func (op *Op) StaleNewestApplied() uint64 { return op.rareOrZero().staleNewestApplied }
+
+// StaleValue and StaleFound are what a Stale read would have found on
+// StaleNewest (StaleFound false: no such key; not set for a prefix read).
+func (op *Op) StaleValue() string { return op.rareOrZero().staleValue }
+
+// StaleFound: see StaleValue.
+func (op *Op) StaleFound() bool { return op.rareOrZero().staleFound }
+
+// Events are a watch's events delivered to the client so far.
+func (op *Op) Events() []WatchEvent { return op.rareOrZero().events }
+
+// Retries are the attempts that failed with an error clientv3 retries
+// (each one a "retrying of unary invoker failed" in its log).
+func (op *Op) Retries() []Retry { return op.rareOrZero().retries }
 
 // Key returns the key a get, put, delete or watch acts on, as the user
 // gave it (the empty key that a --prefix or --from-key request sends as
@@ -472,13 +547,13 @@ func (w *World) clientEvent(e *event) {
 		ev := e.rep.event
 		if op.Status == OpOK {
 			ev.At = w.now
-			op.Events = append(op.Events, ev)
+			op.rare().events = append(op.more.events, ev)
 			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type.String() + " " + string(ev.Kv.Key)})
 		}
 		if ev.last {
 			// A response has left the stream: a watch its member could not
 			// send to (a victim) may get its turn.
-			op.watchInFlight--
+			op.rare().watchInFlight--
 			if m := w.members[e.node-1]; m.up && m.watchable != nil {
 				m.watchable.SyncVictims()
 			}
@@ -492,7 +567,9 @@ func (w *World) clientEvent(e *event) {
 		r := e.rep
 		if op.Kind == OpWatch && op.Status == OpOK && r.status == OpError {
 			op.Status, op.Err = OpError, r.err // a watch stream ends
-			op.CompactRevision = r.compact
+			if r.compact != 0 || op.more != nil {
+				op.rare().compactRevision = r.compact
+			}
 			w.markEnd(op)
 			w.record(Event{Kind: EvReply, Op: op.ID, Node: e.node, Text: "watch cancelled: " + r.err})
 			return
@@ -515,7 +592,7 @@ func (w *World) clientEvent(e *event) {
 			// the call again after its backoff, to its balancer's next pick.
 			// (The pick is made now rather than after the backoff, so
 			// that the event can say where the retry goes: Peer.)
-			op.Retries = append(op.Retries, Retry{At: w.now, Member: w.members[e.node-1].name, Err: r.err})
+			op.rare().retries = append(op.more.retries, Retry{At: w.now, Member: w.members[e.node-1].name, Err: r.err})
 			if c := w.client(op.Client); c != nil && op.via == 0 {
 				op.endpoint = w.pick(c)
 			}
@@ -568,8 +645,8 @@ func (w *World) timedOut(op *Op) string {
 	}
 	// The member began on this attempt when it arrived there.
 	start := op.Start
-	if n := len(op.Retries); n > 0 {
-		start = op.Retries[n-1].At + Time(clientRetryBackoff)
+	if rs := op.Retries(); len(rs) > 0 {
+		start = rs[len(rs)-1].At + Time(clientRetryBackoff)
 	}
 	start += Time(w.cfg.ClientLatency)
 	electionTimeout := Time(w.cfg.ElectionTicks) * Time(w.cfg.Tick)
@@ -625,9 +702,12 @@ func (w *World) complete(op *Op, node uint64, r *reply) {
 		op.timeoutSlot = 0
 	}
 	op.Status, op.Err = r.status, r.err
-	op.Resp, op.Applied, op.Members = r.resp, r.applied, r.members
+	op.Resp, op.Applied = r.resp, r.applied
+	if r.members != nil || op.more != nil {
+		op.rare().members = r.members
+	}
 	if r.alarms != nil {
-		op.Alarms = r.alarms
+		op.rare().alarms = r.alarms
 	}
 	rev := r.rev
 	if h := op.Resp.Header(); h != nil {
@@ -671,22 +751,23 @@ func (w *World) checkStale(op *Op) {
 		return
 	}
 	op.Stale = true
-	op.StaleNewest, op.StaleNewestApplied = newest.name, newest.applied
+	st := op.rare()
+	st.staleNewest, st.staleNewestApplied = newest.name, newest.applied
 	if len(op.Req.Range.RangeEnd) == 0 && len(want.resp.Range.Kvs) > 0 {
-		op.StaleValue, op.StaleFound = string(want.resp.Range.Kvs[0].Value), true
+		st.staleValue, st.staleFound = string(want.resp.Range.Kvs[0].Value), true
 	}
-	op.StaleNote = op.StaleText(i18n.En)
+	st.staleNote = op.StaleText(i18n.En)
 }
 
 // StaleText says, in l, how stale a stale read is: how far its member had
 // applied, how far the newest member had, and what the read would have
 // found there.
 func (op *Op) StaleText(l i18n.Lang) string {
-	s := l.F("%s has applied up to index %d; %s has applied %d", op.Member, op.Applied, op.StaleNewest, op.StaleNewestApplied)
+	s := l.F("%s has applied up to index %d; %s has applied %d", op.Member, op.Applied, op.StaleNewest(), op.StaleNewestApplied())
 	switch {
 	case len(op.Req.Range.RangeEnd) != 0:
-	case op.StaleFound:
-		s += l.F(", where %s = %s", op.Key(), op.StaleValue)
+	case op.StaleFound():
+		s += l.F(", where %s = %s", op.Key(), op.StaleValue())
 	default:
 		s += l.F(", where %s does not exist", op.Key())
 	}

@@ -502,7 +502,8 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 	op := &Op{Label: c.Label, Client: client, via: via, external: c.External, timeout: c.Timeout, Req: c.Req,
 		RequireLeader: c.RequireLeader, Kind: c.Kind.opKind()}
 	if op.Kind.isMembership() {
-		op.Target, op.Learner, op.PeerURL, op.startAdded = c.Node, c.Learner, c.PeerURL, c.Start
+		st := op.rare()
+		st.target, st.learner, st.peerURL, st.startAdded = c.Node, c.Learner, c.PeerURL, c.Start
 	}
 	switch k := kindOf(&c.Req); {
 	case k == op.Kind, k == 0 && op.Kind.isMembership():

@@ -211,14 +211,14 @@ func describeOp(l i18n.Lang, op *Op) string {
 	case OpLeaseLeases:
 		s = "lease list"
 	case OpMemberAdd:
-		s = "member add " + op.Target
-		if op.Learner {
+		s = "member add " + op.Target()
+		if op.Learner() {
 			s += l.T(asLearnerText)
 		}
 	case OpMemberRemove, OpMemberPromote:
-		s = op.Kind.String() + " " + op.Target
+		s = op.Kind.String() + " " + op.Target()
 	case OpMemberUpdate:
-		s = "member update " + op.Target + " --peer-urls=" + op.PeerURL
+		s = "member update " + op.Target() + " --peer-urls=" + op.PeerURL()
 	case OpMemberList, OpAlarmList, OpAlarmDisarm:
 		s = op.Kind.String()
 	}
@@ -279,7 +279,7 @@ var statusWords = map[OpStatus]string{OpError: i18n.N("error: %s"), OpTimeout: i
 func describeResult(l i18n.Lang, op *Op) string {
 	if op.Status != OpOK {
 		s := l.F(statusWords[op.Status], op.Err)
-		if op.CompactRevision != 0 {
+		if op.CompactRevision() != 0 {
 			s += l.F(" (compacted at revision %d)", op.CompactRevision)
 		}
 		return s
@@ -329,12 +329,12 @@ func describeResult(l i18n.Lang, op *Op) string {
 	case OpLeaseLeases:
 		return l.Count(len(op.Resp.LeaseLeases.Leases), "ok: %d lease", "ok: %d leases")
 	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList:
-		return l.Count(len(op.Members), "ok: %d member", "ok: %d members")
+		return l.Count(len(op.Members()), "ok: %d member", "ok: %d members")
 	case OpAlarmList, OpAlarmDisarm:
-		if len(op.Alarms) == 0 {
+		if len(op.Alarms()) == 0 {
 			return l.T("ok: no alarm")
 		}
-		return l.Count(len(op.Alarms), "ok: %d alarm", "ok: %d alarms")
+		return l.Count(len(op.Alarms()), "ok: %d alarm", "ok: %d alarms")
 	}
 	return l.T("ok") + rev
 }

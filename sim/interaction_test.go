@@ -527,8 +527,8 @@ func (env *interactionEnv) handleOp(t *testing.T, d *datadriven.TestData, out *s
 		if name == "" {
 			name = "op" + strconv.FormatUint(op.ID, 10)
 		}
-		if op.Target != "" {
-			fmt.Fprintf(out, "%s: %s %s", name, op.Kind, op.Target)
+		if op.Target() != "" {
+			fmt.Fprintf(out, "%s: %s %s", name, op.Kind, op.Target())
 		} else {
 			fmt.Fprintf(out, "%s: %s %q", name, op.Kind, op.Key())
 		}
@@ -550,7 +550,7 @@ func (env *interactionEnv) handleOp(t *testing.T, d *datadriven.TestData, out *s
 			}
 			fmt.Fprintf(out, " rev=%d applied=%d", op.Revision(), op.Applied)
 		case op.Status == sim.OpOK && op.Kind == sim.OpWatch:
-			fmt.Fprintf(out, " %d events", len(op.Events))
+			fmt.Fprintf(out, " %d events", len(op.Events()))
 		case op.Status == sim.OpOK:
 			fmt.Fprintf(out, " rev=%d", op.Revision())
 		case op.Status != sim.OpPending:
@@ -560,10 +560,10 @@ func (env *interactionEnv) handleOp(t *testing.T, d *datadriven.TestData, out *s
 			fmt.Fprintf(out, " after %s", op.Latency(env.w.Now()))
 		}
 		if op.Stale {
-			fmt.Fprintf(out, " STALE (%s)", op.StaleNote)
+			fmt.Fprintf(out, " STALE (%s)", op.StaleNote())
 		}
 		out.WriteString("\n")
-		for _, ev := range op.Events {
+		for _, ev := range op.Events() {
 			fmt.Fprintf(out, "  %s %s %s=%s\n", ev.At, ev.Type, ev.Kv.Key, ev.Kv.Value)
 		}
 	}

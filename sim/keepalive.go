@@ -17,7 +17,7 @@ func (w *World) startKeepAlive(stream *Op) {
 	stream.Start = w.now
 	w.ops = append(w.ops, stream)
 	w.recordOp(EvRequest, stream, w.endpointOf(stream))
-	stream.keepAliveDeadline = Time(-1)
+	stream.rare().keepAliveDeadline = Time(-1)
 	w.sendKeepAlive(stream)
 }
 
@@ -44,8 +44,9 @@ func (w *World) keepAliveAnswered(stream, one *Op) {
 	case one.Status == OpOK:
 		ttl := one.Resp.LeaseKeepAlive.TTL
 		stream.Resp, stream.header = one.Resp, one.header
-		stream.KeepAlives = append(stream.KeepAlives, one.Resp.LeaseKeepAlive)
-		stream.keepAliveDeadline = w.now.Add(time.Duration(ttl) * time.Second)
+		st := stream.rare()
+		st.keepAlives = append(st.keepAlives, one.Resp.LeaseKeepAlive)
+		st.keepAliveDeadline = w.now.Add(time.Duration(ttl) * time.Second)
 		if stream.Status == OpPending {
 			stream.Status = OpOK
 			w.record(Event{Kind: EvReply, Op: stream.ID, Node: node, Text: "ok: keeping the lease alive"})
@@ -58,7 +59,7 @@ func (w *World) keepAliveAnswered(stream, one *Op) {
 	case one.Err == "etcdserver: requested lease not found":
 		w.endKeepAlive(stream, node)
 	default:
-		if stream.keepAliveDeadline >= 0 && w.now >= stream.keepAliveDeadline {
+		if stream.rareOrZero().keepAliveDeadline >= 0 && w.now >= stream.rareOrZero().keepAliveDeadline {
 			w.endKeepAlive(stream, node)
 			return
 		}
@@ -79,7 +80,7 @@ func (w *World) keepAliveLater(stream *Op, d time.Duration) {
 // keepAliveDeadline ends the stream if its lease's TTL has run out since
 // the last answer, as clientv3's deadlineLoop does.
 func (w *World) keepAliveDeadline(stream *Op) {
-	if stream.streamOpen() && stream.keepAliveDeadline >= 0 && w.now >= stream.keepAliveDeadline {
+	if stream.streamOpen() && stream.rareOrZero().keepAliveDeadline >= 0 && w.now >= stream.rareOrZero().keepAliveDeadline {
 		w.endKeepAlive(stream, w.endpointOf(stream))
 	}
 }

@@ -70,8 +70,8 @@ func TestQuotaIsEtcds(t *testing.T) {
 		}
 	}
 	list := do(Command{Kind: CmdAlarmList, Via: "etcd-2"})
-	if len(list.Alarms) != 1 || list.Alarms[0].Alarm != etcdserverpb.AlarmType_NOSPACE || list.Alarms[0].MemberID != w.byName["etcd-1"].memberID {
-		t.Fatalf("alarm list: %v", list.Alarms)
+	if len(list.Alarms()) != 1 || list.Alarms()[0].Alarm != etcdserverpb.AlarmType_NOSPACE || list.Alarms()[0].MemberID != w.byName["etcd-1"].memberID {
+		t.Fatalf("alarm list: %v", list.Alarms())
 	}
 	expect := func(what string, op *Op, ok bool) {
 		t.Helper()
@@ -89,7 +89,7 @@ func TestQuotaIsEtcds(t *testing.T) {
 	expect("a disarm", dis, true)
 	// Each member whose own check refused a write raised its own alarm,
 	// as etcd's members do.
-	if len(dis.Alarms) == 0 {
+	if len(dis.Alarms()) == 0 {
 		t.Errorf("the disarm disarmed nothing")
 	}
 	expect("a put after a disarm alone", do(Command{Kind: CmdPut, Via: "etcd-1", Req: server.Put("k0", value)}), false)

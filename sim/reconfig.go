@@ -78,7 +78,7 @@ func (m *member) serveMembership(op *Op) {
 // been connected, for healthInterval, to a quorum of the voters the
 // cluster will have (the new member counted as unavailable).
 func (m *member) mayAddMember(op *Op) string {
-	if !op.Learner {
+	if !op.Learner() {
 		started, all := m.cluster.startedVoters(0)
 		n := all + 1
 		if !(started == 1 && n == 2) && started < n/2+1 {
@@ -100,7 +100,7 @@ func (m *member) mayAddMember(op *Op) string {
 // member removed is a learner or already disconnected, the serving member
 // must stay connected to a quorum of them.
 func (m *member) mayRemoveMember(op *Op) string {
-	t := m.w.byName[op.Target]
+	t := m.w.byName[op.Target()]
 	cm := m.cluster.find(t.id)
 	if cm != nil && cm.learner {
 		return ""
@@ -177,7 +177,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 		m.proposeAlarms(op)
 		return
 	}
-	t := m.w.byName[op.Target]
+	t := m.w.byName[op.Target()]
 	if op.Kind == OpMemberAdd && t == nil {
 		t = m.w.newMember(op, m)
 	} else if op.Kind == OpMemberAdd && t.noData && !t.up {
@@ -190,8 +190,8 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	var typ pb.ConfChangeType
 	switch op.Kind {
 	case OpMemberAdd:
-		typ, ctx.PeerURLs, ctx.IsLearner = pb.ConfChangeAddNode, []string{t.peerURL}, op.Learner
-		if op.Learner {
+		typ, ctx.PeerURLs, ctx.IsLearner = pb.ConfChangeAddNode, []string{t.peerURL}, op.Learner()
+		if op.Learner() {
 			typ = pb.ConfChangeAddLearnerNode
 		}
 	case OpMemberPromote:
@@ -199,7 +199,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	case OpMemberRemove:
 		typ = pb.ConfChangeRemoveNode
 	case OpMemberUpdate:
-		typ, ctx.PeerURLs = pb.ConfChangeUpdateNode, []string{op.PeerURL}
+		typ, ctx.PeerURLs = pb.ConfChangeUpdateNode, []string{op.PeerURL()}
 	}
 	cc := &pb.ConfChange{Id: new(op.ID), Type: typ.Enum(), NodeId: new(t.id), Context: ctx.encode()}
 	m.enter()
@@ -244,7 +244,7 @@ func (m *member) servePromote(op *Op) {
 // origin received: the learner must have caught up (its log matches 90%
 // of the leader's) and the voters it joins must have a started quorum.
 func (m *member) promoteAtLeader(op *Op, origin *member) {
-	t := m.w.byName[op.Target]
+	t := m.w.byName[op.Target()]
 	var learnerMatch, leaderMatch uint64
 	found := false
 	m.rn.WithProgress(func(id uint64, _ raft.ProgressType, pr tracker.Progress) {
@@ -363,8 +363,8 @@ func removes(cc pb.ConfChangeI, id uint64) bool {
 func (m *member) proposeAlarms(op *Op) {
 	reqs := []*etcdserverpb.AlarmRequest{{Action: etcdserverpb.AlarmRequest_GET}}
 	if op.Kind == OpAlarmDisarm {
-		reqs, op.Alarms = nil, m.cluster.alarmMembers()
-		for _, a := range op.Alarms {
+		reqs, op.rare().alarms = nil, m.cluster.alarmMembers()
+		for _, a := range op.more.alarms {
 			reqs = append(reqs, &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_DEACTIVATE, MemberID: a.MemberID, Alarm: a.Alarm})
 		}
 		if len(reqs) == 0 {
@@ -392,14 +392,14 @@ func (m *member) proposeAlarms(op *Op) {
 // newMember creates the member op adds, by the member by: not started,
 // its disk empty.
 func (w *World) newMember(op *Op, by *member) *member {
-	t := w.addMember(op.Target)
+	t := w.addMember(op.Target())
 	t.log.reset(1)
 	t.group = by.group // it joins the cluster it is added to
-	if op.PeerURL != "" {
-		t.peerURL = op.PeerURL
+	if op.PeerURL() != "" {
+		t.peerURL = op.PeerURL()
 		t.memberID = MemberID([]string{t.peerURL}, "", &w.now)
 	}
-	if op.startAdded {
+	if op.rareOrZero().startAdded {
 		w.fault(t.id, startText)
 		w.startMember(t)
 	}
@@ -416,11 +416,11 @@ func (w *World) renewHost(t *member, op *Op, by *member) {
 	t.dataDir, t.group = DefaultDataDir, by.group
 	t.log.reset(1)
 	t.peerURL = w.cfg.peerURL(t.name)
-	if op.PeerURL != "" {
-		t.peerURL = op.PeerURL
+	if op.PeerURL() != "" {
+		t.peerURL = op.PeerURL()
 	}
 	t.memberID = MemberID([]string{t.peerURL}, "", &w.now)
-	if op.startAdded {
+	if op.rareOrZero().startAdded {
 		w.fault(t.id, startText)
 		w.startMember(t)
 	}

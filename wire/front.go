@@ -356,11 +356,11 @@ func (f *Front) deliverWatch(t *tracked) bool {
 		t.synced = op.Revision()
 		st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Created: true}, nil)
 	}
-	for t.sent < len(op.Events) {
-		first := op.Events[t.sent]
+	for t.sent < len(op.Events()) {
+		first := op.Events()[t.sent]
 		resp := &pb.WatchResponse{Header: &first.Header, WatchId: t.watchID}
-		for t.sent < len(op.Events) && op.Events[t.sent].Response == first.Response {
-			if e := eventOut(&op.Events[t.sent], t.filters); e != nil {
+		for t.sent < len(op.Events()) && op.Events()[t.sent].Response == first.Response {
+			if e := eventOut(&op.Events()[t.sent], t.filters); e != nil {
 				resp.Events = append(resp.Events, e)
 			}
 			t.sent++
@@ -375,12 +375,12 @@ func (f *Front) deliverWatch(t *tracked) bool {
 	}
 	switch {
 	case op.Canceled:
-	case op.CompactRevision > 0:
+	case op.CompactRevision() > 0:
 		if !t.created {
 			st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Created: true}, nil)
 		}
 		st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Canceled: true,
-			CompactRevision: op.CompactRevision}, nil)
+			CompactRevision: op.CompactRevision()}, nil)
 	default:
 		// etcd ends the whole stream (a require-leader watch whose member
 		// has lost its leader: "etcdserver: no leader").

@@ -78,7 +78,7 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			answer(func(o *server.Response) any { return o.LeaseLeases }), nil
 	case *pb.MemberListRequest:
 		return sim.Command{Kind: sim.CmdMemberList, Req: server.Request{MemberList: r}}, func(_ *sim.World, op *sim.Op) (any, error) {
-			return &pb.MemberListResponse{Header: op.Header(), Members: membersOut(op.Members)}, nil
+			return &pb.MemberListResponse{Header: op.Header(), Members: membersOut(op.Members())}, nil
 		}, nil
 	case *pb.MemberAddRequest:
 		if len(r.PeerURLs) != 1 {
@@ -87,7 +87,7 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 		name := newMemberName(w)
 		return sim.Command{Kind: sim.CmdAddMember, Node: name, PeerURL: r.PeerURLs[0], Learner: r.IsLearner},
 			func(w *sim.World, op *sim.Op) (any, error) {
-				resp := &pb.MemberAddResponse{Header: op.Header(), Members: membersOut(op.Members)}
+				resp := &pb.MemberAddResponse{Header: op.Header(), Members: membersOut(op.Members())}
 				if in, ok := w.Info(name); ok {
 					resp.Member = &pb.Member{ID: in.MemberID, PeerURLs: []string{r.PeerURLs[0]}, IsLearner: r.IsLearner}
 				}
@@ -113,7 +113,7 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 		}
 		cmd.Node = name
 		return cmd, func(_ *sim.World, op *sim.Op) (any, error) {
-			ms := membersOut(op.Members)
+			ms := membersOut(op.Members())
 			switch msg.(type) {
 			case *pb.MemberRemoveRequest:
 				return &pb.MemberRemoveResponse{Header: op.Header(), Members: ms}, nil

@@ -716,9 +716,9 @@ func watchOutcome(lang i18n.Lang, op sim.Op) (what, res string) {
 		res = " · " + lang.T("cancelled: ") + op.Err
 	}
 	if op.Status != sim.OpPending {
-		res += " · " + lang.Count(len(op.Events), "%d event", "%d events")
-		if n := len(op.Events); n > 0 {
-			res += lang.F(", last rev %d", op.Events[n-1].Kv.ModRevision)
+		res += " · " + lang.Count(len(op.Events()), "%d event", "%d events")
+		if n := len(op.Events()); n > 0 {
+			res += lang.F(", last rev %d", op.Events()[n-1].Kv.ModRevision)
 		}
 	}
 	return what, res
@@ -760,8 +760,8 @@ func panelOrder(ops []sim.Op, pinned []string) []sim.Op {
 // event, or was cancelled.
 func watchChanged(op sim.Op) sim.Time {
 	t := op.Start
-	if n := len(op.Events); n > 0 {
-		t = max(t, op.Events[n-1].At)
+	if n := len(op.Events()); n > 0 {
+		t = max(t, op.Events()[n-1].At)
 	}
 	if op.Status != sim.OpOK && op.Status != sim.OpPending {
 		t = max(t, op.End)

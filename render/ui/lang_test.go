@@ -32,7 +32,7 @@ func dataWords(v sim.View) map[string]bool {
 		add(op.Key())
 		add(op.Value())
 		add(op.Err)
-		add(op.StaleValue)
+		add(op.StaleValue())
 		add(op.Kind.String())
 		for _, kv := range op.KVs() {
 			add(string(kv.Key))

@@ -302,10 +302,10 @@ func TestWatchLessonShowsItsWatches(t *testing.T) {
 					continue
 				}
 				op := rows[k].Op
-				if len(op.Events) != 5 {
-					t.Errorf("%s: watch #%d has %d events at the question, want 5", where, op.ID, len(op.Events))
+				if len(op.Events()) != 5 {
+					t.Errorf("%s: watch #%d has %d events at the question, want 5", where, op.ID, len(op.Events()))
 				}
-				for _, s := range []string{lang.T("watching"), lang.Count(len(op.Events), "%d event", "%d events")} {
+				for _, s := range []string{lang.T("watching"), lang.Count(len(op.Events()), "%d event", "%d events")} {
 					if !strings.Contains(row(rows[k]), strings.ReplaceAll(s, " ", "")) {
 						t.Errorf("%s: watch #%d's row %q does not say %q", where, op.ID, rows[k].Lines, s)
 					}
