@@ -72,7 +72,7 @@ var helpText = map[string][2]string{
 	"load": {"load --for DUR [--rate N] [--via C1,C2] [--keys N] [--prefix P] [--distribution uniform|zipf] [--mix put=4,get=1] [&]",
 		"Sends a client workload for DUR, as a scenario's load: step: N requests a second from the clients in turn, on keys PREFIX0.., mixed by weight (put, get, serializable, delete, txn). Prints a summary once every request has its answer."},
 	"crash":         {"crash MEMBER...", "Crashes members: volatile state is lost, the disk is kept. Stacked: its apiserver fails with it."},
-	"restart":       {"restart MEMBER... [--data-dir DIR]", "Restarts crashed members from their disks; --data-dir: from that data directory on the host (one etcdutl snapshot restore wrote)."},
+	"restart":       {"restart MEMBER... [--data-dir DIR] [--force-new-cluster]", "Restarts crashed members from their disks; --data-dir: from that data directory on the host (one etcdutl snapshot restore wrote); --force-new-cluster: as a cluster of one that keeps its data, member ID and cluster ID, as etcd does (the others removed through its log)."},
 	"lose":          {"lose HOST...", "Loses hosts for good: the process and every data directory on its disks are gone. Only a restore brings a member back there."},
 	"start":         {"start MEMBER...", "Starts members that member add added (etcd with --initial-cluster-state existing): an empty disk, then a snapshot or the log from the leader."},
 	"stall":         {"stall MEMBER DUR", "Freezes a member's process for DUR, as a long GC pause does; its input queues."},

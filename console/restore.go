@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
@@ -65,11 +66,12 @@ func (c *Console) lose(args []string, _ bool) error {
 	return c.perMember("lose", args, sim.Command{Kind: sim.CmdLose}, "is lost for good: its host and its disks are gone")
 }
 
-// restart MEMBER... [--data-dir DIR]
+// restart MEMBER... [--data-dir DIR] [--force-new-cluster]
 func (c *Console) restart(args []string, _ bool) error {
 	f := newFlags("restart")
 	dir := f.String("data-dir", "", "restart from this data directory on the member's host (one etcdutl snapshot restore wrote)")
-	rest, err := f.parse(args, 1, -1, "restart MEMBER... [--data-dir DIR]")
+	force := f.Bool("force-new-cluster", false, "restart as a cluster of one on the member's data directory, as etcd --force-new-cluster does")
+	rest, err := f.parse(args, 1, -1, "restart MEMBER... [--data-dir DIR] [--force-new-cluster]")
 	if err != nil {
 		return err
 	}
@@ -77,5 +79,28 @@ func (c *Console) restart(args []string, _ bool) error {
 	if *dir != "" {
 		done = "restarted from " + *dir
 	}
-	return c.perMember("restart", rest, sim.Command{Kind: sim.CmdRestart, DataDir: *dir}, done)
+	cmd := sim.Command{Kind: sim.CmdRestart, DataDir: *dir, ForceNewCluster: *force}
+	if !*force {
+		return c.perMember("restart", rest, cmd, done)
+	}
+	// What etcd logs as it forces the new cluster, and what is lost: the
+	// transcript's lines.
+	for _, r := range rest {
+		name, err := c.resolve(r)
+		if err != nil {
+			return err
+		}
+		cmd.Node = name
+		from := c.w.HistoryLen()
+		if _, err := c.do(cmd); err != nil {
+			return err
+		}
+		c.printf("%s %s as a cluster of one (--force-new-cluster)\n", name, done)
+		for _, e := range c.w.EventsSince(from) {
+			if e.Kind == sim.EvFault && (strings.HasPrefix(e.Text, "--force-new-cluster") || strings.HasPrefix(e.Text, "the forced cluster")) {
+				c.printf("%s\n", e.Text)
+			}
+		}
+	}
+	return nil
 }

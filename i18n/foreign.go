@@ -38,9 +38,10 @@ var kept = map[string]bool{
 
 var (
 	latinWord = regexp.MustCompile(`[A-Za-z][A-Za-z_]*`)
-	// What is not a word: format verbs (%d, %[2]s), and what the window
-	// fills in with data (etcd-1, /registry/pods, 12.5ms, 1/36×).
-	notWords = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?[a-zA-Z]|[A-Za-z0-9_]*[0-9][A-Za-z0-9_]*|/[^\s]*`)
+	// What is not a word: format verbs (%d, %[2]s), what the window
+	// fills in with data (etcd-1, /registry/pods, 12.5ms, 1/36×), and a
+	// command-line flag as etcd spells it (--force-new-cluster).
+	notWords = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?[a-zA-Z]|[A-Za-z0-9_]*[0-9][A-Za-z0-9_]*|/[^\s]*|--[a-z][a-z-]*`)
 )
 
 // Foreign returns the Latin-script words of s that Chinese text does not

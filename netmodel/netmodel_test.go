@@ -286,7 +286,7 @@ func TestCutsAndPartitions(t *testing.T) {
 func TestDropReasonNames(t *testing.T) {
 	for r, want := range map[DropReason]string{
 		DropCut: "partition", DropLoss: "loss", DropDown: "destination-down",
-		DropQueue: "queue-full", DropUnknown: "unknown-destination", DropClusterMismatch: "cluster-id-mismatch", DropReason(99): "drop(?)",
+		DropQueue: "queue-full", DropUnknown: "unknown-destination", DropClusterMismatch: "cluster-id-mismatch", DropRemovedMember: "removed-member", DropReason(99): "drop(?)",
 	} {
 		if r.String() != want {
 			t.Errorf("%d.String() = %q, want %q", r, r.String(), want)

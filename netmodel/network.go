@@ -31,9 +31,13 @@ const (
 	// cluster (etcd's peer transport refuses a message whose cluster ID
 	// is not its own).
 	DropClusterMismatch
+	// DropRemovedMember: the sender was removed from the destination's
+	// cluster (by --force-new-cluster): etcd's peer transport refuses a
+	// message from a member ID it has removed.
+	DropRemovedMember
 )
 
-var dropReasonNames = [...]string{"", "partition", "loss", "destination-down", "queue-full", "unknown-destination", "cluster-id-mismatch"}
+var dropReasonNames = [...]string{"", "partition", "loss", "destination-down", "queue-full", "unknown-destination", "cluster-id-mismatch", "removed-member"}
 
 func (r DropReason) String() string {
 	if int(r) < len(dropReasonNames) {

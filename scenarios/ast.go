@@ -275,10 +275,13 @@ type Step struct {
 	// the member ran from). File is StepSnapshotSave's file; Restore is
 	// what StepSnapshotRestore gives etcdutl snapshot restore (its KV is
 	// read when the step runs).
-	DataDir     string
-	File        string
-	Restore     *sim.RestoreSpec
-	restorePath string // Restore.File beside the scenario
+	DataDir string
+	File    string
+	// ForceNewCluster: StepRestart restarts as etcd --force-new-cluster,
+	// a cluster of one on the member's data directory.
+	ForceNewCluster bool
+	Restore         *sim.RestoreSpec
+	restorePath     string // Restore.File beside the scenario
 
 	// Via is the client of a client operation: a RefClient, or a
 	// reference to a member, meaning that member's local client. It always

@@ -112,13 +112,16 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 			st.Nodes, _ = p.refs(v, what)
 			return
 		}
-		f := p.mapping(v, what, []string{"node", "data_dir"})
+		f := p.mapping(v, what, []string{"node", "data_dir", "force_new_cluster"})
 		if f == nil {
 			return
 		}
 		st.Nodes = p.required(f, v, what, "node", "the member(s) to restart", p.refsFn)
 		if x := f.get("data_dir"); x != nil {
 			st.DataDir, _ = p.path(x, "restart data_dir")
+		}
+		if x := f.get("force_new_cluster"); x != nil {
+			st.ForceNewCluster, _ = p.boolean(x, "restart force_new_cluster")
 		}
 	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
 		st.Nodes, _ = p.refs(v, what)

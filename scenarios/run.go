@@ -619,7 +619,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 	}
 	switch s.Kind {
 	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
-		return cmds, perNode(sim.Command{Kind: kind, DataDir: s.DataDir})
+		return cmds, perNode(sim.Command{Kind: kind, DataDir: s.DataDir, ForceNewCluster: s.ForceNewCluster})
 	case StepSnapshotSave:
 		return cmds, perNode(sim.Command{Kind: kind, File: s.File})
 	case StepSnapshotRestore:

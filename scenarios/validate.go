@@ -21,6 +21,7 @@ type validator struct {
 
 	known   map[string]bool // every member name so far, including removed ones
 	current []string        // members now, in order, as far as names tell
+	lost    map[string]bool // members a lose step named: add_member may name them again
 	clients map[string]bool
 	vars    map[string]varInfo
 	labels  map[string]labelInfo
@@ -259,6 +260,18 @@ func (v *validator) step(st *Step) {
 		}
 	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStall, StepClock, StepStart, StepLose, StepSnapshotSave, StepDefrag:
 		v.refs(st.Nodes, what)
+		if st.Kind == StepLose {
+			for _, r := range st.Nodes {
+				if names, ok := v.static(r); ok {
+					for _, n := range names {
+						if v.lost == nil {
+							v.lost = map[string]bool{}
+						}
+						v.lost[n] = true
+					}
+				}
+			}
+		}
 	case StepPromote, StepUpdateMember:
 		v.refs(st.Nodes, what)
 		v.membershipLabel(st)
@@ -291,6 +304,8 @@ func (v *validator) step(st *Step) {
 	case StepAddMember:
 		switch {
 		case st.Name == "":
+		case contains(v.current, st.Name) && v.lost[st.Name]:
+			delete(v.lost, st.Name) // a new machine in place of the host lost
 		case contains(v.current, st.Name):
 			v.p.errorf(st.Pos, "add_member: %q is already a member", st.Name)
 		case v.clients[st.Name]:

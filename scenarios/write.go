@@ -75,7 +75,7 @@ func stepOf(c sim.Command) (Step, error) {
 	st := Step{At: &at, Kind: actionKind(string(c.Kind)), Both: !c.OneWay, By: c.By, External: c.External, Timeout: c.Timeout,
 		Label: c.Label, Req: c.Req, RequireLeader: c.RequireLeader, Repeat: c.Repeat,
 		Learner: c.Learner, PeerURL: c.PeerURL, Start: c.Start, For: c.For, Rate: c.Rate,
-		Latency: c.Latency, Loss: c.Loss, Duplicate: c.Dup, Load: c.Load, DataDir: c.DataDir, File: c.File}
+		Latency: c.Latency, Loss: c.Loss, Duplicate: c.Dup, Load: c.Load, DataDir: c.DataDir, ForceNewCluster: c.ForceNewCluster, File: c.File}
 	ref := func(name string) NodeRef { return NodeRef{Kind: RefName, Name: name} }
 	refs := func(names []string) []NodeRef {
 		var out []NodeRef

@@ -81,10 +81,15 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		}
 	case StepRestart:
 		v = yrefs(s.Nodes)
-		if s.DataDir != "" {
+		if s.DataDir != "" || s.ForceNewCluster {
 			v = ymap(true)
 			yadd(v, "node", yrefs(s.Nodes))
-			yadd(v, "data_dir", ystr(s.DataDir))
+			if s.DataDir != "" {
+				yadd(v, "data_dir", ystr(s.DataDir))
+			}
+			if s.ForceNewCluster {
+				yadd(v, "force_new_cluster", ybool(true))
+			}
 		}
 	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
 		v = yrefs(s.Nodes)

@@ -109,6 +109,9 @@ type Command struct {
 	// DataDir: restart from this data directory on the member's host
 	// (etcd's --data-dir); "" is the one it ran from.
 	DataDir string
+	// ForceNewCluster: restart as etcd --force-new-cluster does, a cluster
+	// of one on the member's data directory (forcenew.go).
+	ForceNewCluster bool
 	// File: snapshot_save's file, the name a later snapshot_restore finds
 	// it by.
 	File string
@@ -191,7 +194,7 @@ func (c *Command) isPlainRequest() bool {
 		c.Node == "" && c.Groups == nil && c.From == "" && c.To == "" && !c.OneWay && c.For == 0 && c.Rate == 0 &&
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
 		c.Label == "" && c.Caption == "" && c.Text == "" && !c.Repeat && c.Load == nil &&
-		c.PeerURL == "" && !c.Start && !c.External && c.DataDir == "" && c.File == "" && c.Restore == nil && server.RequestFor(c.Req.Message()) == c.Req
+		c.PeerURL == "" && !c.Start && !c.External && c.DataDir == "" && !c.ForceNewCluster && c.File == "" && c.Restore == nil && server.RequestFor(c.Req.Message()) == c.Req
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -295,6 +298,11 @@ func (w *World) do(c *Command) (*Op, error) {
 		if m.removed && c.DataDir == "" {
 			return nil, fmt.Errorf("%s was removed from the cluster", m.name)
 		}
+		if c.ForceNewCluster {
+			if err := m.checkForce(c.DataDir); err != nil {
+				return nil, err
+			}
+		}
 		if err := m.useDir(c.DataDir); err != nil {
 			return nil, err
 		}
@@ -303,7 +311,14 @@ func (w *World) do(c *Command) (*Op, error) {
 		} else {
 			w.fault(m.id, "restarts from its disk")
 		}
+		old := -1
+		if c.ForceNewCluster {
+			old = w.forceNewCluster(m)
+		}
 		m.start()
+		if old >= 0 {
+			w.forcedStarted(m, old)
+		}
 	case CmdDefrag:
 		if err := w.needUp(m); err != nil {
 			return nil, err
@@ -397,7 +412,8 @@ func (w *World) do(c *Command) (*Op, error) {
 func (w *World) doMembership(c *Command) (*Op, error) {
 	switch c.Kind {
 	case CmdAddMember:
-		if _, ok := w.byName[c.Node]; ok {
+		if t, ok := w.byName[c.Node]; ok && !(t.noData && !t.up) {
+			// (A host lost for good may be replaced: renewHost.)
 			return nil, fmt.Errorf("a member named %q exists already", c.Node)
 		}
 		if w.client(c.Node) != nil {

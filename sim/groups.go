@@ -19,6 +19,7 @@ import (
 type group struct {
 	clusterID uint64
 	restored  bool // made by etcdutl snapshot restore (restore.go)
+	forced    bool // made by a restart with --force-new-cluster (forcenew.go)
 	safety    *safety
 	// initial is what its store held when it began, by key (a cluster
 	// restored from a snapshot); the linearizability check starts from
@@ -37,6 +38,15 @@ func (w *World) newGroup(clusterID uint64, kv *server.KV) *group {
 	if len(w.groups) > 0 {
 		g.safety.root = w.groups[0].safety
 	}
+	g.setInitial(kv)
+	w.groups = append(w.groups, g)
+	return g
+}
+
+// setInitial makes kv's keys what the group's store begins with, for its
+// linearizability check (nil: empty).
+func (g *group) setInitial(kv *server.KV) {
+	g.initial, g.untracked = nil, nil
 	if kv != nil {
 		r, _ := kv.Store.Range(&etcdserverpb.RangeRequest{Key: mvcc.GteEnd, RangeEnd: mvcc.GteEnd})
 		for _, x := range r.Kvs {
@@ -50,8 +60,6 @@ func (w *World) newGroup(clusterID uint64, kv *server.KV) *group {
 			g.initial[string(x.Key)] = string(x.Value)
 		}
 	}
-	w.groups = append(w.groups, g)
-	return g
 }
 
 // clusterID returns the ID of the cluster m's data directory belongs to.

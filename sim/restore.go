@@ -194,8 +194,21 @@ func (w *World) restoredGroup(cid uint64, kv *server.KV) (int, bool) {
 // acknowledged writes above the snapshot's revision, the leases granted
 // since, and the watches, which must start again.
 func (w *World) tellLosses(host *member, old int, rev int64, leases int) {
+	lost, seen, list := w.lostWrites(old, rev)
+	if lost == 0 {
+		w.fault(host.id, fmt.Sprintf(lostNothingText, rev, seen))
+	} else {
+		w.fault(host.id, fmt.Sprintf(lostWritesText, rev, seen, lost, list))
+	}
+	w.fault(host.id, fmt.Sprintf(lostLeasesText, leases))
+}
+
+// lostWrites counts the writes group old acknowledged above revision rev,
+// and lists the keys they wrote (the first six); seen is the highest
+// revision it acknowledged.
+func (w *World) lostWrites(old int, rev int64) (lost int, seen int64, list string) {
 	var keys []string
-	lost, seen := 0, rev
+	seen = rev
 	note := func(status OpStatus, g int32, r int64, in *lincheck.Operation) {
 		if int(g) != old || status != OpOK {
 			return
@@ -220,16 +233,11 @@ func (w *World) tellLosses(host *member, old int, rev int64, leases int) {
 		}
 	}
 	slices.Sort(keys)
-	list := strings.Join(keys[:min(len(keys), 6)], ", ")
+	list = strings.Join(keys[:min(len(keys), 6)], ", ")
 	if len(keys) > 6 {
 		list += ", …"
 	}
-	if lost == 0 {
-		w.fault(host.id, fmt.Sprintf(lostNothingText, rev, seen))
-	} else {
-		w.fault(host.id, fmt.Sprintf(lostWritesText, rev, seen, lost, list))
-	}
-	w.fault(host.id, fmt.Sprintf(lostLeasesText, leases))
+	return lost, seen, list
 }
 
 // writtenKeys returns the keys a checked operation wrote: a put's or a

@@ -14,7 +14,7 @@ import (
 // dropWord is a drop reason's name (netmodel's), marked for the catalog.
 func dropWord(reason string) string {
 	for _, w := range []string{i18n.N("partition"), i18n.N("loss"), i18n.N("destination-down"),
-		i18n.N("queue-full"), i18n.N("unknown-destination"), i18n.N("cluster-id-mismatch")} {
+		i18n.N("queue-full"), i18n.N("unknown-destination"), i18n.N("cluster-id-mismatch"), i18n.N("removed-member")} {
 		if w == reason {
 			return w
 		}
@@ -70,7 +70,7 @@ var (
 	countsCommittedText = i18n.N("counts index %d (term %d) committed: %d of %d voters store it (the rule Figure 8 refutes)")
 	loadText            = i18n.N("load for %s: %d requests a second via %s on %d keys %s0.. (%s); mix put %d get %d serializable %d delete %d txn %d")
 	faultFormats        = []string{leaseRevokedOne, leaseRevokedMany, leasesInheritedOne, leasesInheritedMany,
-		leaseExpiredText, countsCommittedText, loadText, restartFromText, snapshotSavedText, restoredText, lostNothingText, lostWritesText, lostLeasesText, quotaExceededText, alarmRaisedText, alarmClearedText, defragText}
+		leaseExpiredText, countsCommittedText, loadText, restartFromText, snapshotSavedText, restoredText, lostNothingText, lostWritesText, lostLeasesText, forceDiscardText, forceRemoveText, forceAloneText, forceLostNothingText, forceLostWritesText, quotaExceededText, alarmRaisedText, alarmClearedText, defragText}
 )
 
 // pick is one of two formats by English's plural rule.
@@ -236,15 +236,20 @@ func snapshotWord(why string) string {
 
 // What becomes of data directories and hosts (datadir.go, restore.go).
 var (
-	destroyText       = i18n.N("is lost for good: its host and its disks are gone")
-	restartFromText   = i18n.N("restarts from data directory %s")
-	snapshotSavedText = i18n.N("saves a snapshot of its backend to %s (revision %d)")
-	restoredText      = i18n.N("etcdutl snapshot restore %s writes %s on its host: member %x of a new cluster %x, at revision %d")
-	lostNothingText   = i18n.N("the new cluster starts at revision %d; the old one had reached %d, and no write acknowledged after the snapshot is lost")
-	lostWritesText    = i18n.N("the new cluster starts at revision %d; the old one had reached %d; writes acknowledged after the snapshot and gone: %d (%s)")
-	quotaExceededText = i18n.N("refuses a write: its database file is %d bytes, and the write would take it to its quota of %d bytes; it raises the NOSPACE alarm through raft")
-	alarmRaisedText   = i18n.N("applies alarm %s raised by member %x: writes are refused until it is disarmed")
-	alarmClearedText  = i18n.N("applies the disarm of alarm %s raised by member %x")
-	defragText        = i18n.N("defragments its database: DB SIZE %d → %d bytes")
-	lostLeasesText    = i18n.N("leases granted after the snapshot are gone; its %d leases start again with a full TTL; every watch must start again (the revision went back)")
+	destroyText          = i18n.N("is lost for good: its host and its disks are gone")
+	restartFromText      = i18n.N("restarts from data directory %s")
+	snapshotSavedText    = i18n.N("saves a snapshot of its backend to %s (revision %d)")
+	restoredText         = i18n.N("etcdutl snapshot restore %s writes %s on its host: member %x of a new cluster %x, at revision %d")
+	lostNothingText      = i18n.N("the new cluster starts at revision %d; the old one had reached %d, and no write acknowledged after the snapshot is lost")
+	lostWritesText       = i18n.N("the new cluster starts at revision %d; the old one had reached %d; writes acknowledged after the snapshot and gone: %d (%s)")
+	quotaExceededText    = i18n.N("refuses a write: its database file is %d bytes, and the write would take it to its quota of %d bytes; it raises the NOSPACE alarm through raft")
+	alarmRaisedText      = i18n.N("applies alarm %s raised by member %x: writes are refused until it is disarmed")
+	alarmClearedText     = i18n.N("applies the disarm of alarm %s raised by member %x")
+	defragText           = i18n.N("defragments its database: DB SIZE %d → %d bytes")
+	forceDiscardText     = i18n.N("--force-new-cluster: discards %d uncommitted entries (indexes %d to %d) above its commit index %d")
+	forceRemoveText      = i18n.N("--force-new-cluster: keeps member %x and cluster %x; commits the removal of %s (indexes %d to %d): a cluster of one")
+	forceAloneText       = i18n.N("--force-new-cluster: keeps member %x and cluster %x, a cluster of one already")
+	forceLostNothingText = i18n.N("the forced cluster keeps revision %d; the old one had reached %d, and no acknowledged write is lost")
+	forceLostWritesText  = i18n.N("the forced cluster keeps revision %d; the old one had reached %d; acknowledged writes it never committed here, gone: %d (%s)")
+	lostLeasesText       = i18n.N("leases granted after the snapshot are gone; its %d leases start again with a full TTL; every watch must start again (the revision went back)")
 )

@@ -599,6 +599,10 @@ func (w *World) arrival(m *member, e *event) netmodel.DropReason {
 		return netmodel.DropDown
 	case w.groups[e.inc].clusterID != m.clusterID():
 		return netmodel.DropClusterMismatch
+	case int(e.inc) != m.group && w.groups[m.group].forced:
+		// The same cluster ID, another raft group: m's cluster was forced
+		// to one member (forcenew.go), and the sender is one it removed.
+		return netmodel.DropRemovedMember
 	}
 	return netmodel.NotDropped
 }
