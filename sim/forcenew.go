@@ -35,20 +35,39 @@ import (
 // --force-new-cluster from the data directory dir ("": the one it ran
 // from), before anything changes.
 func (m *member) checkForce(dir string) error {
-	removed := m.removed
+	removed, disk := m.removed, m.disk
 	if dir != "" && dir != m.dataDir {
 		d := m.dirs[dir]
 		if d == nil {
 			return nil // useDir says it
 		}
-		removed = d.removed
+		removed, disk = d.removed, d.disk
+	} else if m.noData {
+		return nil // useDir says it
 	}
 	if removed {
 		// etcd would add it back with the peer URL http://localhost:2380,
 		// which its own membership store then refuses as a removed ID.
 		return fmt.Errorf("%s was removed from the cluster: its log has no member of its own to keep", m.name)
 	}
+	if !slices.Contains(diskIDs(disk), m.id) {
+		// A member added but never started: etcd has no WAL to force, and
+		// starts it as --initial-cluster says.
+		return fmt.Errorf("%s has no log of a cluster it is a member of (never started?): --force-new-cluster has nothing to keep", m.name)
+	}
 	return nil
+}
+
+// diskIDs returns the raft IDs the committed configuration of a raft log
+// holds.
+func diskIDs(disk *raft.MemoryStorage) []uint64 {
+	hs, cs, _ := disk.InitialState()
+	first, _ := disk.FirstIndex()
+	var kept []*pb.Entry
+	if c := hs.GetCommit(); c >= first {
+		kept, _ = disk.Entries(first, c+1, math.MaxUint64)
+	}
+	return effectiveIDs(cs, kept)
 }
 
 // forceNewCluster rewrites the raft log of m's data directory as etcd's

@@ -195,9 +195,11 @@ func TestForceNewClusterForksAndReplays(t *testing.T) {
 	}
 }
 
-// TestForceNewClusterRefuses: a member that is up, and a member removed
-// from the cluster, are refused, and nothing changes. (Seen to fail
-// without checkForce: the removed member was restarted into a new group.)
+// TestForceNewClusterRefuses: a member that is up, a member added but
+// never started, and a member removed from the cluster are refused, and
+// nothing changes. (Seen to fail without checkForce: the removed member
+// was restarted into a new group, and the unstarted one as "a cluster of
+// one already" with no configuration at all.)
 func TestForceNewClusterRefuses(t *testing.T) {
 	cfg := SandboxConfig()
 	cfg.Members, cfg.Clients = cfg.Members[:3], nil
@@ -210,6 +212,23 @@ func TestForceNewClusterRefuses(t *testing.T) {
 	}
 	if _, err := w.Do(Command{Kind: CmdRestart, Node: "etcd-1", ForceNewCluster: true}); err == nil || !strings.Contains(err.Error(), "not down") {
 		t.Errorf("a member up: %v", err)
+	}
+	add, err := w.Do(Command{Kind: CmdAddMember, Node: "etcd-4", Via: "etcd-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RunUntil(w.Now().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if add.Status != OpOK {
+		t.Fatalf("member add: %s %s", add.Status, add.Err)
+	}
+	before := w.CommandCount()
+	if _, err := w.Do(Command{Kind: CmdRestart, Node: "etcd-4", ForceNewCluster: true}); err == nil || !strings.Contains(err.Error(), "never started") {
+		t.Errorf("a member added, never started: %v", err)
+	}
+	if w.CommandCount() != before {
+		t.Errorf("a refused restart was logged")
 	}
 	rm, err := w.Do(Command{Kind: CmdRemoveMember, Node: "etcd-1", Via: "etcd-2"})
 	if err != nil {
