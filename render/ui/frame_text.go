@@ -629,6 +629,7 @@ type OpRow struct {
 	Lines  []string
 	Full   string // the whole line
 	Cut    bool   // Lines do not hold all of Full
+	Short  bool   // Lines are its short form (OpShort): the panel is too small for the whole rows of the requests the step names
 	R      Rect   // the row
 	// Frac is how far through its timeout a pending request is.
 	Frac float64
@@ -665,7 +666,40 @@ func opPath(lang i18n.Lang, op sim.Op, path []Hop) string {
 // OpOutcome is what a client request's row must never lose: the request,
 // its outcome and its latency.
 func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
-	what := op.Kind.String() + " " + op.Key()
+	return opOutcome(lang, op, now, false)
+}
+
+// OpShort is a request's row in few words, for a clients panel too small
+// to hold the whole rows of the requests a lesson's step names: the
+// request, its key shortened to the kind and name of the object
+// (/registry/leases/kube-node-lease/node-1 is leases/…/node-1), its
+// value or answer, and an error's words without gRPC's wrapping (the
+// "desc" of "rpc error: code = Unavailable desc = ..."; a timeout's are its chip's,
+// "timed out", as a stale read's why is its chip's STALE); not its
+// latency (a pending row's bar shows how long it has waited). The whole line shows on hover.
+func OpShort(lang i18n.Lang, op sim.Op, now sim.Time) string {
+	return opOutcome(lang, op, now, true)
+}
+
+// shortKey shortens a key of three or more parts to its second part (a
+// Kubernetes key's kind) and its last (the object's name).
+func shortKey(key string) string {
+	parts := strings.Split(strings.TrimPrefix(key, "/"), "/")
+	switch {
+	case len(parts) >= 4 && parts[len(parts)-1] != "":
+		return parts[1] + "/…/" + parts[len(parts)-1]
+	case len(parts) == 3 && parts[2] != "":
+		return parts[1] + "/" + parts[2]
+	}
+	return key
+}
+
+func opOutcome(lang i18n.Lang, op sim.Op, now sim.Time, short bool) string {
+	key := op.Key()
+	if short {
+		key = shortKey(key)
+	}
+	what := op.Kind.String() + " " + key
 	switch op.Kind {
 	case sim.OpPut:
 		what += "=" + op.Value()
@@ -686,14 +720,26 @@ func OpOutcome(lang i18n.Lang, op sim.Op, now sim.Time) string {
 		res = " = " + strconv.Quote(string(op.KVs()[0].Value))
 	case op.Status == sim.OpOK && op.Kind == sim.OpGet:
 		res = lang.T(" = (not found)")
+	case op.Status == sim.OpTimeout && short:
+		// its chip says it timed out
+	case op.Status == sim.OpError && short:
+		// gRPC's wrapping left out: what the server said
+		e := op.Err
+		if _, desc, ok := strings.Cut(e, " desc = "); ok && strings.HasPrefix(e, "rpc error: ") {
+			e = desc
+		}
+		res = " · " + e
 	case op.Status == sim.OpError || op.Status == sim.OpTimeout:
 		res = " · " + op.Err
 	}
-	if op.Stale {
+	if op.Stale && !short { // a short row's chip says STALE
 		res += " · " + op.StaleText(lang)
 	}
 	// The outcome first, the path last: a row that must be shortened loses
 	// the path, which the ring shows too.
+	if short { // a pending row's bar says how long it has waited
+		return fmt.Sprintf("#%d %s%s", op.ID, what, res)
+	}
 	return fmt.Sprintf("#%d %s%s · %s", op.ID, what, res, FmtDur(op.Latency(now)))
 }
 
@@ -818,27 +864,52 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 	fits := max(0, int((bottom-top)/rowH(1)))
 	type wrapped struct {
 		op          sim.Op
-		full        string
-		keep, lines int // the lines that keep its outcome; that it takes
+		full        string // its whole line (shown on hover)
+		text        string // what the row shows: full, or its short form
+		keep, lines int    // the lines that keep its outcome; that it takes
 	}
-	var ops []wrapped
-	for _, op := range panelOrder(v.Ops, a.pinned()) {
-		if len(ops) > fits {
-			break
-		}
-		w := wrapped{op: op, full: OpLine(l.Lang, op, a.S.OpPath(op.ID), v.Now)}
-		all := len(Wrap(l.M, w.full, l.Small, textW))
-		w.keep = all
-		outcome := OpOutcome(l.Lang, op, v.Now)
-		for m := 1; m < all; m++ {
-			if lines, _ := wrapInto(l, w.full, textW, m); keepsOutcome(lines, outcome) {
-				w.keep = m
+	order := panelOrder(v.Ops, a.pinned())
+	pins := 0
+	for _, label := range a.pinned() {
+		for _, op := range v.Ops {
+			if op.Label == label && label != "" {
+				pins++
 				break
 			}
 		}
-		w.lines = min(all, max(most, w.keep))
-		ops = append(ops, w)
 	}
+	// wrapAll wraps the rows; compact: each row in its short form
+	// (OpShort), which keeps only its outcome.
+	var ops []wrapped
+	wrapAll := func(compact bool) {
+		ops = ops[:0]
+		for _, op := range order {
+			if len(ops) > fits {
+				break
+			}
+			w := wrapped{op: op, full: OpLine(l.Lang, op, a.S.OpPath(op.ID), v.Now)}
+			text, outcome := w.full, OpOutcome(l.Lang, op, v.Now)
+			if compact {
+				text = OpShort(l.Lang, op, v.Now)
+				outcome = text
+			}
+			all := len(Wrap(l.M, text, l.Small, textW))
+			w.keep = all
+			for m := 1; m < all; m++ {
+				if lines, _ := wrapInto(l, text, textW, m); keepsOutcome(lines, outcome) {
+					w.keep = m
+					break
+				}
+			}
+			w.lines = min(all, max(most, w.keep))
+			if compact {
+				w.lines = w.keep
+			}
+			w.text = text
+			ops = append(ops, w)
+		}
+	}
+	wrapAll(false)
 	// The most rows that fit, the last of them perhaps shortened, with a
 	// line for the older ones if any are left out.
 	try := func(k int) ([]OpRow, bool) {
@@ -857,10 +928,10 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 				}
 				n = room
 			}
-			lines, cut := wrapInto(l, w.full, textW, n)
+			lines, cut := wrapInto(l, w.text, textW, n)
 			op := w.op
 			row := OpRow{Op: op, Chip: Rect{r.X + l.Px(8), y + l.Px(1), chipW, sh}, Status: l.Lang.T(StatusWord(op.Status)),
-				Fill: op.Status != sim.OpPending, Lines: lines, Full: w.full, Cut: cut, R: Rect{r.X, y, r.W, rowH(len(lines))}}
+				Fill: op.Status != sim.OpPending, Lines: lines, Full: w.full, Cut: cut || w.text != w.full, Short: w.text != w.full, R: Rect{r.X, y, r.W, rowH(len(lines))}}
 			if op.Stale {
 				row.Status, row.Stale = l.Lang.T("STALE"), true
 			}
@@ -872,11 +943,22 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 		}
 		return out, y+noteH <= bottom+1e-9
 	}
-	for k := len(ops); k >= 0; k-- {
-		if out, ok := try(k); ok {
-			rows, older = out, len(v.Ops)-k
-			break
+	best := func() {
+		rows, older = nil, len(v.Ops)
+		for k := len(ops); k >= 0; k-- {
+			if out, ok := try(k); ok {
+				rows, older = out, len(v.Ops)-k
+				break
+			}
 		}
+	}
+	best()
+	// The requests the step names must all be in sight: if their whole
+	// rows do not fit, every row takes its short form (the key shortened
+	// to its kind and name, a timeout's error left to its chip, no path).
+	if len(rows) < pins {
+		wrapAll(true)
+		best()
 	}
 	if older > 0 {
 		y := top
