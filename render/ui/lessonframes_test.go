@@ -408,6 +408,9 @@ func checkShows(t *testing.T, where string, a *App, f *Frame) {
 				t.Errorf("%s: request %s (#%d) is not in the clients panel", where, sh.Label, op.ID)
 			}
 		case scenarios.ShowEntry:
+			if m, ok := memberView(f.View, sh.Member); ok && m.LastIndex < sh.Index {
+				continue // not appended yet: it will be by the time the step leaves the screen
+			}
 			found := false
 			for _, r := range panel.Rows {
 				for _, c := range r.Cells {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/raftsim/raftsim/scenarios"
+	"github.com/raftsim/raftsim/sim"
 )
 
 // ShowsText returns, for each thing the lesson's step on screen names
@@ -13,7 +14,9 @@ import (
 // so it is left to render/ui's checkShows); an entry's or a commit index's
 // member and number. What reads the screen back (the
 // lesson walk's OCR) looks for each; they are worked out from the
-// lesson's run, not from what the window drew.
+// lesson's run, not from what the window drew. A request not sent yet,
+// or an entry not yet in its member's log, is left out: the caption
+// speaks of what is about to happen.
 func (a *App) ShowsText() [][]string {
 	if a.Lesson == nil {
 		return nil
@@ -27,9 +30,24 @@ func (a *App) ShowsText() [][]string {
 			}
 		case scenarios.ShowMember:
 			out = append(out, []string{s.Member})
-		case scenarios.ShowEntry, scenarios.ShowCommit:
+		case scenarios.ShowEntry:
+			if m, ok := memberView(a.S.World().View(), s.Member); ok && m.LastIndex < s.Index {
+				continue // not appended yet (the caption speaks of what comes)
+			}
+			out = append(out, []string{s.Member, strconv.FormatUint(s.Index, 10)})
+		case scenarios.ShowCommit:
 			out = append(out, []string{s.Member, strconv.FormatUint(s.Index, 10)})
 		}
 	}
 	return out
+}
+
+// memberView finds a member in a view of the world.
+func memberView(v sim.View, name string) (sim.MemberView, bool) {
+	for _, m := range v.Members {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return sim.MemberView{}, false
 }
