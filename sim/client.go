@@ -547,7 +547,8 @@ func (w *World) clientEvent(e *event) {
 		ev := e.rep.event
 		if op.Status == OpOK {
 			ev.At = w.now
-			op.rare().events = append(op.more.events, ev)
+			st := op.rare()
+			st.events = append(st.events, ev)
 			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type.String() + " " + string(ev.Kv.Key)})
 		}
 		if ev.last {
@@ -592,7 +593,8 @@ func (w *World) clientEvent(e *event) {
 			// the call again after its backoff, to its balancer's next pick.
 			// (The pick is made now rather than after the backoff, so
 			// that the event can say where the retry goes: Peer.)
-			op.rare().retries = append(op.more.retries, Retry{At: w.now, Member: w.members[e.node-1].name, Err: r.err})
+			st := op.rare()
+			st.retries = append(st.retries, Retry{At: w.now, Member: w.members[e.node-1].name, Err: r.err})
 			if c := w.client(op.Client); c != nil && op.via == 0 {
 				op.endpoint = w.pick(c)
 			}
