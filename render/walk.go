@@ -18,7 +18,8 @@ import (
 // the picker with the next lesson chosen, Space again opens it), each
 // into a directory of its own. WalkOut gets a line for each picture: the
 // lesson, the step, the time, and where the caption area is (x y w h);
-// then a line for each thing the step names (ui.App.ShowsText).
+// then a line for each thing the step names (ui.App.ShowsText), and one
+// for the status chip of each request it names (ui.App.NamedChips).
 func (g *Game) walk() error {
 	a := g.App
 	all := a.Lesson == nil
@@ -72,6 +73,14 @@ func (g *Game) walkLesson(name, dir string) error {
 			// reads for each: "split-brain step 8 of 8 shows #2 put".
 			for _, words := range a.ShowsText() {
 				g.opt.WalkOut(fmt.Sprintf("%s %s shows %s", name, what, strings.Join(words, " | ")))
+			}
+			// And the status chip of each request it names, with the
+			// word it says, and where its row's words are:
+			// "split-brain step 8 of 8 chip w2 timeout 1412 300 96 28
+			// text 1508 299 400 90".
+			for _, c := range a.NamedChips() {
+				g.opt.WalkOut(fmt.Sprintf("%s %s chip %s %s %.0f %.0f %.0f %.0f text %.0f %.0f %.0f %.0f", name, what, c.Label, c.Status,
+					c.R.X, c.R.Y, c.R.W, c.R.H, c.Text.X, c.Text.Y, c.Text.W, c.Text.H))
 			}
 		}
 		return nil

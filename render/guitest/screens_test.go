@@ -4,6 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,7 +60,17 @@ var screenSlice = []string{"split-brain", "kubernetes-failure", "figure-8"}
 const titleKeeps = 24
 
 // showsLine is what raftsim-gui --walk says of each thing a step names.
-var showsLine = regexp.MustCompile(`^(\S+) step (\d+) of \d+ shows (.*)$`)
+var showsLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+|end) shows (.*)$`)
+
+// chipLine is what it says of the status chip of each request a step
+// names: its label, the word it says, and where it is (x y w h).
+var chipLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+|end) chip (\S+) (\S+) (-?\d+) (-?\d+) (\d+) (\d+) text (-?\d+) (-?\d+) (\d+) (\d+)$`)
+
+// chip is a request's status chip on a screen, and the word it must say.
+type chip struct {
+	label, word string
+	r, text     image.Rectangle // the chip; the row's words beside it
+}
 
 // screen is one screenshot of the walk, with what it must show.
 type screen struct {
@@ -65,6 +79,7 @@ type screen struct {
 	png                   string
 	clock                 string     // the header's "t = 1.2s"
 	shows                 [][]string // each thing named: the words for it
+	chips                 []chip     // the chips of the requests named
 }
 
 // walkScreens walks the lessons (all of them from the picker, or the
@@ -96,10 +111,21 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 			t.Fatalf("raftsim-gui %s: %v\n%s", strings.Join(args, " "), err, b)
 		}
 		shows := map[string][][]string{}
+		chips := map[string][]chip{}
 		sc := bufio.NewScanner(bytes.NewReader(b))
 		for sc.Scan() {
 			if m := showsLine.FindStringSubmatch(sc.Text()); m != nil {
-				shows[m[1]+" "+m[2]] = append(shows[m[1]+" "+m[2]], strings.Split(m[3], " | "))
+				k := m[1] + " " + m[3]
+				shows[k] = append(shows[k], strings.Split(m[4], " | "))
+			}
+			if m := chipLine.FindStringSubmatch(sc.Text()); m != nil {
+				var n [8]int
+				for i := range n {
+					n[i], _ = strconv.Atoi(m[6+i])
+				}
+				k := m[1] + " " + m[3]
+				chips[k] = append(chips[k], chip{label: m[4], word: m[5], r: image.Rect(n[0], n[1], n[0]+n[2], n[1]+n[3]),
+					text: image.Rect(n[4], n[5], n[4]+n[6], n[5]+n[7])})
 			}
 		}
 		sc = bufio.NewScanner(bytes.NewReader(b))
@@ -115,6 +141,7 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 				base = filepath.Join(d, m[1])
 			}
 			s.png = filepath.Join(base, "end.png")
+			s.chips = chips[m[1]+" "+m[3]] // the end: what the last step names
 			if m[3] != "" {
 				s.step, _ = strconv.Atoi(m[3])
 				s.png = filepath.Join(base, fmt.Sprintf("step-%03d.png", s.step))
@@ -131,7 +158,7 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 func readScreen(png, lang string) (string, error) {
 	langs := "eng"
 	if lang == "zh" {
-		langs = "chi_sim"
+		langs = "chi_sim+eng" // the Latin words (etcd-1, #2 put) too: chi_sim alone missed some
 	}
 	cmd := exec.Command("tesseract", png, "-", "-l", langs, "--psm", "11")
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
@@ -140,6 +167,162 @@ func readScreen(png, lang string) (string, error) {
 		return "", fmt.Errorf("tesseract %s: %v", png, err)
 	}
 	return string(out), nil
+}
+
+// readChip reads the word on a status chip: the chip alone, cut from the
+// screenshot inside its frame, drawn black where it differs from the
+// chip's own colour (its most common one: white words on a filled chip,
+// coloured words on a white one), the more the darker, and white
+// elsewhere, enlarged to some 120 pixels high,
+// read as one line. Whole, the screen's chips are read unreliably:
+// tesseract's page layout misses white words on a coloured ground.
+func readChip(pngPath string, r image.Rectangle, lang string) (string, error) {
+	return readRegion(pngPath, r, lang, true)
+}
+
+// readRegion reads a part of a screenshot on its own: a chip (one word,
+// inside its frame, some 120 pixels high), or a clients panel row's words
+// (lines, three times their size).
+func readRegion(pngPath string, r image.Rectangle, lang string, isChip bool) (string, error) {
+	f, err := os.Open(pngPath)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", pngPath, err)
+	}
+	if isChip {
+		// Inside the sides of a pending chip's frame; its top and bottom,
+		// and its bar, are rubbed out below.
+		dx, dy := max(3, r.Dy()/5), max(1, r.Dy()/16)
+		r = image.Rect(r.Min.X+dx, r.Min.Y+dy, r.Max.X-dx, r.Max.Y-dy)
+	}
+	r = r.Intersect(img.Bounds())
+	if r.Empty() {
+		return "", fmt.Errorf("the chip %v is not on the screen", r)
+	}
+	count := map[color.RGBA]int{}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			count[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	var ground color.RGBA
+	most := 0
+	for c, n := range count {
+		if n > most || (n == most && (c.R < ground.R || (c.R == ground.R && (c.G < ground.G || (c.G == ground.G && c.B < ground.B))))) {
+			ground, most = c, n
+		}
+	}
+	// How dark each pixel is: the more it differs from the ground.
+	w, h := r.Dx(), r.Dy()
+	ink := make([]float64, w*h)
+	for y := range h {
+		for x := range w {
+			c := color.RGBAModel.Convert(img.At(r.Min.X+x, r.Min.Y+y)).(color.RGBA)
+			d := absDiff(c.R, ground.R) + absDiff(c.G, ground.G) + absDiff(c.B, ground.B)
+			ink[y*w+x] = min(1, float64(d)/300)
+		}
+	}
+	// A row with a run of ink across most of the chip is a line (the
+	// frame, the bar), not a letter.
+	for y := range h * btoi(isChip) {
+		run, most := 0, 0
+		for x := range w {
+			if ink[y*w+x] > 0.5 {
+				run++
+				most = max(most, run)
+			} else {
+				run = 0
+			}
+		}
+		if most > w*45/100 {
+			for x := range w {
+				ink[y*w+x] = 0
+			}
+		}
+	}
+	at := func(x, y int) float64 { return ink[min(h-1, max(0, y))*w+min(w-1, max(0, x))] }
+	// Enlarged, bilinear, to some 120 pixels high, with a white margin.
+	k, psm := max(4.0, 120/float64(h)), "7"
+	if !isChip {
+		k, psm = 3, "6"
+	}
+	pad := 30
+	out := image.NewGray(image.Rect(0, 0, int(float64(w)*k)+2*pad, int(float64(h)*k)+2*pad))
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	for Y := range int(float64(h) * k) {
+		for X := range int(float64(w) * k) {
+			sx, sy := (float64(X)+0.5)/k-0.5, (float64(Y)+0.5)/k-0.5
+			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
+			fx, fy := sx-float64(x0), sy-float64(y0)
+			v := (at(x0, y0)*(1-fx)+at(x0+1, y0)*fx)*(1-fy) + (at(x0, y0+1)*(1-fx)+at(x0+1, y0+1)*fx)*fy
+			out.SetGray(X+pad, Y+pad, color.Gray{Y: uint8(255 * (1 - v))})
+		}
+	}
+	tmp, err := os.CreateTemp("", "chip-*.png")
+	if err != nil {
+		return "", err
+	}
+	if os.Getenv("RAFTSIM_CHIPS_KEEP") == "" {
+		defer os.Remove(tmp.Name())
+	}
+	if err := png.Encode(tmp, out); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	tmp.Close()
+	langs := "eng"
+	if lang == "zh" {
+		langs = "chi_sim"
+	}
+	cmd := exec.Command("tesseract", tmp.Name(), "-", "-l", langs, "--psm", psm)
+	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	b, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("tesseract (a chip of %s): %v", pngPath, err)
+	}
+	return string(b), nil
+}
+
+// chipWords are the words a status chip can say (ui.StatusWord, and
+// STALE; i18n's zh.go for Chinese). No two share a letter in Chinese, and
+// in English none is near another.
+var chipWords = map[string][]string{
+	"en": {"pending", "ok", "error", "timeout", "STALE"},
+	"zh": {"等待中", "成功", "错误", "超时", "过期"},
+}
+
+// chipWord returns the chip word that what was read is: the one found
+// best in it, at least half of it ("" if none). A Chinese chip at
+// 1920x1080 scale 1 is about 20 pixels high, and tesseract misreads one of
+// its two characters now and then (错误 as 诺误).
+func chipWord(read, lang string) string {
+	best, score := "", 0.5
+	for _, w := range chipWords[lang] {
+		if f := ocrmatch.Found(w, read); f >= score && (f > score || best == "") {
+			best, score = w, f
+		}
+	}
+	return best
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
 }
 
 // hasWord reports whether the text read has want's letters and digits,
@@ -261,9 +444,26 @@ func TestLessonScreens(t *testing.T) {
 				if !hasWord(read, s.clock) {
 					miss = append(miss, fmt.Sprintf("the clock %q", s.clock))
 				}
+				for _, c := range s.chips {
+					word, err := readChip(s.png, c.r, s.lang)
+					if err != nil {
+						miss = append(miss, err.Error())
+					} else if got := chipWord(word, s.lang); got != c.word {
+						miss = append(miss, fmt.Sprintf("the status %q of %s's chip (read %q: %q)", c.word, c.label, strings.TrimSpace(word), got))
+					}
+				}
+				// The words of the requests' rows, read row by row: in
+				// the whole screen tesseract misreads a row's "#1" beside
+				// its chip now and then ("ia put").
+				rows := ""
+				for _, c := range s.chips {
+					if text, err := readRegion(s.png, c.text, s.lang, false); err == nil {
+						rows += " " + text
+					}
+				}
 				for _, words := range s.shows {
 					for _, w := range words {
-						if !hasWord(read, w) {
+						if !hasWord(read, w) && !hasWord(rows, w) {
 							miss = append(miss, fmt.Sprintf("%q of %q (named by the step's shows:)", w, strings.Join(words, " ")))
 						}
 					}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/raftsim/raftsim/scenarios"
@@ -50,4 +51,31 @@ func memberView(v sim.View, name string) (sim.MemberView, bool) {
 		}
 	}
 	return sim.MemberView{}, false
+}
+
+// NamedChip is the status chip of a request the step on screen names: the
+// word it says and where it is, and where the row's words are.
+type NamedChip struct {
+	Label, Status string
+	R, Text       Rect
+}
+
+// NamedChips returns the chips of the rows of the requests the step on
+// screen names (its shows:) that the clients panel holds now, so that what
+// reads the screen back can read each chip's word on its own (tesseract
+// misses white words on a coloured chip in a whole screen).
+func (a *App) NamedChips() []NamedChip {
+	pinned := a.pinned()
+	if len(pinned) == 0 {
+		return nil
+	}
+	f := BuildFrame(a)
+	var out []NamedChip
+	for _, row := range f.OpRows(a) {
+		if row.Op.Label != "" && slices.Contains(pinned, row.Op.Label) {
+			text := Rect{X: row.Chip.Right(), Y: row.R.Y, W: row.R.Right() - row.Chip.Right(), H: row.R.H}
+			out = append(out, NamedChip{Label: row.Op.Label, Status: row.Status, R: row.Chip, Text: text})
+		}
+	}
+	return out
 }
