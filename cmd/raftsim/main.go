@@ -83,6 +83,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	limitMemory()
 	out := &outputWriter{w: stdout}
 	return checkOutput(runCommand(args, stdin, out, stderr), out, stderr)
 }
