@@ -27,6 +27,7 @@ type validator struct {
 	labels  map[string]labelInfo
 
 	loadRequests int // what the load steps so far send
+	loadRate     int // their rates, added up
 
 	// onScreen is the narrative step on screen (the latest), whose shows:
 	// are checked when it leaves the screen: at the next narrative step,
@@ -281,9 +282,12 @@ func (v *validator) step(st *Step) {
 		v.loadVia(st)
 		if st.Load != nil && st.Load.For > 0 {
 			v.loadRequests += sim.LoadRequests(st.Load.For, st.Load.Rate)
-			if v.loadRequests > sim.MaxLoadRequests {
-				v.p.errorf(st.Pos, "load: its loads would send %d requests by here; a run may send at most %d (each is kept for the linearizability check)",
-					v.loadRequests, sim.MaxLoadRequests)
+			v.loadRate += st.Load.Rate
+			if most, why := sim.LoadRequestLimit(&v.s.Config, v.loadRate); v.loadRequests > most {
+				if why == "" {
+					why = "each is kept for the linearizability check"
+				}
+				v.p.errorf(st.Pos, "load: its loads would send %d requests by here; a run may send at most %d (%s)", v.loadRequests, most, why)
 				v.loadRequests = math.MinInt / 2 // report it once
 			}
 		}

@@ -45,10 +45,35 @@ func (m LoadMix) Total() int { return m.Put + m.Get + m.Serializable + m.Delete 
 const (
 	MaxLoadRate = 10_000    // requests a second
 	MaxLoadKeys = 1_000_000 // keys
-	// MaxLoadRequests bounds the requests of all the loads of one run: each
-	// is kept for the linearizability check.
+	// MaxLoadRequests bounds the requests of all the loads of one run that
+	// keeps its store and its raft log short (see LoadRequestLimit).
 	MaxLoadRequests = 1_000_000
+	// MaxLoadRequestsUncompacted bounds them in any other run: every
+	// revision of every key, on every member, and every raft entry stay
+	// in memory, about a kilobyte a request (docs/scenarios.md, Limits).
+	MaxLoadRequestsUncompacted = 400_000
+	// maxKeptForLoad is what LoadRequestLimit calls short: the requests of
+	// the loads between two compactions, and the entries between two
+	// snapshots (the measured maximum keeps 50,000 and 10,000).
+	maxKeptForLoad = 100_000
 )
+
+// LoadRequestLimit returns the most requests the loads of a run with cfg
+// may send, when their rates add up to rate a second, and, when that is
+// MaxLoadRequestsUncompacted, why. It is a million when the store and the
+// raft log stay short: kube-apiserver compacts the store (a topology and
+// compaction_interval) before the loads send maxKeptForLoad requests, and
+// etcd snapshots, and so compacts its raft log, at least every
+// maxKeptForLoad entries. Otherwise every request's revision and entry
+// stay, about a kilobyte each, and fewer requests fit 1 GiB.
+func LoadRequestLimit(cfg *Config, rate int) (int, string) {
+	if cfg.Topology != "" && cfg.CompactionInterval > 0 && cfg.SnapshotEvery > 0 && cfg.SnapshotEvery <= maxKeptForLoad &&
+		int64(cfg.CompactionInterval/time.Millisecond)*int64(rate) <= maxKeptForLoad*1000 {
+		return MaxLoadRequests, ""
+	}
+	return MaxLoadRequestsUncompacted, fmt.Sprintf("every revision stays in memory, unless a topology's compaction_interval lets the loads send at most %d requests between compactions and snapshot_every is at most %d",
+		maxKeptForLoad, maxKeptForLoad)
+}
 
 // load is a running LoadSpec.
 type load struct {
@@ -95,8 +120,16 @@ func (w *World) checkLoad(s *LoadSpec) error {
 	case s.Mix.Put < 0 || s.Mix.Get < 0 || s.Mix.Serializable < 0 || s.Mix.Delete < 0 || s.Mix.Txn < 0 || s.Mix.Total() <= 0:
 		return fmt.Errorf("load: the mix needs a weight above zero, and none below")
 	}
-	if n := LoadRequests(s.For, s.Rate); w.loadRequests+n > MaxLoadRequests {
-		return fmt.Errorf("load: %d requests, %d with the loads before it: more than %d, the most a run may send", n, w.loadRequests+n, MaxLoadRequests)
+	n := LoadRequests(s.For, s.Rate)
+	rate := s.Rate
+	for _, l := range w.loads {
+		rate += l.spec.Rate
+	}
+	if most, why := LoadRequestLimit(&w.cfg, rate); w.loadRequests+n > most {
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		return fmt.Errorf("load: %d requests, %d with the loads before it: more than %d, the most a run may send%s", n, w.loadRequests+n, most, why)
 	}
 	for _, v := range s.Via {
 		if w.client(v) == nil && w.byName[v] == nil {

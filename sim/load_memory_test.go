@@ -2,6 +2,7 @@ package sim
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,4 +66,46 @@ func liveHeap() int64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return int64(ms.HeapAlloc)
+}
+
+// TestLoadRequestLimit: a run keeps to 400,000 load requests unless its
+// store is compacted before the loads send 100,000 requests and its raft
+// log snapshotted every 100,000 entries at most; the shell's loads (World.Do)
+// are refused as the scenario's are.
+func TestLoadRequestLimit(t *testing.T) {
+	compacted := func(every time.Duration, snap uint64) Config {
+		c := DefaultConfig()
+		c.Topology, c.CompactionInterval, c.SnapshotEvery = "stacked", every, snap
+		return c
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		rate int
+		want int
+	}{
+		{"no compaction", DefaultConfig(), 100, MaxLoadRequestsUncompacted},
+		{"compaction without a topology", func() Config { c := compacted(5*time.Second, 10000); c.Topology = ""; return c }(), 100, MaxLoadRequestsUncompacted},
+		{"compaction every 5s at 10,000 a second", compacted(5*time.Second, 10000), 10000, MaxLoadRequests},
+		{"every 10s at 10,000 a second", compacted(10*time.Second, 10000), 10000, MaxLoadRequests},
+		{"every 11s at 10,000 a second", compacted(11*time.Second, 10000), 10000, MaxLoadRequestsUncompacted},
+		{"every 5m at 200 a second", compacted(5*time.Minute, 10000), 200, MaxLoadRequests},
+		{"no snapshots", compacted(5*time.Second, 0), 100, MaxLoadRequestsUncompacted},
+		{"snapshots every 100,001 entries", compacted(5*time.Second, 100_001), 100, MaxLoadRequestsUncompacted},
+		{"the longest interval", compacted(1000*time.Hour, 10000), 10000, MaxLoadRequestsUncompacted},
+	} {
+		if got, _ := LoadRequestLimit(&tc.cfg, tc.rate); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	c := DefaultConfig()
+	c.Members = []string{"n1", "n2", "n3"}
+	w, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := &LoadSpec{For: 40*time.Second + 100*time.Microsecond, Rate: MaxLoadRate, Via: []string{"n1"}, Keys: 10, Mix: LoadMix{Put: 1}}
+	if _, err := w.Do(Command{Kind: CmdLoad, Load: load}); err == nil || !strings.Contains(err.Error(), "400001 requests, 400001 with the loads before it: more than 400000") {
+		t.Errorf("a load of 400,001 requests without compaction: %v", err)
+	}
 }

@@ -39,7 +39,8 @@ func TestLimits(t *testing.T) {
 		}
 		return scaled
 	}
-	requests := pick(sim.MaxLoadRequests, 10_000)
+	requests := pick(sim.MaxLoadRequests, 10_000) // with compaction and snapshots
+	uncompacted := pick(sim.MaxLoadRequestsUncompacted, 10_000)
 	clientRate := pick(sim.MaxLoadRate, 100) // for 10s, through the clients
 	hours := pick(int(scenarios.MaxRunTime/time.Hour), 2)
 	tickFor := pick(1000, 100) // ms of virtual time at the shortest tick
@@ -72,9 +73,13 @@ func TestLimits(t *testing.T) {
 		args     []string      // raftsim's
 		stopAt   time.Duration // if set, SIGINT after this long (the range of seeds is too long to finish)
 	}{
-		{name: fmt.Sprintf("load of %d requests", requests),
+		{name: fmt.Sprintf("load of %d requests", uncompacted),
 			scenario: fmt.Sprintf("name: l\ncluster: {members: 3}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: %s, rate: %d, keys: %d, mix: {put: 1}}\n  - wait: 1s\n",
-				time.Duration(requests)*time.Second/sim.MaxLoadRate, sim.MaxLoadRate, sim.MaxLoadKeys),
+				time.Duration(uncompacted)*time.Second/sim.MaxLoadRate, sim.MaxLoadRate, sim.MaxLoadKeys),
+			args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("load of %d requests, a mix with a watch", uncompacted),
+			scenario: fmt.Sprintf("name: l\ncluster: {members: 3}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - watch: {via: n2, key: k, prefix: true, as: w}\n  - load: {for: %s, rate: %d, keys: %d, prefix: k, mix: {put: 2, get: 1, txn: 1}}\n  - wait: 1s\n",
+				time.Duration(uncompacted)*time.Second/sim.MaxLoadRate, sim.MaxLoadRate, sim.MaxLoadKeys),
 			args: []string{"run", "-q", "s.yaml"}},
 		{name: fmt.Sprintf("load of %d requests, compacted", requests),
 			scenario: fmt.Sprintf("name: l\ncluster: {members: [etcd-1, etcd-2, etcd-3], topology: stacked, snapshot_every: 10000, compaction_interval: 5s}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: %s, rate: %d, keys: 1000, mix: {put: 1}}\n  - wait: 1s\n",
