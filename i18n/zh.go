@@ -396,6 +396,8 @@ var zh = map[string]string{
 	"one cell per entry; the number is its term": "每格一个条目；数字是它的任期",
 	"State machines": "状态机",
 	"key = value; differs from the leader's: highlighted": "键 = 值；与领导者不同的高亮",
+	"DB SIZE, IN USE, alarms; then key = value":           "DB SIZE、已用、告警；然后是键 = 值",
+	"%s, %s in use":                                      "%s，已用 %s",
 	"Client requests":                                    "客户端请求",
 	"newest first; hover for the whole line":             "最新在前；悬停可看整行",
 	"watches, then the newest; hover for the whole line": "watch 在前，然后最新的在前；悬停可看整行",

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftsim/raftsim/dbsize"
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
@@ -61,7 +62,11 @@ func (f *Frame) heading(r Rect, name, hint string) []TextItem {
 func (f *Frame) headings() []TextItem {
 	var out []TextItem
 	out = append(out, f.heading(f.L.Logs, i18n.N("Logs"), i18n.N("one cell per entry; the number is its term"))...)
-	out = append(out, f.heading(f.L.State, i18n.N("State machines"), i18n.N("key = value; differs from the leader's: highlighted"))...)
+	stateHint := i18n.N("key = value; differs from the leader's: highlighted")
+	if ShowsDB(f.View) {
+		stateHint = i18n.N("DB SIZE, IN USE, alarms; then key = value")
+	}
+	out = append(out, f.heading(f.L.State, i18n.N("State machines"), stateHint)...)
 	hint := i18n.N("newest first; hover for the whole line")
 	for _, op := range f.View.Ops {
 		if op.Kind == sim.OpWatch {
@@ -89,8 +94,30 @@ func MemberLabels(lang i18n.Lang, v sim.View, m sim.MemberView) (role, term, vot
 		// The clock first: a lesson about a skewed clock speaks of it,
 		// and a line too long for the labels loses its end.
 		vote = lang.F("clock %g×", m.ClockRate) + " · " + vote
+	case len(m.Alarms) > 0:
+		// An alarm first, for the same reason (etcd's space quota).
+		vote = strings.Join(m.Alarms, ", ") + " · " + vote
 	}
 	return role, term, vote
+}
+
+// ShowsDB reports whether the state-machine panel shows the members'
+// database sizes: when a member's quota is not etcd's default (a scenario
+// about the space quota) or an alarm is raised.
+func ShowsDB(v sim.View) bool {
+	for _, m := range v.Members {
+		if m.Quota != sim.DefaultQuota && m.Quota != 0 || len(m.Alarms) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// DBLine is what the state-machine panel says of a member's database, as
+// endpoint status does: its DB SIZE and IN USE ("49 kB, 37 kB in use", to
+// fit the panel beside the client requests).
+func DBLine(lang i18n.Lang, m sim.MemberView) string {
+	return lang.F("%s, %s in use", dbsize.HumanBytes(uint64(m.DBSize)), dbsize.HumanBytes(uint64(m.DBInUse)))
 }
 
 // NameOf returns a member's name by raft ID.
@@ -516,7 +543,8 @@ func (f *Frame) logTexts() []TextItem {
 type StatePiece struct {
 	S   string
 	R   Rect
-	Bad bool // differs from the leader's: highlighted
+	Bad bool // differs from the leader's (or an alarm): highlighted
+	DB  bool // the member's database size or its alarm, never left out
 }
 
 // StateRows places the state-machine panel: each member's keys and
@@ -532,6 +560,7 @@ func (f *Frame) StateRows() [][]StatePiece {
 	top := l.State.Y + l.LineH() + l.Px(4)
 	rowH := l.RowH()
 	nameW := l.Log.NameW
+	db := ShowsDB(v)
 	var rows [][]StatePiece
 	for row, m := range v.Members {
 		y := top + float64(row)*rowH
@@ -542,6 +571,14 @@ func (f *Frame) StateRows() [][]StatePiece {
 		maxX := l.State.Right() - l.Px(8)
 		pieces := []StatePiece{{S: m.Name, R: Rect{l.State.X + l.Px(8), y, nameW, rowH}}}
 		var items []StatePiece
+		if db {
+			// The database first, whole: a lesson about the space quota
+			// speaks of it; the keys follow as room allows.
+			items = append(items, StatePiece{S: DBLine(l.Lang, m), DB: true})
+			if len(m.Alarms) > 0 {
+				items = append(items, StatePiece{S: strings.Join(m.Alarms, ", "), Bad: true, DB: true})
+			}
+		}
 		if !m.Up {
 			items = append(items, StatePiece{S: l.Lang.T("(down: state machine lost until restart)")})
 		}
@@ -566,14 +603,22 @@ func (f *Frame) StateRows() [][]StatePiece {
 		for k, it := range items {
 			w := l.Width(it.S, l.Small)
 			last := k == len(items)-1
-			if k == 0 && x+w > maxX {
+			if it.DB && x+w > maxX {
+				// Too long for the row: fitted, never dropped (there is
+				// room for the first: it comes right after the name).
+				if maxX-x < 2*ell {
+					break
+				}
+				it.S, _ = Fit(l.M, it.S, l.Small, maxX-x)
+				w = l.Width(it.S, l.Small)
+			} else if k == 0 && x+w > maxX {
 				// Too long even alone: shorten the key from its start, so
 				// that its end and the value stay ("…/replicas=5").
 				it.S = fitKey(l, it.S, maxX-x)
 				w = l.Width(it.S, l.Small)
 				last = true
 			}
-			if x+w > maxX || !last && x+w+l.Px(12)+ell > maxX {
+			if !it.DB && (x+w > maxX || !last && x+w+l.Px(12)+ell > maxX) {
 				if x+ell <= maxX {
 					pieces = append(pieces, StatePiece{S: "…", R: Rect{x, y, ell, rowH}})
 				}
@@ -612,7 +657,7 @@ func (f *Frame) stateTexts() []TextItem {
 	var out []TextItem
 	for _, row := range f.StateRows() {
 		for k, pc := range row {
-			out = append(out, TextItem{S: pc.S, Size: l.Small, R: pc.R, Color: Ink, Essential: k == 0})
+			out = append(out, TextItem{S: pc.S, Size: l.Small, R: pc.R, Color: Ink, Essential: k == 0 || pc.DB})
 		}
 	}
 	return out

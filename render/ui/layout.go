@@ -760,16 +760,19 @@ func (l Layout) ringFor(cs ClusterShape, r Rect) (Ring, bool, string) {
 	// client is called "client").
 	g.ClientH = l.SmallH() + l.Px(4)
 	g.ClientW = l.Width(l.Lang.T("client"), l.Small)
+	stacked := false
 	for _, c := range cs.Clients {
 		if len(c.Endpoints) == 1 {
 			g.ClientW = math.Max(g.ClientW, l.Width(c.Name, l.Small))
+			stacked = true
 		}
 	}
 	// Room at its right end for the count of its pending requests.
 	g.ClientW = math.Ceil(g.ClientW + l.Px(10) + l.SmallH())
-	if cs.Hosts && len(ext) > 0 {
+	if cs.Hosts && len(ext) > 0 && !stacked {
 		// External etcd: the apiservers are in the strip, and a member's
-		// host runs the member alone.
+		// host runs the member alone. (With stacked apiservers, a client
+		// with several endpoints, etcdctl, joins them in the strip.)
 		g.ClientW, g.ClientH = 0, 0
 	}
 	R := g.NodeR
