@@ -25,7 +25,7 @@ var kept = map[string]bool{
 	// DELETE), and the --bug names.
 	"delete": true, "txn": true, "compact": true, "lease": true, "grant": true, "revoke": true,
 	"keep": true, "alive": true, "timetolive": true, "list": true, "member": true, "add": true,
-	"remove": true, "promote": true, "update": true, "alarm": true, "if": true, "then": true,
+	"remove": true, "promote": true, "update": true, "alarm": true, "disarm": true, "if": true, "then": true,
 	"else": true, "PUT": true, "DELETE": true, "lose": true, "unsynced": true,
 	// The names of the Raft paper's safety properties (Figure 3), which
 	// the lessons quote.

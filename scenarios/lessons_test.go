@@ -196,6 +196,10 @@ var flips = map[string]flip{
 		what:  "the snapshot is saved after the writes it should miss (replicas-5, db-password)",
 		apply: func(s *Scenario) { moveBefore(s, StepSnapshotSave, StepLose) },
 	},
+	"database-space-exceeded": {
+		what:  "quota_backend_bytes: 2147483648 (etcd's default, 2 GiB)",
+		apply: func(s *Scenario) { s.Config.QuotaBackendBytes = sim.DefaultQuota },
+	},
 	"membership": {
 		what:  "snapshot_every: 0 (the leader never compacts its log)",
 		apply: func(s *Scenario) { s.Config.SnapshotEvery = 0 },

@@ -58,7 +58,7 @@ func lessonRank(name string) string {
 		"pre-vote", "pre-vote-off", "partial-partition", "partial-partition-no-prevote",
 		"partial-partition-no-checkquorum", "partial-partition-neither", "figure-8", "figure-8-commit",
 		"leadership-transfer", "membership", "log-compaction", "lease-read", "watch", "kubernetes-failure",
-		"disaster-recovery",
+		"disaster-recovery", "database-space-exceeded",
 	}
 	if i := slices.Index(order, name); i >= 0 {
 		return fmt.Sprintf("%02d", i)
