@@ -178,21 +178,7 @@ func TestForceNewClusterForksAndReplays(t *testing.T) {
 	if err := w.Advance(2 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Replay(w.Config(), w.Commands(), w.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.RunUntil(w.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if a, b := w.HistoryLen(), r.HistoryLen(); a != b {
-		t.Fatalf("the replay ran %d events, the world %d", b, a)
-	}
-	for i := range w.HistoryLen() {
-		if a, b := w.EventAt(i), r.EventAt(i); a != b {
-			t.Fatalf("event %d: the replay has %+v, the world %+v", i, b, a)
-		}
-	}
+	checkReplaysEventForEvent(t, w)
 }
 
 // TestForceNewClusterRefuses: a member that is up, a member added but

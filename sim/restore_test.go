@@ -144,21 +144,7 @@ func TestRestoreForksAndReplays(t *testing.T) {
 	if err := w.Advance(2 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Replay(w.Config(), w.Commands(), w.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.RunUntil(w.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if a, b := w.HistoryLen(), r.HistoryLen(); a != b {
-		t.Fatalf("the replay ran %d events, the world %d", b, a)
-	}
-	for i := range w.HistoryLen() {
-		if a, b := w.EventAt(i), r.EventAt(i); a != b {
-			t.Fatalf("event %d: the replay has %+v, the world %+v", i, b, a)
-		}
-	}
+	checkReplaysEventForEvent(t, w)
 }
 
 // TestRestoreKeepsAnExistingDataDir: etcdutl snapshot restore into a data
@@ -222,5 +208,27 @@ func TestRestoreKeepsAnExistingDataDir(t *testing.T) {
 	run()
 	if a, _ := w.KVGet("etcd-1", "a"); a != "2" {
 		t.Errorf("etcd-1 restarted from its own data directory with a=%q, want 2", a)
+	}
+}
+
+// checkReplaysEventForEvent replays w's configuration and recorded
+// commands headless up to w's time and checks that the replay's history is
+// w's, event for event.
+func checkReplaysEventForEvent(t *testing.T, w *World) {
+	t.Helper()
+	r, err := Replay(w.Config(), w.Commands(), w.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RunUntil(w.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := w.HistoryLen(), r.HistoryLen(); a != b {
+		t.Fatalf("the replay ran %d events, the world %d", b, a)
+	}
+	for i := range w.HistoryLen() {
+		if a, b := w.EventAt(i), r.EventAt(i); a != b {
+			t.Fatalf("event %d: the replay has %+v, the world %+v", i, b, a)
+		}
 	}
 }
