@@ -9,6 +9,7 @@ import (
 
 	"github.com/raftsim/raftsim/dbsize"
 	"github.com/raftsim/raftsim/rpcerr"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -138,7 +139,7 @@ func (c *Console) version(args []string, _ bool) error {
 	if _, err := f.parse(args, 0, 0, "version"); err != nil {
 		return err
 	}
-	c.printf("etcdctl version: %s\nAPI version: 3.6\n", sim.ServerVersion)
+	c.printf("etcdctl version: %s\nAPI version: 3.6\n", server.ServerVersion)
 	return nil
 }
 

@@ -417,7 +417,7 @@ func (c *Console) alarm(args []string, _ bool) error {
 		}
 		var b strings.Builder
 		for _, a := range op.Alarms() {
-			b.WriteString(sim.AlarmString(a) + "\n")
+			b.WriteString(server.AlarmString(a) + "\n")
 		}
 		return b.String()
 	})

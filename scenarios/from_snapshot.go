@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/snapshot"
 )
@@ -24,14 +25,14 @@ func RestoreFrom(cfg *sim.Config, path string) error {
 // ReadSnapshot reads the etcd v3.6 snapshot at path as etcdutl snapshot
 // restore does (its sha256 and its pages checked, bounded by
 // snapshot.MaxBytes): the state machine a restored member starts with
-// (sim.RestoreKV) and the cluster version the file records.
+// (server.RestoreKV) and the cluster version the file records.
 func ReadSnapshot(path string) (kv []byte, clusterVersion string, err error) {
 	s, err := snapshot.Open(path, snapshot.Options{})
 	if err != nil {
 		return nil, "", err
 	}
 	defer s.Close()
-	kv, err = sim.RestoreKV(&s.State, s.Records)
+	kv, err = server.RestoreKV(&s.State, s.Records)
 	if err != nil {
 		return nil, "", err
 	}

@@ -62,11 +62,11 @@ func (m *member) applyEntry(data []byte) {
 // --ignore-value of a key that does not exist) is refused here, after
 // raft, as etcd refuses it: its entry is in the log all the same.
 func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
-	if m.cluster.noSpace() && needsSpace(r) {
+	if m.cluster.alarms.NoSpace() && server.NeedsSpace(r) {
 		// etcd's capped applier, while NOSPACE is raised: the entry is
 		// in the log, and changes nothing.
 		if op, ok := m.writes.Trigger(server.RequestID(r)); ok {
-			m.w.reply(m, op, reply{status: OpError, err: errNoSpace, rev: m.kv.Store.Rev()})
+			m.w.reply(m, op, reply{status: OpError, err: server.ErrNoSpace, rev: m.kv.Store.Rev()})
 		}
 		return
 	}
@@ -78,9 +78,9 @@ func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
 	}
 	switch {
 	case a.Granted != 0:
-		m.dbLease(a.Granted, int64(a.GrantedTTL))
+		m.backend.Lease(a.Granted, int64(a.GrantedTTL), int64(m.w.now))
 	case a.Revoked != 0:
-		m.dbLease(a.Revoked, 0)
+		m.backend.Lease(a.Revoked, 0, int64(m.w.now))
 		if m.w.lessorRevokes[server.RequestID(r)] {
 			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(a.Deleted, leaseRevokedOne, leaseRevokedMany), a.Revoked, a.Deleted)})
 		}

@@ -172,7 +172,7 @@ func BenchmarkBareEtcdProposal(b *testing.B) {
 	var records mvcc.RecordPool
 	for range c.nodes {
 		st, db := mvcc.New(), dbsize.New()
-		st.SetSizeObserver(bareDB{db})
+		st.SetSizeObserver(server.FileObserver{DB: db}) // the sim's members' observer without the batch
 		st.ShareRecords(&records)
 		c.stores, dbs = append(c.stores, st), append(dbs, db)
 	}
@@ -196,22 +196,6 @@ func BenchmarkBareEtcdProposal(b *testing.B) {
 			}
 		}
 	}
-}
-
-// bareDB is the sim's dbObserver without a member: the store's records
-// go to the model of bbolt's file as they do in the sim.
-type bareDB struct{ db *dbsize.Model }
-
-func (o bareDB) Put(rev mvcc.Revision, tomb bool, valueLen int) {
-	keyLen := 17
-	if tomb {
-		keyLen = 18
-	}
-	o.db.Put(dbsize.KeyBucket, dbsize.Key{Main: rev.Main, Sub: rev.Sub}, keyLen, valueLen, true)
-}
-
-func (o bareDB) Delete(rev mvcc.Revision, _ bool) {
-	o.db.Delete(dbsize.KeyBucket, dbsize.Key{Main: rev.Main, Sub: rev.Sub})
 }
 
 func BenchmarkSimProposal(b *testing.B) {

@@ -323,9 +323,8 @@ func (w *World) do(c *Command) (*Op, error) {
 		if err := w.needUp(m); err != nil {
 			return nil, err
 		}
-		before := m.db.Size()
-		m.db.Defrag()
-		w.fault(m.id, fmt.Sprintf(defragText, before, m.db.Size()))
+		before, after := m.backend.Defrag()
+		w.fault(m.id, fmt.Sprintf(defragText, before, after))
 	case CmdLose:
 		if m.noData && !m.up {
 			return nil, fmt.Errorf("%s is lost already", m.name)

@@ -93,7 +93,7 @@ type Config struct {
 	// this interval (Kubernetes' default is 5m). 0 turns it off.
 	CompactionInterval time.Duration
 	// InitialKV is the state machine every member starts with, in the
-	// simulator's own encoding (RestoreKV makes it from an etcd snapshot):
+	// simulator's own encoding (server.RestoreKV makes it from an etcd snapshot):
 	// a cluster restored from a snapshot, as etcdutl snapshot restore
 	// builds one on each member's disk. nil starts with an empty store.
 	InitialKV []byte

@@ -59,7 +59,7 @@ func TestSnapshotRestoresIntoANewCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer snap.Close()
-	kv, err := RestoreKV(&snap.State, snap.Records)
+	kv, err := server.RestoreKV(&snap.State, snap.Records)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 func TestForkCopiesEveryField(t *testing.T) {
 	copied := []string{"w", "id", "memberID", "name", "peerURL", "clientURL", "inc", "removed", "tickEvery", "rate", "clockBase", "clockSince",
 		"ticks", "electionRand", "clockRand", "disk", "conf", "hard", "log", "snap", "leaderTerm", "leaderHigh",
-		"leaderMonitor", "leaseLoop", "ids", "commitSeen", "lastRole", "unsynced", "peers", "started", "leadElected", "db", "dbSince",
+		"leaderMonitor", "leaseLoop", "ids", "commitSeen", "lastRole", "unsynced", "peers", "started", "leadElected", "backend",
 		"group", "dataDir", "noData", "dirs"}
 	resumed := []string{"up", "rn", "cluster", "kv", "watchable", "applied", "ready", "publishing", "wantVersion", "advancePolls",
 		"writes", "confOrigins", "soft", "timeoutTicks", "st", "statusValid"}

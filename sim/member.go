@@ -8,7 +8,6 @@ import (
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
-	"github.com/raftsim/raftsim/dbsize"
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/server"
@@ -53,10 +52,9 @@ type member struct {
 	cluster clusterState // the membership it has applied (etcd's RaftCluster)
 	kv      *server.KV
 	applied uint64
-	// db models the member's bbolt file (dbsize.go); dbSince is when its
-	// open batch began.
-	db      *dbsize.Model
-	dbSince Time
+	// backend is its bbolt file, modelled, and the batch open on it
+	// (server.Backend).
+	backend server.Backend
 
 	// What etcd's server does beside raft (boot.go).
 	ready        bool // it has applied its own publication: it serves clients
@@ -549,7 +547,7 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 		panic("sim: apply snapshot: " + err.Error())
 	}
 	md := s.GetMetadata()
-	m.db = nil // etcd replaces its database file with the leader's
+	m.backend.File = nil // etcd replaces its database file with the leader's
 	if err := m.restoreData(s.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
 	}
@@ -658,7 +656,7 @@ func (m *member) serve(op *Op) {
 		return
 	}
 	if m.overQuota(op) {
-		m.w.reply(m, op, reply{status: OpError, err: errNoSpace})
+		m.w.reply(m, op, reply{status: OpError, err: server.ErrNoSpace})
 		return
 	}
 	if why := server.Validate(&op.Req); why != "" {

@@ -23,11 +23,8 @@ import (
 // raft entries: configuration changes, each member's attribute publication
 // and the leader's cluster version update.
 
-// ServerVersion is the etcd version the simulated members claim to run.
-const ServerVersion = "3.6.16"
-
 // clusterVersion is what the leader sets once every member runs
-// ServerVersion (etcd keeps major.minor); minClusterVersion is what it sets
+// server.ServerVersion (etcd keeps major.minor); minClusterVersion is what it sets
 // when some member's version cannot be learnt (etcd's MinClusterVersion).
 const (
 	clusterVersion    = "3.6.0"
@@ -105,7 +102,7 @@ func ClusterID(memberIDs []uint64) uint64 {
 type clusterState struct {
 	members []clusterMember // in raft ID order
 	version string          // the cluster version; "" until the leader sets it
-	alarms  []alarm         // the alarms raised, in the order raised (quota.go)
+	alarms  server.Alarms   // the alarms raised, in the order raised (etcd's alarm store)
 }
 
 // clusterMember is one member as the cluster knows it.
@@ -303,7 +300,7 @@ func (cs *clusterState) encode() []byte {
 		m.ID, m.Name, m.PeerURL, m.IsLearner, m.Published = cm.id, cm.name, cm.peerURL, cm.learner, cm.published
 	}
 	for _, a := range cs.alarms {
-		j.Alarms = append(j.Alarms, alarmJSON{a.member, a.kind})
+		j.Alarms = append(j.Alarms, alarmJSON{a.Member, a.Kind})
 	}
 	b, err := json.Marshal(j)
 	if err != nil {
@@ -319,7 +316,7 @@ func (cs *clusterState) decode(b []byte) error {
 	}
 	cs.version, cs.members, cs.alarms = j.Version, nil, nil
 	for _, a := range j.Alarms {
-		cs.alarms = append(cs.alarms, alarm{a.Member, a.Alarm})
+		cs.alarms = append(cs.alarms, server.Alarm{Member: a.Member, Kind: a.Alarm})
 	}
 	for _, m := range j.Members {
 		cs.members = append(cs.members, clusterMember{id: m.ID, name: m.Name, peerURL: m.PeerURL, learner: m.IsLearner, published: m.Published})

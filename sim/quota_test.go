@@ -157,13 +157,13 @@ func TestQuotaPerMember(t *testing.T) {
 			t.Errorf("%s's quota: %d, want %d", n, st.DbSizeQuota, want)
 		}
 	}
-	if op := put("etcd-1", "z"); op.Status != OpError || op.Err != errNoSpace {
+	if op := put("etcd-1", "z"); op.Status != OpError || op.Err != server.ErrNoSpace {
 		t.Fatalf("a put through etcd-1 past its quota: %s %q", op.Status, op.Err)
 	}
 	if got := w.Alarms("etcd-3"); len(got) != 1 || got[0] != "NOSPACE" {
 		t.Fatalf("etcd-3's alarms: %q", got)
 	}
-	if op := put("etcd-2", "z"); op.Status != OpError || op.Err != errNoSpace {
+	if op := put("etcd-2", "z"); op.Status != OpError || op.Err != server.ErrNoSpace {
 		t.Errorf("a put through etcd-2 with NOSPACE raised: %s %q", op.Status, op.Err)
 	}
 }

@@ -363,7 +363,7 @@ func removes(cc pb.ConfChangeI, id uint64) bool {
 func (m *member) proposeAlarms(op *Op) {
 	reqs := []*etcdserverpb.AlarmRequest{{Action: etcdserverpb.AlarmRequest_GET}}
 	if op.Kind == OpAlarmDisarm {
-		reqs, op.rare().alarms = nil, m.cluster.alarmMembers()
+		reqs, op.rare().alarms = nil, m.cluster.alarms.Members()
 		for _, a := range op.more.alarms {
 			reqs = append(reqs, &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_DEACTIVATE, MemberID: a.MemberID, Alarm: a.Alarm})
 		}

@@ -31,7 +31,7 @@ type RestoreSpec struct {
 	Token          string // --initial-cluster-token ("": etcd-cluster)
 	PeerURL        string // --initial-advertise-peer-urls ("": the host's peer URL)
 	DataDir        string // --data-dir ("": NAME.etcd)
-	// KV and ClusterVersion are what the file holds (RestoreKV, and the
+	// KV and ClusterVersion are what the file holds (server.RestoreKV, and the
 	// cluster version it records) when the world did not save it itself;
 	// KV nil restores the snapshot the world saved as File.
 	KV             []byte
@@ -64,7 +64,7 @@ func (w *World) snapshotSave(m *member, file string) error {
 	if err != nil {
 		return err
 	}
-	kv, err := RestoreKV(st, records)
+	kv, err := server.RestoreKV(st, records)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftsim/raftsim/sim"
+	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/snapshot"
 )
 
@@ -201,7 +201,7 @@ func startFrom(t *testing.T, file string) *SimCluster {
 		t.Fatal(err)
 	}
 	defer snap.Close()
-	kv, err := sim.RestoreKV(&snap.State, snap.Records)
+	kv, err := server.RestoreKV(&snap.State, snap.Records)
 	if err != nil {
 		t.Fatal(err)
 	}
