@@ -10,12 +10,13 @@
 // loop (LeaseLoop); the Maintenance answers: Status, the space quota and
 // the alarm store (Alarms), the backend's batches over a model of its
 // bbolt file (Backend), and the snapshot file of a state machine and back
-// (KV.Snapshot, RestoreKV).
+// (KV.Snapshot, RestoreKV); the clients' watch streams over the member's
+// watchable store (Watches).
 //
 // It drives nothing: package sim's members own raft, the disk, the clock,
 // the scheduler and the network, and call in here to propose, apply and
 // answer (the narrow interface is KV, LeaseLoop, Reads, Wait,
 // HeldKeepAlives, LeaderMonitor, IDGen, Encode/Decoder, Validate,
-// TooLarge, Backend, Alarms and Status). Nothing here reads the wall
-// clock, starts a goroutine or lets map order reach its answers.
+// TooLarge, Backend, Alarms, Status and Watches). Nothing here reads the
+// wall clock, starts a goroutine or lets map order reach its answers.
 package server

@@ -48,7 +48,7 @@ func Status(s *MemberStatus) *pb.StatusResponse {
 	r := &pb.StatusResponse{Header: s.Header, Version: ServerVersion, DbSize: s.DBSize, DbSizeInUse: s.DBSizeInUse,
 		Leader: s.Leader, RaftIndex: s.RaftIndex, RaftTerm: s.RaftTerm, RaftAppliedIndex: s.RaftAppliedIndex}
 	if s.Leader == 0 {
-		r.Errors = []string{"etcdserver: no leader"}
+		r.Errors = []string{ErrNoLeader}
 	}
 	for _, a := range s.Alarms.Members() {
 		r.Errors = append(r.Errors, AlarmString(a))

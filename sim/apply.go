@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
@@ -70,7 +69,7 @@ func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
 		}
 		return
 	}
-	m.kv.Store.ReportEvents(m.watchable.Len() > 0)
+	m.kv.Store.ReportEvents(m.watches.Watching())
 	a := m.kv.Apply(r, m.localNow())
 	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev}
 	if a.Err != "" {
@@ -89,7 +88,7 @@ func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
 	if op, ok := m.writes.Trigger(server.RequestID(r)); ok {
 		m.w.reply(m, op, rep)
 	}
-	m.watchable.Notify(a.Events)
+	m.watches.Notify(a.Events)
 }
 
 // promote makes the member's lessor primary, as etcd does once a new
@@ -121,77 +120,39 @@ func (m *member) expireLeases() {
 // member's clock (server.LeaderMonitor): after some polls in a row without
 // a leader, the require-leader watches are cancelled.
 func (m *member) pollLeader() {
-	if !m.leaderMonitor.Poll(m.soft.Lead != 0) {
-		return
-	}
-	for _, op := range slices.Clone(m.watches) {
-		if op.RequireLeader {
-			m.w.reply(m, op, reply{status: OpError, err: "etcdserver: no leader"})
-			m.cancelWatch(op)
-		}
+	if m.leaderMonitor.Poll(m.soft.Lead != 0) {
+		m.watches.LeaderLost()
 	}
 }
 
-func watchMatches(op *Op, key []byte) bool {
-	w := op.Req.Watch
-	return mvcc.InRange(key, w.Key, w.RangeEnd)
-}
-
-// startWatch creates a watch at the member: it answers that the watch is
-// created, then the member's watchable store catches it up from its start
-// revision.
+// startWatch opens a watch at the member (server.Watches): it answers
+// that the watch is created, then the member's watchable store catches it
+// up from its start revision. A watch that requires a leader is refused
+// at a member that knows none, as etcd's gRPC interceptor refuses it.
 func (m *member) startWatch(op *Op) {
 	if op.RequireLeader && m.soft.Lead == 0 {
-		m.w.reply(m, op, reply{status: OpError, err: "etcdserver: no leader"})
+		m.w.reply(m, op, reply{status: OpError, err: server.ErrNoLeader})
 		return
 	}
-	m.watches = append(m.watches, op)
 	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.Store.Rev()})
-	wr := op.Req.Watch
-	op.rare().watcher = m.watchable.Watch(wr.Key, wr.RangeEnd, wr.StartRevision, wr.PrevKv,
-		func(r mvcc.WatchResponse) bool { return m.sendWatch(op, r) })
+	m.watches.Start(op, op.Req.Watch, op.RequireLeader)
 }
 
-// watchStreamBuffer is how many responses a watch stream holds before its
-// watch becomes a victim: etcd's chanBufLen. Here a response is held from
-// the moment the member sends it until its client has it.
-const watchStreamBuffer = 128
+// watchSink sends what a member's watch streams send (server.WatchSink)
+// to their clients: each event of a response on its own, after the
+// client latency, and a cancellation as the watch's error.
+type watchSink struct{ m *member }
 
-// sendWatch sends a watch response to op's client, or reports that its
-// stream is full. A response that cancels the watch (its revision is
-// compacted) ends op with the compaction's revision.
-func (m *member) sendWatch(op *Op, r mvcc.WatchResponse) bool {
-	if r.CompactRevision != 0 {
-		m.w.reply(m, op, reply{status: OpError, err: mvcc.GRPCMessage(mvcc.ErrCompacted), compact: r.CompactRevision})
-		m.dropWatch(op)
-		return true
-	}
-	st := op.rare()
-	if st.watchInFlight >= watchStreamBuffer {
-		return false
-	}
-	st.watchResponses++
-	st.watchInFlight++
+func (s watchSink) Send(op *Op, n int, r mvcc.WatchResponse) {
 	for i, ev := range r.Events {
-		we := WatchEvent{Event: ev, Response: st.watchResponses, last: i == len(r.Events)-1}
+		we := WatchEvent{Event: ev, Response: n, last: i == len(r.Events)-1}
 		we.Header.Revision = r.Revision
-		m.w.watchEvent(m, op, we)
+		s.m.w.watchEvent(s.m, op, we)
 	}
-	return true
 }
 
-// dropWatch forgets a watch that has ended (the store has let it go).
-func (m *member) dropWatch(op *Op) {
-	m.watches = slices.DeleteFunc(m.watches, func(o *Op) bool { return o == op })
-}
-
-// cancelWatch ends a watch at the member: its stream forgets it and its
-// watchable store sends it nothing more.
-func (m *member) cancelWatch(op *Op) {
-	m.dropWatch(op)
-	if m.watchable != nil && op.rareOrZero().watcher != nil {
-		m.watchable.Cancel(op.more.watcher)
-	}
+func (s watchSink) Cancel(op *Op, err string, compact int64) {
+	s.m.w.reply(s.m, op, reply{status: OpError, err: err, compact: compact})
 }
 
 // read answers a read from the local store: a get, or a transaction that

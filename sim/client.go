@@ -179,9 +179,6 @@ type opRare struct {
 	events  []WatchEvent
 	retries []Retry
 
-	watcher        *mvcc.Watcher // watch: its watcher in the serving member's watchable store
-	watchResponses int           // watch: responses sent so far
-	watchInFlight  int           // watch: responses sent and not yet received
 	// keepAliveDeadline: a keep-alive stream's lease, as its client knows
 	// it, lives until then (-1: not yet answered).
 	keepAliveDeadline Time
@@ -551,13 +548,8 @@ func (w *World) clientEvent(e *event) {
 			st.events = append(st.events, ev)
 			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type.String() + " " + string(ev.Kv.Key)})
 		}
-		if ev.last {
-			// A response has left the stream: a watch its member could not
-			// send to (a victim) may get its turn.
-			op.rare().watchInFlight--
-			if m := w.members[e.node-1]; m.up && m.watchable != nil {
-				m.watchable.SyncVictims()
-			}
+		if m := w.members[e.node-1]; ev.last && m.up {
+			m.watches.Received(op) // a response has left the stream
 		}
 	case evClientRetry:
 		if op.Status == OpPending {

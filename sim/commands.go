@@ -550,7 +550,7 @@ func (w *World) cancel(label string) error {
 		return fmt.Errorf("%s has already ended (%s)", label, op.Status)
 	}
 	for _, m := range w.members {
-		m.cancelWatch(op)
+		m.watches.Cancel(op)
 	}
 	op.Status, op.Err, op.Canceled = OpError, "context canceled", true
 	w.markEnd(op)

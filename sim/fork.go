@@ -57,7 +57,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 			return nil, fmt.Errorf("fork: %s is stalled", m.name)
 		case m.diskBusy:
 			return nil, fmt.Errorf("fork: %s has a disk write in progress (fork at an instant when no member writes)", m.name)
-		case len(m.watches) > 0:
+		case m.watches.Open() > 0:
 			return nil, fmt.Errorf("fork: %s has a watch open", m.name)
 		case m.leaseWaits.Len() > 0:
 			return nil, fmt.Errorf("fork: %s holds lease keep-alives", m.name)

@@ -15,11 +15,11 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"ticks", "electionRand", "clockRand", "disk", "conf", "hard", "log", "snap", "leaderTerm", "leaderHigh",
 		"leaderMonitor", "leaseLoop", "ids", "commitSeen", "lastRole", "unsynced", "peers", "started", "leadElected", "backend",
 		"group", "dataDir", "noData", "dirs"}
-	resumed := []string{"up", "rn", "cluster", "kv", "watchable", "applied", "ready", "publishing", "wantVersion", "advancePolls",
+	resumed := []string{"up", "rn", "cluster", "kv", "watches", "applied", "ready", "publishing", "wantVersion", "advancePolls",
 		"writes", "confOrigins", "soft", "timeoutTicks", "st", "statusValid"}
 	// Empty in a world Fork accepts (not stalled, no disk write in progress,
 	// no request pending, no watch or lease keep-alive): empty in the copy.
-	empty := []string{"stalled", "queue", "diskBusy", "pending", "checkLeader", "unready", "held", "reads", "watches", "leaseWaits", "confSnapDue"}
+	empty := []string{"stalled", "queue", "diskBusy", "pending", "checkLeader", "unready", "held", "reads", "leaseWaits", "confSnapDue"}
 	known := map[string]bool{}
 	for _, l := range [][]string{copied, resumed, empty} {
 		for _, f := range l {

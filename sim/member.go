@@ -98,10 +98,9 @@ type member struct {
 	unready []*Op                // requests that arrived before it was ready to serve
 	held    []*Op                // requests waiting for a leader to be known
 	reads   server.Reads[readOp] // linearizable reads waiting for their read index and apply (the read-index path)
-	watches []*Op                // the watches its clients' streams have open
-	// watchable keeps its watches on its store's side: synced, unsynced
-	// and victims (nil while it is down).
-	watchable *mvcc.WatchableStore
+	// watches are its clients' watch streams over its watchable store
+	// (synced, unsynced and victims; no store while it is down).
+	watches server.Watches[*Op]
 
 	leaderMonitor server.LeaderMonitor             // etcd's monitorLeader: polls in a row that found no leader (require-leader watches)
 	leaseLoop     server.LeaseLoop                 // the leader's lessor: promotion, and when it next looks for expired leases
@@ -190,7 +189,7 @@ func (m *member) start() {
 	m.up, m.stalled, m.diskBusy, m.started = true, false, false, true
 	m.queue = nil
 	m.writes, m.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
-	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, server.Reads[readOp]{}, nil, server.HeldKeepAlives[leaseWait]{}
+	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
 	m.ticks, m.leaderMonitor = 0, server.LeaderMonitor{}
 	// etcd's ID generator starts from the time the server starts, in ms.
 	m.ids = server.NewIDGen(m.memberID, uint64(m.w.now/Time(time.Millisecond)))
@@ -229,7 +228,7 @@ func (m *member) crash() {
 	m.loseUnsynced() // only with BugLoseUnsynced (bugs.go)
 	m.up, m.stalled, m.diskBusy, m.confSnapDue = false, false, false, false
 	m.inc++
-	m.rn, m.kv, m.watchable = nil, nil, nil
+	m.rn, m.kv = nil, nil
 	m.pending = raft.Ready{}
 	// Messages that reached the frozen process die with it: each is a drop
 	// its sender's transport notices (a MsgSnap must be reported failed, or
@@ -246,9 +245,7 @@ func (m *member) crash() {
 	// more endpoints retries them elsewhere, as clientv3 does. Writes
 	// already proposed may yet commit: their clients wait and time out.
 	const eof = "rpc error: code = Unavailable desc = error reading from server: EOF"
-	for _, op := range m.watches {
-		m.w.reply(m, op, reply{status: OpError, err: eof})
-	}
+	m.watches.All(func(op *Op) { m.w.reply(m, op, reply{status: OpError, err: eof}) })
 	for _, op := range m.unready {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
@@ -263,7 +260,7 @@ func (m *member) crash() {
 			m.w.reply(m, lw.op, reply{status: OpError, err: eof, refused: true})
 		}
 	})
-	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = server.Wait[*Op]{}, nil, nil, nil, server.Reads[readOp]{}, nil, server.HeldKeepAlives[leaseWait]{}
+	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = server.Wait[*Op]{}, nil, nil, nil, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
 	m.soft, m.lastRole, m.leadElected = raft.SoftState{}, roleSeen{}, 0
 }
 

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/membershippb"
@@ -366,18 +365,9 @@ func (m *member) restoreData(b []byte) error {
 	return nil
 }
 
-// watchStore gives the member's watches its new store: a first one, or one
-// restored from a snapshot, which every watch is caught up on (as etcd's
-// watchableStore.Restore: raft log compaction is not MVCC compaction, and
-// ends no watch; only a watch whose next revision the snapshot's store has
-// compacted is cancelled).
-func (m *member) watchStore() {
-	if m.watchable == nil {
-		m.watchable = mvcc.NewWatchable(m.kv.Store)
-		return
-	}
-	m.watchable.Restore(m.kv.Store)
-}
+// watchStore gives the member's watches its new store: a first one, or
+// one restored from a snapshot (server.Watches.Store).
+func (m *member) watchStore() { m.watches.Store(m.kv.Store, watchSink{m}) }
 
 // ClusterMember is one member as a member's applied membership lists it:
 // etcd's MemberListResponse member.
