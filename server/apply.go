@@ -82,6 +82,29 @@ func (kv *KV) Apply(r *etcdserverpb.InternalRaftRequest, now int64) Applied {
 	return a
 }
 
+// ApplyCapped applies a committed client request (or a lessor's
+// revocation) as etcd's applier chain at a member does: while NOSPACE is
+// raised (alarms), the capped applier refuses a request that needs space
+// with ErrNoSpace (its entry is in the log, and changes nothing);
+// otherwise the state machine applies it at the member's clock now (ns),
+// reporting its events if events (a watch is open), and a lease it granted
+// or revoked goes to the backend's lease bucket at the world's time at
+// (ns).
+func (kv *KV) ApplyCapped(r *etcdserverpb.InternalRaftRequest, now int64, alarms Alarms, b *Backend, at int64, events bool) Applied {
+	if alarms.NoSpace() && NeedsSpace(r) {
+		return Applied{Err: ErrNoSpace, Rev: kv.Store.Rev()}
+	}
+	kv.Store.ReportEvents(events)
+	a := kv.Apply(r, now)
+	switch {
+	case a.Granted != 0:
+		b.Lease(a.Granted, int64(a.GrantedTTL), at)
+	case a.Revoked != 0:
+		b.Lease(a.Revoked, 0, at)
+	}
+	return a
+}
+
 // Read answers a read from the local state: a get, or a transaction that
 // writes nothing (etcd serves one like a read). err is the error a client
 // sees, or "".

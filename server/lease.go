@@ -8,6 +8,14 @@ import (
 	"github.com/raftsim/raftsim/lease"
 )
 
+// MinLeaseTTL is etcd's minimum lease TTL, in seconds, for an election
+// timeout of electionTicks ticks of tick: 1.5 election timeouts, rounded
+// up to whole seconds.
+func MinLeaseTTL(electionTicks int, tick time.Duration) int64 {
+	d := time.Duration(3*electionTicks/2) * tick
+	return int64((d + time.Second - 1) / time.Second)
+}
+
 // KeepAlive is the leader's answer to a keep-alive of lease id at its
 // clock now (ns), as etcd's Renew: the lease lives its TTL again.
 // expired says the lease has expired and its revocation is on its way: etcd
@@ -40,6 +48,22 @@ func (kv *KV) TimeToLive(r *etcdserverpb.LeaseTimeToLiveRequest, now int64) *etc
 		}
 	}
 	return resp
+}
+
+// AnswerLease is the leader's answer to a keep-alive or a timetolive at
+// its clock now (ns), as etcd's LeaseRenew and LeaseTimeToLive answer
+// once the request has reached the leader: the response, or etcd's error.
+// expired: a keep-alive of a lease whose revocation is on its way, which
+// the leader holds (HeldKeepAlives) until the revocation applies.
+func (kv *KV) AnswerLease(req *Request, now int64) (resp Response, err string, expired bool) {
+	switch {
+	case req.LeaseKeepAlive != nil:
+		r, err, expired := kv.KeepAlive(req.LeaseKeepAlive.ID, now)
+		return Response{LeaseKeepAlive: r}, err, expired
+	case req.LeaseTimeToLive != nil:
+		return Response{LeaseTimeToLive: kv.TimeToLive(req.LeaseTimeToLive, now)}, "", false
+	}
+	return Response{}, "not a lease request", false
 }
 
 // Leases answers a lease list: every lease the member knows.

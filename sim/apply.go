@@ -22,12 +22,9 @@ import (
 // after it could not reach the leader.
 const leaseRetry = 500 * time.Millisecond
 
-// minLeaseTTL is etcd's minimum lease TTL: 1.5 election timeouts, rounded
-// up to whole seconds.
-func (c *Config) minLeaseTTL() int64 {
-	d := time.Duration(3*c.ElectionTicks/2) * c.Tick
-	return int64((d + time.Second - 1) / time.Second)
-}
+// minLeaseTTL is etcd's minimum lease TTL for the configuration's
+// election timeout (server.MinLeaseTTL).
+func (c *Config) minLeaseTTL() int64 { return server.MinLeaseTTL(c.ElectionTicks, c.Tick) }
 
 // localNow is the member's own clock, in ns: virtual time, run at the
 // member's clock rate since the rate last changed.
@@ -56,30 +53,18 @@ func (m *member) applyEntry(data []byte) {
 }
 
 // applyRequest applies one committed client request (or the leader's
-// lessor's revocation) to the state machine, answers the client that sent
-// it here, and feeds the watches. A request the store refuses (a put with
-// --ignore-value of a key that does not exist) is refused here, after
-// raft, as etcd refuses it: its entry is in the log all the same.
+// lessor's revocation) through etcd's applier chain (server.KV.ApplyCapped),
+// answers the client that sent it here, and feeds the watches. A request
+// the store refuses (a put with --ignore-value of a key that does not
+// exist), or the capped applier while NOSPACE is raised, is refused here,
+// after raft, as etcd refuses it: its entry is in the log all the same.
 func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
-	if m.cluster.alarms.NoSpace() && server.NeedsSpace(r) {
-		// etcd's capped applier, while NOSPACE is raised: the entry is
-		// in the log, and changes nothing.
-		if op, ok := m.writes.Trigger(server.RequestID(r)); ok {
-			m.w.reply(m, op, reply{status: OpError, err: server.ErrNoSpace, rev: m.kv.Store.Rev()})
-		}
-		return
-	}
-	m.kv.Store.ReportEvents(m.watches.Watching())
-	a := m.kv.Apply(r, m.localNow())
+	a := m.kv.ApplyCapped(r, m.localNow(), m.cluster.alarms, &m.backend, int64(m.w.now), m.watches.Watching())
 	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev}
 	if a.Err != "" {
 		rep = reply{status: OpError, err: a.Err, rev: a.Rev}
 	}
-	switch {
-	case a.Granted != 0:
-		m.backend.Lease(a.Granted, int64(a.GrantedTTL), int64(m.w.now))
-	case a.Revoked != 0:
-		m.backend.Lease(a.Revoked, 0, int64(m.w.now))
+	if a.Revoked != 0 {
 		if m.w.lessorRevokes[server.RequestID(r)] {
 			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(a.Deleted, leaseRevokedOne, leaseRevokedMany), a.Revoked, a.Deleted)})
 		}
@@ -224,26 +209,20 @@ func (m *member) serveLease(op *Op) {
 	m.w.peerSend(m, m.w.members[m.soft.Lead-1], op, nil)
 }
 
-// answerLease is the leader's answer to a lease request from origin. A
-// keep-alive of a lease that has expired waits until its revocation is
-// applied (ok false).
+// answerLease is the leader's answer to a lease request from origin
+// (server.KV.AnswerLease). A keep-alive of a lease that has expired waits
+// until its revocation is applied (ok false).
 func (m *member) answerLease(op *Op, origin *member) (reply, bool) {
 	rev := m.kv.Store.Rev()
-	switch op.Kind {
-	case OpLeaseKeepAlive:
-		resp, err, expired := m.kv.KeepAlive(op.Req.LeaseKeepAlive.ID, m.localNow())
-		switch {
-		case expired:
-			m.leaseWaits.Hold(op.Req.LeaseKeepAlive.ID, leaseWait{op: op, origin: origin})
-			return reply{}, false
-		case err != "":
-			return reply{status: OpError, err: err}, true
-		}
-		return reply{status: OpOK, rev: rev, resp: server.Response{LeaseKeepAlive: resp}}, true
-	case OpLeaseTimeToLive:
-		return reply{status: OpOK, rev: rev, resp: server.Response{LeaseTimeToLive: m.kv.TimeToLive(op.Req.LeaseTimeToLive, m.localNow())}}, true
+	resp, err, expired := m.kv.AnswerLease(&op.Req, m.localNow())
+	switch {
+	case expired:
+		m.leaseWaits.Hold(op.Req.LeaseKeepAlive.ID, leaseWait{op: op, origin: origin})
+		return reply{}, false
+	case err != "":
+		return reply{status: OpError, err: err}, true
 	}
-	return reply{status: OpError, err: "not a lease request"}, true
+	return reply{status: OpOK, rev: rev, resp: resp}, true
 }
 
 // leaseWait is a keep-alive held at the leader for an expired lease.
