@@ -58,3 +58,27 @@ func TestApplyCapped(t *testing.T) {
 		t.Fatalf("MinLeaseTTL(10 ticks of 100ms) = %d, want 2 (1.5 s rounded up)", got)
 	}
 }
+
+// A write proposed is the request in an InternalRaftRequest with the next
+// request ID, which Proposal returns; a lease grant without an ID gets a
+// lease ID drawn first, where it arrives, and one with an ID keeps it.
+// (Seen to fail with the lease ID drawn after the request's.)
+func TestProposal(t *testing.T) {
+	ids := NewIDGen(0x1234, 1000)
+	want := NewIDGen(0x1234, 1000)
+	leaseID, reqID := want.NextLease(), want.Next()
+	grant := Request{LeaseGrant: &etcdserverpb.LeaseGrantRequest{TTL: 60}}
+	id, data := Proposal(&ids, &grant)
+	var r etcdserverpb.InternalRaftRequest
+	if err := r.Unmarshal(data); err != nil {
+		t.Fatal(err)
+	}
+	if id != reqID || RequestID(&r) != reqID || r.LeaseGrant.ID != leaseID || r.LeaseGrant.TTL != 60 || grant.LeaseGrant.ID != 0 {
+		t.Fatalf("grant proposed as %+v with ID %x; want request ID %x, lease ID %x, the client's request untouched", &r, id, reqID, leaseID)
+	}
+	grant.LeaseGrant.ID = 77
+	id, data = Proposal(&ids, &grant)
+	if err := r.Unmarshal(data); err != nil || id != want.Next() || r.LeaseGrant.ID != 77 {
+		t.Fatalf("a grant with its own ID proposed as %+v (ID %x)", &r, id)
+	}
+}

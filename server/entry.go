@@ -22,12 +22,32 @@ func RequestID(r *etcdserverpb.InternalRaftRequest) uint64 {
 	return r.Header.ID
 }
 
-// RaftRequest fills r with the InternalRaftRequest a write becomes, with
-// header h. NB: r shares req's request.
-func RaftRequest(r *etcdserverpb.InternalRaftRequest, h *etcdserverpb.RequestHeader, req *Request) {
+// raftRequest fills r with the InternalRaftRequest a write becomes, with
+// header h; a lease grant without an ID gets leaseID. NB: r shares req's
+// request (but for such a grant).
+func raftRequest(r *etcdserverpb.InternalRaftRequest, h *etcdserverpb.RequestHeader, req *Request, leaseID int64) {
 	r.Header = h
 	r.Put, r.DeleteRange, r.Txn, r.Compaction = req.Put, req.DeleteRange, req.Txn, req.Compaction
 	r.LeaseGrant, r.LeaseRevoke = req.LeaseGrant, req.LeaseRevoke
+	if g := r.LeaseGrant; g != nil && g.ID == 0 {
+		r.LeaseGrant = &etcdserverpb.LeaseGrantRequest{TTL: g.TTL, ID: leaseID}
+	}
+}
+
+// Proposal is the entry a member proposes for a client's write, as etcd's
+// processInternalRaftRequestOnce makes it: the request in an
+// InternalRaftRequest with a request ID of its own, id, drawn from ids,
+// which the member waits on (Wait). A lease grant without an ID gets one
+// drawn first, where the request arrives (etcd's LeaseGrant).
+func Proposal(ids *IDGen, req *Request) (id uint64, data []byte) {
+	var leaseID int64
+	if req.LeaseGrant != nil && req.LeaseGrant.ID == 0 {
+		leaseID = ids.NextLease()
+	}
+	h := etcdserverpb.RequestHeader{ID: ids.Next()}
+	var r etcdserverpb.InternalRaftRequest
+	raftRequest(&r, &h, req, leaseID)
+	return h.ID, Encode(&r)
 }
 
 // IsClusterRequest reports whether r is one a member proposes for itself

@@ -61,9 +61,6 @@ const ErrTooLarge = "etcdserver: request is too large"
 func TooLarge(req *Request, id uint64) bool {
 	h := etcdserverpb.RequestHeader{ID: id}
 	var r etcdserverpb.InternalRaftRequest
-	RaftRequest(&r, &h, req)
-	if g := r.LeaseGrant; g != nil && g.ID == 0 {
-		r.LeaseGrant = &etcdserverpb.LeaseGrantRequest{TTL: g.TTL, ID: int64(id & (1<<63 - 1))}
-	}
+	raftRequest(&r, &h, req, int64(id&(1<<63-1)))
 	return r.Size() > MaxRequestBytes
 }

@@ -13,10 +13,13 @@ import (
 	"github.com/raftsim/raftsim/server"
 )
 
-// The member's etcd server layer above raft: the apply path into the MVCC
-// store and the lessor, reads, watches, and the lessor's work at the
-// leader. It follows etcd's server/etcdserver (apply, v3_server.go) and
-// api/v3rpc (watch.go, interceptor.go).
+// The member's glue to etcd's server layer (package server) above raft:
+// the apply path (decode, route, answer the client that waits), reads,
+// watches, proposals and the lessor's work at the leader, with what needs
+// the world: the member's clock, raft, the transcript, and forwarding
+// lease calls to the leader over the member network. It follows etcd's
+// server/etcdserver (apply, v3_server.go) and api/v3rpc (watch.go,
+// interceptor.go).
 
 // leaseRetry is how soon a member tries a forwarded lease request again
 // after it could not reach the leader.
@@ -158,20 +161,10 @@ func (m *member) tooLargeToPropose(op *Op) bool {
 }
 
 // propose puts a client write into raft at this member, as etcd's
-// processInternalRaftRequestOnce does: the request in an
+// processInternalRaftRequestOnce does (server.Proposal): the request in an
 // InternalRaftRequest with an ID of its own, which the member waits on.
 func (m *member) propose(op *Op) {
-	var leaseID int64
-	if op.Kind == OpLeaseGrant && op.Req.LeaseGrant.ID == 0 {
-		leaseID = m.ids.NextLease() // etcd picks the ID where the request arrives, before the request's own
-	}
-	h := etcdserverpb.RequestHeader{ID: m.ids.Next()}
-	var r etcdserverpb.InternalRaftRequest
-	server.RaftRequest(&r, &h, &op.Req)
-	if leaseID != 0 {
-		r.LeaseGrant = &etcdserverpb.LeaseGrantRequest{TTL: op.Req.LeaseGrant.TTL, ID: leaseID}
-	}
-	data := server.Encode(&r)
+	id, data := server.Proposal(&m.ids, &op.Req)
 	m.enter()
 	err := m.rn.Propose(data)
 	m.leave()
@@ -187,7 +180,7 @@ func (m *member) propose(op *Op) {
 		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
 		return
 	}
-	m.writes.Register(h.ID, op)
+	m.writes.Register(id, op)
 	m.flush()
 }
 
