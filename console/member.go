@@ -8,6 +8,7 @@ import (
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
@@ -161,8 +162,8 @@ func (c *Console) memberAdd(args []string) error {
 	switch {
 	case *peerURLs == "":
 		return fmt.Errorf("member peer urls not provided")
-	case sim.CheckURLs(strings.Split(*peerURLs, ",")) != nil:
-		return sim.CheckURLs(strings.Split(*peerURLs, ",")) // clientv3 checks them before it sends
+	case membership.CheckURLs(strings.Split(*peerURLs, ",")) != nil:
+		return membership.CheckURLs(strings.Split(*peerURLs, ",")) // clientv3 checks them before it sends
 	case strings.Contains(*peerURLs, ","):
 		return fmt.Errorf("a simulated member advertises one peer URL, not %q", *peerURLs)
 	}
@@ -228,7 +229,7 @@ func (c *Console) memberChange(args []string, what string) error {
 	name, err := c.resolve(rest[0])
 	if what == "update" && err == nil {
 		// clientv3 checks the URLs before it sends (the server does not).
-		if err := sim.CheckURLs(strings.Split(*peerURLs, ",")); err != nil {
+		if err := membership.CheckURLs(strings.Split(*peerURLs, ",")); err != nil {
 			return err
 		}
 		if strings.Contains(*peerURLs, ",") {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -25,7 +26,7 @@ func (c *Console) etcdutl(args []string, _ bool) error {
 	f := newFlags("etcdutl snapshot restore")
 	name := f.String("name", "", "the member restored (it runs on the host of that name)")
 	cluster := f.String("initial-cluster", "", "the new cluster's members, NAME=PEER-URL,... (default: NAME=its advertised peer URL)")
-	token := f.String("initial-cluster-token", sim.DefaultInitialClusterToken, "the new cluster's token: with the peer URLs it makes the member and cluster IDs")
+	token := f.String("initial-cluster-token", membership.DefaultClusterToken, "the new cluster's token: with the peer URLs it makes the member and cluster IDs")
 	peerURL := f.String("initial-advertise-peer-urls", "", "the member's peer URL (default: the host's)")
 	dataDir := f.String("data-dir", "", "where on the host the data directory is written (default: NAME.etcd); it must not exist")
 	rest, err := f.parse(args[2:], 1, 1, "etcdutl snapshot restore FILE --name NAME [--initial-cluster ...] [--initial-cluster-token T] [--initial-advertise-peer-urls URL] [--data-dir DIR]")

@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -411,13 +412,13 @@ func hasVoter(c *sim.Config) bool {
 	return false
 }
 
-// checkURL refuses a member URL that etcd refuses (sim.CheckURLs: its
+// checkURL refuses a member URL that etcd refuses (membership.CheckURLs: its
 // form), and one longer than 200 bytes (an ID is drawn from it).
 func checkURL(u string) error {
 	if len(u) > 200 {
 		return fmt.Errorf("%d bytes is longer than 200", len(u))
 	}
-	return sim.CheckURLs([]string{u})
+	return membership.CheckURLs([]string{u})
 }
 
 // urls reads peer_urls: or client_urls: (extensions), a URL for some of

@@ -7,6 +7,7 @@ import (
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/server"
 )
@@ -418,8 +419,8 @@ func (w *World) doMembership(c *Command) (*Op, error) {
 		if w.client(c.Node) != nil {
 			return nil, fmt.Errorf("%q is the name of a client", c.Node)
 		}
-		if c.PeerURL != "" && CheckURLs([]string{c.PeerURL}) != nil {
-			return nil, errMemberBadURLs
+		if c.PeerURL != "" && membership.CheckURLs([]string{c.PeerURL}) != nil {
+			return nil, membership.ErrBadURLs
 		}
 	case CmdPromote, CmdRemoveMember, CmdUpdateMember:
 		t, err := w.member(c.Node)

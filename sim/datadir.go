@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -145,47 +144,4 @@ func (w *World) destroy(m *member) {
 	}
 	m.clearDir()
 	w.fault(m.id, destroyText)
-}
-
-// PeerMember is one member of an --initial-cluster: a name and its peer URL.
-type PeerMember struct{ Name, PeerURL string }
-
-// ParseInitialCluster reads an --initial-cluster value (NAME=URL,...), as
-// etcd reads it: URLs must parse with etcd's schemes, and no URL may be
-// given twice.
-func ParseInitialCluster(s string) ([]PeerMember, error) {
-	var out []PeerMember
-	seen := map[string]bool{}
-	for _, part := range strings.Split(s, ",") {
-		name, u, ok := strings.Cut(part, "=")
-		if !ok {
-			return nil, fmt.Errorf("invalid value %q for --initial-cluster: each member is NAME=URL", part)
-		}
-		if err := checkPeerURL(u); err != nil {
-			return nil, err
-		}
-		if seen[u] {
-			return nil, fmt.Errorf("initial cluster %s has duplicate url", s)
-		}
-		seen[u] = true
-		out = append(out, PeerMember{name, u})
-	}
-	return out, nil
-}
-
-// checkPeerURL checks a URL as etcd's types.NewURLs does.
-func checkPeerURL(u string) error {
-	p, err := url.Parse(u)
-	if err != nil {
-		return err
-	}
-	switch p.Scheme {
-	case "http", "https", "unix", "unixs":
-	default:
-		return fmt.Errorf("URL scheme must be http, https, unix, or unixs: %s", u)
-	}
-	if p.Path != "" {
-		return fmt.Errorf("URL must not contain a path: %s", u)
-	}
-	return nil
 }

@@ -1,18 +1,17 @@
 package sim
 
 import (
-	"crypto/sha1"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"slices"
-	"strconv"
+	"time"
 
-	"github.com/raftsim/raftsim/server"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/membershippb"
-	"go.etcd.io/etcd/client/pkg/v3/types"
 	pb "go.etcd.io/raft/v3/raftpb"
+
+	"github.com/raftsim/raftsim/membership"
+	"github.com/raftsim/raftsim/server"
 )
 
 // This file is etcd's cluster membership as a member applies it (etcd's
@@ -29,22 +28,6 @@ const (
 	clusterVersion    = "3.6.0"
 	minClusterVersion = "3.0.0"
 )
-
-// DefaultClusterToken is etcd's default --initial-cluster-token.
-const DefaultClusterToken = "etcd-cluster"
-
-// CheckURLs applies etcd's rules for a member's URLs (types.NewURLs, which
-// clientv3 applies before it sends a member add or update, and the server
-// to a member add): each is http or https with a host:port and no path, or
-// unix or unixs. Its errors are etcd's own.
-func CheckURLs(urls []string) error {
-	_, err := types.NewURLs(urls)
-	return err
-}
-
-// errMemberBadURLs is the server's answer to a member add whose URLs
-// CheckURLs refuses.
-var errMemberBadURLs = errors.New("etcdserver: given member URLs are invalid")
 
 // PeerURL is the URL a member advertises to its peers: its name is its host
 // name.
@@ -67,34 +50,15 @@ func (c *Config) clientURL(name string) string {
 	return ClientURL(name)
 }
 
-// MemberID computes an etcd member ID as etcd does (computeMemberID): the
-// first 8 bytes, big-endian, of the SHA-1 of the sorted peer URLs joined,
-// then the cluster token, then, for a member added at runtime, the Unix
-// seconds of the moment it was added (here: virtual seconds).
-func MemberID(peerURLs []string, token string, addedAt *Time) uint64 {
-	urls := slices.Sorted(slices.Values(peerURLs))
-	b := []byte{}
-	for _, u := range urls {
-		b = append(b, u...)
+// memberID is a member's etcd ID (membership.MemberID) for its peer URL
+// and cluster token; addedAt, for a member added at runtime, is the
+// virtual moment it was added, as Unix time.
+func memberID(peerURL, token string, addedAt *Time) uint64 {
+	if addedAt == nil {
+		return membership.MemberID([]string{peerURL}, token, nil)
 	}
-	b = append(b, token...)
-	if addedAt != nil {
-		b = strconv.AppendInt(b, int64(*addedAt)/1e9, 10)
-	}
-	h := sha1.Sum(b)
-	return binary.BigEndian.Uint64(h[:8])
-}
-
-// ClusterID computes the cluster ID from the bootstrap members' IDs as etcd
-// does (RaftCluster.genID): SHA-1 over the sorted IDs, big-endian.
-func ClusterID(memberIDs []uint64) uint64 {
-	ids := slices.Sorted(slices.Values(memberIDs))
-	b := make([]byte, 0, 8*len(ids))
-	for _, id := range ids {
-		b = binary.BigEndian.AppendUint64(b, id)
-	}
-	h := sha1.Sum(b)
-	return binary.BigEndian.Uint64(h[:8])
+	at := time.Unix(0, int64(*addedAt))
+	return membership.MemberID([]string{peerURL}, token, &at)
 }
 
 // clusterState is the membership a member has applied.

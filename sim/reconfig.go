@@ -397,7 +397,7 @@ func (w *World) newMember(op *Op, by *member) *member {
 	t.group = by.group // it joins the cluster it is added to
 	if op.PeerURL() != "" {
 		t.peerURL = op.PeerURL()
-		t.memberID = MemberID([]string{t.peerURL}, "", &w.now)
+		t.memberID = memberID(t.peerURL, "", &w.now)
 	}
 	if op.rareOrZero().startAdded {
 		w.fault(t.id, startText)
@@ -419,7 +419,7 @@ func (w *World) renewHost(t *member, op *Op, by *member) {
 	if op.PeerURL() != "" {
 		t.peerURL = op.PeerURL()
 	}
-	t.memberID = MemberID([]string{t.peerURL}, "", &w.now)
+	t.memberID = memberID(t.peerURL, "", &w.now)
 	if op.rareOrZero().startAdded {
 		w.fault(t.id, startText)
 		w.startMember(t)

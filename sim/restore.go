@@ -10,6 +10,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/lincheck"
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/server"
 )
 
@@ -37,9 +38,6 @@ type RestoreSpec struct {
 	KV             []byte
 	ClusterVersion string
 }
-
-// DefaultInitialClusterToken is etcd's --initial-cluster-token default.
-const DefaultInitialClusterToken = "etcd-cluster"
 
 // savedSnapshot is a snapshot a member saved (snapshot_save): what
 // etcdutl snapshot restore reads back from its file.
@@ -109,27 +107,14 @@ func (w *World) snapshotRestore(s *RestoreSpec) error {
 	if host.hasDir(dir) {
 		return fmt.Errorf("data-dir %q not empty or could not be read", dir)
 	}
-	peerURL := cmp.Or(s.PeerURL, host.peerURL)
-	if err := checkPeerURL(peerURL); err != nil {
-		return err
-	}
-	peers, err := ParseInitialCluster(cmp.Or(s.InitialCluster, s.Name+"="+peerURL))
+	nc, err := membership.Restore(s.Name, cmp.Or(s.PeerURL, host.peerURL), s.InitialCluster, s.Token)
 	if err != nil {
 		return err
 	}
-	self := slices.IndexFunc(peers, func(p PeerMember) bool { return p.Name == s.Name })
-	if self < 0 {
-		return fmt.Errorf("couldn't find local name %q in the initial cluster configuration", s.Name)
-	}
-	if peers[self].PeerURL != peerURL {
-		return fmt.Errorf("--initial-cluster has %s=%s but missing from --initial-advertise-peer-urls=%s", s.Name, peers[self].PeerURL, peerURL)
-	}
-	token := cmp.Or(s.Token, DefaultInitialClusterToken)
 	var cluster clusterState
 	cluster.version = version
-	ids := make([]uint64, len(peers))
 	var voters []uint64
-	for i, p := range peers {
+	for _, p := range nc.Peers {
 		h := w.byName[p.Name]
 		if h == nil {
 			return fmt.Errorf("--initial-cluster: %s is not a host of this simulation (the hosts are %s)", p.Name, strings.Join(w.MemberNames(), ", "))
@@ -138,16 +123,15 @@ func (w *World) snapshotRestore(s *RestoreSpec) error {
 			return fmt.Errorf("--initial-cluster names %s twice", p.Name)
 		}
 		voters = append(voters, h.id)
-		ids[i] = MemberID([]string{p.PeerURL}, token, nil)
 		cluster.members = append(cluster.members, clusterMember{id: h.id, name: p.Name, peerURL: p.PeerURL}) // the raft ID, as everywhere in clusterState
 	}
 	kv, err := server.DecodeKV(kvBytes, w.cfg.minLeaseTTL())
 	if err != nil {
 		return fmt.Errorf("%s: %v", s.File, err)
 	}
-	cid := ClusterID(ids)
+	cid := nc.ClusterID
 	gi, fresh := w.restoredGroup(cid, kv)
-	n := uint64(len(peers))
+	n := uint64(len(nc.Peers))
 	disk := raft.NewMemoryStorage()
 	snap := &pb.Snapshot{Data: snapshotData(cluster.encode(), kvBytes),
 		Metadata: &pb.SnapshotMetadata{Index: new(n), Term: new(uint64(1)), ConfState: &pb.ConfState{Voters: voters}}}
@@ -158,14 +142,14 @@ func (w *World) snapshotRestore(s *RestoreSpec) error {
 	if err := disk.SetHardState(hard); err != nil {
 		return err
 	}
-	d := &dataDir{disk: disk, snap: w.groups[gi].safety.snapshotID(n, 1), hard: hard, commitSeen: n, memberID: ids[self], group: gi}
+	d := &dataDir{disk: disk, snap: w.groups[gi].safety.snapshotID(n, 1), hard: hard, commitSeen: n, memberID: nc.IDs[nc.Self], group: gi}
 	d.log.reset(n + 1)
 	if host.dirs == nil {
 		host.dirs = map[string]*dataDir{}
 	}
 	host.dirs[dir] = d
 	rev := kv.Revision()
-	w.fault(host.id, fmt.Sprintf(restoredText, s.File, dir, ids[self], cid, rev))
+	w.fault(host.id, fmt.Sprintf(restoredText, s.File, dir, nc.IDs[nc.Self], cid, rev))
 	if fresh {
 		old := host.group
 		if saved >= 0 {

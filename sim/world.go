@@ -10,6 +10,7 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/server"
@@ -143,7 +144,7 @@ func New(cfg Config) (*World, error) {
 		m.log.reset(1)
 		m.persist(boot, nil)
 	}
-	w.clusterID = ClusterID(ids)
+	w.clusterID = membership.ClusterID(ids)
 	w.groups[0].clusterID = w.clusterID
 	for _, cc := range w.clientConfigs() {
 		c := &client{cfg: cc}
@@ -306,7 +307,7 @@ func (w *World) addMember(name string) *member {
 		electionRand: stream(w.cfg.Seed, "election/"+name),
 		clockRand:    stream(w.cfg.Seed, "clock/"+name),
 	}
-	m.memberID = MemberID([]string{m.peerURL}, w.token(addedAt), addedAt)
+	m.memberID = memberID(m.peerURL, w.token(addedAt), addedAt)
 	w.members = append(w.members, m)
 	w.byName[name] = m
 	return m
@@ -320,7 +321,7 @@ func (w *World) token(addedAt *Time) string {
 		return ""
 	}
 	if w.cfg.ClusterToken == "" {
-		return DefaultClusterToken
+		return membership.DefaultClusterToken
 	}
 	return w.cfg.ClusterToken
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/console"
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -130,7 +131,7 @@ func (s *SimCluster) exec(line string) error {
 func KeptIDs() []uint64 {
 	var ids []uint64
 	for _, m := range Members {
-		ids = append(ids, sim.MemberID([]string{PeerURL(m)}, Token, nil))
+		ids = append(ids, membership.MemberID([]string{PeerURL(m)}, Token, nil))
 	}
-	return append(ids, sim.ClusterID(ids))
+	return append(ids, membership.ClusterID(ids))
 }
