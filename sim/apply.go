@@ -62,7 +62,7 @@ func (m *member) applyEntry(data []byte) {
 // exist), or the capped applier while NOSPACE is raised, is refused here,
 // after raft, as etcd refuses it: its entry is in the log all the same.
 func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
-	a := m.kv.ApplyCapped(r, m.localNow(), m.cluster.alarms, &m.backend, int64(m.w.now), m.watches.Watching())
+	a := m.kv.ApplyCapped(r, m.localNow(), m.cluster.Alarms, &m.backend, int64(m.w.now), m.watches.Watching())
 	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev}
 	if a.Err != "" {
 		rep = reply{status: OpError, err: a.Err, rev: a.Rev}

@@ -194,19 +194,12 @@ func (m *member) monitorClusterVersion() {
 		return
 	}
 	all := true
-	for _, cm := range m.cluster.members {
-		if o := m.w.members[cm.id-1]; o != m && !m.w.reachable(m, o) {
+	for _, cm := range m.cluster.Members {
+		if o := m.w.members[cm.ID-1]; o != m && !m.w.reachable(m, o) {
 			all = false
 		}
 	}
-	want := ""
-	switch cur := m.cluster.version; {
-	case all && cur != clusterVersion:
-		want = clusterVersion
-	case !all && cur == "":
-		want = minClusterVersion
-	}
-	if want != "" {
+	if want := m.cluster.WantVersion(all); want != "" {
 		data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.ids.Next()},
 			ClusterVersionSet: &membershippb.ClusterVersionSetRequest{Ver: want}})
 		m.enter()
@@ -233,16 +226,14 @@ func (m *member) applyCluster(r *etcdserverpb.InternalRaftRequest) {
 	case r.ClusterMemberAttrSet != nil:
 		a := r.ClusterMemberAttrSet
 		if o := m.w.memberWithID(a.Member_ID); o != nil {
-			if cm := m.cluster.find(o.id); cm != nil {
-				cm.name, cm.published = attrName(a.MemberAttributes), true
-			}
+			m.cluster.Publish(o.id, a.MemberAttributes)
 		}
 		if a.Member_ID == m.memberID && m.ids.Mine(id) && !m.ready {
 			m.ready = true
 			m.w.fault(m.id, publishedText)
 		}
 	case r.ClusterVersionSet != nil:
-		m.cluster.version = r.ClusterVersionSet.Ver
+		m.cluster.Version = r.ClusterVersionSet.Ver
 	case r.Alarm != nil:
 		alarms := m.applyAlarm(r.Alarm)
 		if op, ok := m.writes.Trigger(id); ok {

@@ -5,6 +5,7 @@ import (
 
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/server"
 )
 
@@ -29,7 +30,7 @@ const (
 // Commit: 1}.
 func (w *World) bootstrapRaft(m *member) error {
 	cs := &pb.ConfState{}
-	var cluster clusterState
+	var cluster membership.Cluster
 	for i, name := range w.cfg.Members {
 		id := uint64(i + 1)
 		learner := slices.Contains(w.cfg.Learners, name)
@@ -38,9 +39,9 @@ func (w *World) bootstrapRaft(m *member) error {
 		} else {
 			cs.Voters = append(cs.Voters, id)
 		}
-		cluster.members = append(cluster.members, clusterMember{id: id, name: name, learner: learner, published: true})
+		cluster.Members = append(cluster.Members, membership.Member{ID: id, Name: name, Learner: learner, Published: true})
 	}
-	data := snapshotData(cluster.encode(), server.NewKV(w.cfg.minLeaseTTL()).Encode())
+	data := snapshotData(cluster.Encode(), server.NewKV(w.cfg.minLeaseTTL()).Encode())
 	snap := &pb.Snapshot{Data: data, Metadata: &pb.SnapshotMetadata{Index: new(uint64(1)), Term: new(uint64(1)), ConfState: cs}}
 	if err := m.disk.ApplySnapshot(snap); err != nil {
 		return err

@@ -659,12 +659,12 @@ func (w *World) timedOut(op *Op) string {
 	case raft.None:
 	case m.id:
 		n := 0
-		for _, cm := range m.cluster.members {
-			if cm.id == m.id || connected(cm.id) {
+		for _, cm := range m.cluster.Members {
+			if cm.ID == m.id || connected(cm.ID) {
 				n++
 			}
 		}
-		if n < len(m.cluster.members)/2+1 {
+		if n < len(m.cluster.Members)/2+1 {
 			return lost
 		}
 	default:

@@ -26,7 +26,7 @@ func (w *World) SnapshotOf(name string) (*snapshot.State, server.Records, error)
 	if !m.up || m.kv == nil {
 		return nil, nil, fmt.Errorf("%s is down", name)
 	}
-	st := &snapshot.State{ConsistentIndex: m.applied, ClusterVersion: m.cluster.version}
+	st := &snapshot.State{ConsistentIndex: m.applied, ClusterVersion: m.cluster.Version}
 	if e, ok := m.entryAt(m.applied); ok {
 		st.Term = e.Term
 	} else {

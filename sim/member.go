@@ -8,6 +8,7 @@ import (
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/server"
@@ -49,7 +50,7 @@ type member struct {
 	rn      *raft.RawNode
 	disk    *raft.MemoryStorage
 	conf    *pb.ConfState
-	cluster clusterState // the membership it has applied (etcd's RaftCluster)
+	cluster membership.Cluster // the membership it has applied (etcd's RaftCluster)
 	kv      *server.KV
 	applied uint64
 	// backend is its bbolt file, modelled, and the batch open on it

@@ -35,7 +35,7 @@ func (m *member) overQuota(op *Op) bool {
 	if !m.backend.OverQuota(&op.Req, m.w.cfg.quota(m.name)) {
 		return false
 	}
-	if !m.cluster.alarms.Has(m.memberID, etcdserverpb.AlarmType_NOSPACE) && m.soft.Lead != 0 {
+	if !m.cluster.Alarms.Has(m.memberID, etcdserverpb.AlarmType_NOSPACE) && m.soft.Lead != 0 {
 		data := server.NoSpaceAlarm(m.ids.Next(), m.memberID)
 		m.enter()
 		err := m.rn.Propose(data)
@@ -56,7 +56,7 @@ func (w *World) Alarms(name string) []string {
 	if m == nil || !m.up {
 		return nil
 	}
-	return m.cluster.alarms.Kinds()
+	return m.cluster.Alarms.Kinds()
 }
 
 // Quota returns the named member's --quota-backend-bytes.
@@ -66,7 +66,7 @@ func (w *World) Quota(name string) int64 { return w.cfg.quota(name) }
 // (server.Alarms.Apply), says in the transcript what it raised or
 // cleared, and returns the alarms the answer lists.
 func (m *member) applyAlarm(r *etcdserverpb.AlarmRequest) []*etcdserverpb.AlarmMember {
-	answer, changed := m.cluster.alarms.Apply(r)
+	answer, changed := m.cluster.Alarms.Apply(r)
 	if changed {
 		text := alarmRaisedText
 		if r.Action == etcdserverpb.AlarmRequest_DEACTIVATE {

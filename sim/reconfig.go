@@ -2,7 +2,6 @@ package sim
 
 import (
 	"slices"
-	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3"
@@ -11,32 +10,21 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/server"
 )
 
-// etcd's Cluster API: member add, remove, promote, update and list, with
-// etcd's strict reconfiguration checks (--strict-reconfig-check, on by
-// default) and its learner rules, following etcd's server.go (AddMember,
-// mayAddMember, PromoteMember, mayPromoteMember, RemoveMember,
-// mayRemoveMember, configure) and membership.RaftCluster
-// (IsReadyToAddVotingMember, ValidateConfigurationChange).
+// etcd's Cluster API as a member serves it: member add, remove, promote,
+// update and list, following etcd's server.go (AddMember, PromoteMember,
+// RemoveMember, configure). The rules are package membership's (the strict
+// reconfiguration checks, ValidateConfigurationChange and applying a
+// change); here is the world's part: who is connected to whom and since
+// when, raft's progress for a promotion, proposing, forwarding, the hosts
+// a member add makes, and the answers.
 
-// healthInterval is etcd's HealthInterval: a peer counts as connected for a
-// reconfiguration only once it has been connected this long.
-const healthInterval = 5 * time.Second
-
-// readyPercent is etcd's readyPercentThreshold: a learner may be promoted
-// once its log matches at least this share of the leader's.
-const readyPercent = 0.9
-
-// The errors of etcd's Cluster API, as etcd's gRPC layer words them.
-const (
-	errNotEnoughStarted = "etcdserver: re-configuration failed due to not enough started members"
-	errUnhealthy        = "etcdserver: unhealthy cluster"
-	errLearnerNotReady  = "etcdserver: can only promote a learner member which is in sync with leader"
-	errMemberNotFound   = "etcdserver: member not found"
-	errProposalDropped  = "rpc error: code = Unknown desc = raft proposal dropped"
-)
+// errProposalDropped is what a member answers when raft drops its
+// configuration change.
+const errProposalDropped = "rpc error: code = Unknown desc = raft proposal dropped"
 
 // isLearner reports whether the member is a learner in the configuration
 // it has applied.
@@ -73,69 +61,30 @@ func (m *member) serveMembership(op *Op) {
 	m.proposeMembership(op, nil)
 }
 
-// mayAddMember is etcd's strict check before a member add: a voter needs a
-// quorum of the voters to have started, and the serving member must have
-// been connected, for healthInterval, to a quorum of the voters the
-// cluster will have (the new member counted as unavailable).
+// mayAddMember is etcd's strict check before a member add
+// (membership.Cluster.MayAdd), with the voters m has been connected to for
+// membership.HealthInterval.
 func (m *member) mayAddMember(op *Op) string {
-	if !op.Learner() {
-		started, all := m.cluster.startedVoters(0)
-		n := all + 1
-		if !(started == 1 && n == 2) && started < n/2+1 {
-			return errNotEnoughStarted
-		}
-	}
-	voters := m.cluster.voters()
-	if len(voters) == 1 {
-		return "" // a single member may always grow
-	}
-	if m.connectedVoters(voters) < (len(voters)+1)/2+1 {
-		return errUnhealthy
-	}
-	return ""
+	return m.cluster.MayAdd(op.Learner(), m.connectedVoter)
 }
 
-// mayRemoveMember is etcd's strict check before a member remove: the
-// voters left must have a quorum of started members, and, unless the
-// member removed is a learner or already disconnected, the serving member
-// must stay connected to a quorum of them.
+// mayRemoveMember is etcd's strict check before a member remove
+// (membership.Cluster.MayRemove): a member whose stream m has lost is gone.
 func (m *member) mayRemoveMember(op *Op) string {
 	t := m.w.byName[op.Target()]
-	cm := m.cluster.find(t.id)
-	if cm != nil && cm.learner {
-		return ""
-	}
-	started, all := m.cluster.startedVoters(t.id)
-	if started < all/2+1 {
-		return errNotEnoughStarted
-	}
-	if t != m && !m.peers[t.id].ok {
-		return "" // a member that is down is safe to remove
-	}
-	voters := m.cluster.voters()
-	if m.connectedVoters(voters)-1 < 1+(len(voters)-1)/2 {
-		return errUnhealthy
-	}
-	return ""
+	return m.cluster.MayRemove(t.id, t != m && !m.peers[t.id].ok, m.connectedVoter)
 }
 
-// connectedVoters counts the voters the member has been connected to for
-// healthInterval, itself included (etcd's numConnectedSince).
-func (m *member) connectedVoters(voters []clusterMember) int {
-	n := 0
-	for _, cm := range voters {
-		if cm.id == m.id || m.connectedSince(cm.id) {
-			n++
-		}
-	}
-	return n
-}
+// connectedVoter says whether m counts the voter id as connected for a
+// reconfiguration: itself, or a peer connected for HealthInterval (etcd's
+// numConnectedSince).
+func (m *member) connectedVoter(id uint64) bool { return id == m.id || m.connectedSince(id) }
 
 // connectedSince reports whether the member's transport has had a working
-// stream to peer for at least healthInterval.
+// stream to peer for at least membership.HealthInterval.
 func (m *member) connectedSince(peer uint64) bool {
 	c := m.peers[peer]
-	return c.ok && c.since <= m.w.now-Time(healthInterval)
+	return c.ok && c.since <= m.w.now-Time(membership.HealthInterval)
 }
 
 // peerConn is the member's transport's view of one peer.
@@ -183,10 +132,10 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	} else if op.Kind == OpMemberAdd && t.noData && !t.up {
 		m.w.renewHost(t, op, m)
 	} else if op.Kind == OpMemberAdd && (t.started || t.removed) {
-		m.answerMembership(op, origin, reply{status: OpError, err: "etcdserver: member ID already exist"})
+		m.answerMembership(op, origin, reply{status: OpError, err: membership.ErrIDExists})
 		return
 	}
-	ctx := confContext{ID: t.memberID}
+	ctx := membership.ConfContext{ID: t.memberID}
 	var typ pb.ConfChangeType
 	switch op.Kind {
 	case OpMemberAdd:
@@ -201,7 +150,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	case OpMemberUpdate:
 		typ, ctx.PeerURLs = pb.ConfChangeUpdateNode, []string{op.PeerURL()}
 	}
-	cc := &pb.ConfChange{Id: new(op.ID), Type: typ.Enum(), NodeId: new(t.id), Context: ctx.encode()}
+	cc := &pb.ConfChange{Id: new(op.ID), Type: typ.Enum(), NodeId: new(t.id), Context: ctx.Encode()}
 	m.enter()
 	err := m.rn.ProposeConfChange(cc)
 	m.leave()
@@ -255,17 +204,7 @@ func (m *member) promoteAtLeader(op *Op, origin *member) {
 			leaderMatch = pr.Match
 		}
 	})
-	why := ""
-	started, all := m.cluster.startedVoters(0)
-	switch {
-	case !found:
-		why = errMemberNotFound
-	case float64(learnerMatch)/float64(max(leaderMatch, 1)) < readyPercent:
-		why = errLearnerNotReady
-	case started+1 < (all+1)/2+1:
-		why = errNotEnoughStarted
-	}
-	if why != "" {
+	if why := m.cluster.MayPromote(found, learnerMatch, leaderMatch); why != "" {
 		m.answerMembership(op, origin, reply{status: OpError, err: why})
 		return
 	}
@@ -286,10 +225,10 @@ func (m *member) applyConfChange(e *pb.Entry) {
 			panic("sim: conf change: " + err.Error())
 		}
 		ccID = v1.GetId()
-		ctx := decodeConfContext(v1.GetContext())
-		why = m.cluster.validate(v1.GetType(), v1.GetNodeId(), ctx, m.w.peerURLOf)
+		ctx := membership.DecodeConfContext(v1.GetContext())
+		why = m.cluster.Validate(v1.GetType(), v1.GetNodeId(), ctx, m.w.peerURLOf)
 		if why == "" {
-			m.cluster.applyConfChange(v1.GetType(), v1.GetNodeId(), ctx)
+			m.cluster.ApplyConfChange(v1.GetType(), v1.GetNodeId(), ctx)
 		} else {
 			if v1.GetType() != pb.ConfChangeRemoveNode && v1.GetType() != pb.ConfChangeUpdateNode && !ctx.IsPromote {
 				m.w.refuseNewMember(v1.GetNodeId())
@@ -303,7 +242,7 @@ func (m *member) applyConfChange(e *pb.Entry) {
 			panic("sim: conf change: " + err.Error())
 		}
 		for _, ch := range v2.GetChanges() {
-			m.cluster.applyConfChange(ch.GetType(), ch.GetNodeId(), decodeConfContext(v2.GetContext()))
+			m.cluster.ApplyConfChange(ch.GetType(), ch.GetNodeId(), membership.DecodeConfContext(v2.GetContext()))
 		}
 		cc = &v2
 	}
@@ -337,7 +276,7 @@ func (m *member) applyConfChange(e *pb.Entry) {
 		}
 		m.answerMembership(op, origin, r)
 	}
-	if why == "" && m.cluster.find(m.id) == nil && removes(cc, m.id) {
+	if why == "" && m.cluster.Find(m.id) == nil && removes(cc, m.id) {
 		// etcd stops a member once it applies its own removal.
 		m.removed = true
 		m.w.record(Event{Kind: EvFault, Node: m.id, Text: "removed from the cluster; it shuts down"})
@@ -363,7 +302,7 @@ func removes(cc pb.ConfChangeI, id uint64) bool {
 func (m *member) proposeAlarms(op *Op) {
 	reqs := []*etcdserverpb.AlarmRequest{{Action: etcdserverpb.AlarmRequest_GET}}
 	if op.Kind == OpAlarmDisarm {
-		reqs, op.rare().alarms = nil, m.cluster.alarms.Members()
+		reqs, op.rare().alarms = nil, m.cluster.Alarms.Members()
 		for _, a := range op.more.alarms {
 			reqs = append(reqs, &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_DEACTIVATE, MemberID: a.MemberID, Alarm: a.Alarm})
 		}

@@ -111,8 +111,7 @@ func (w *World) snapshotRestore(s *RestoreSpec) error {
 	if err != nil {
 		return err
 	}
-	var cluster clusterState
-	cluster.version = version
+	cluster := membership.Cluster{Version: version}
 	var voters []uint64
 	for _, p := range nc.Peers {
 		h := w.byName[p.Name]
@@ -123,7 +122,7 @@ func (w *World) snapshotRestore(s *RestoreSpec) error {
 			return fmt.Errorf("--initial-cluster names %s twice", p.Name)
 		}
 		voters = append(voters, h.id)
-		cluster.members = append(cluster.members, clusterMember{id: h.id, name: p.Name, peerURL: p.PeerURL}) // the raft ID, as everywhere in clusterState
+		cluster.Members = append(cluster.Members, membership.Member{ID: h.id, Name: p.Name, PeerURL: p.PeerURL}) // the raft ID, as everywhere in membership.Cluster
 	}
 	kv, err := server.DecodeKV(kvBytes, w.cfg.minLeaseTTL())
 	if err != nil {
@@ -133,7 +132,7 @@ func (w *World) snapshotRestore(s *RestoreSpec) error {
 	gi, fresh := w.restoredGroup(cid, kv)
 	n := uint64(len(nc.Peers))
 	disk := raft.NewMemoryStorage()
-	snap := &pb.Snapshot{Data: snapshotData(cluster.encode(), kvBytes),
+	snap := &pb.Snapshot{Data: snapshotData(cluster.Encode(), kvBytes),
 		Metadata: &pb.SnapshotMetadata{Index: new(n), Term: new(uint64(1)), ConfState: &pb.ConfState{Voters: voters}}}
 	if err := disk.ApplySnapshot(snap); err != nil {
 		return err

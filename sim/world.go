@@ -114,8 +114,8 @@ func New(cfg Config) (*World, error) {
 		if slices.Contains(cfg.Learners, name) {
 			typ = pb.ConfChangeAddLearnerNode
 		}
-		ctx := confContext{ID: w.members[i].memberID, PeerURLs: []string{w.members[i].peerURL}, Name: name}
-		data, err := proto.Marshal(&pb.ConfChange{Type: typ.Enum(), NodeId: new(uint64(i + 1)), Context: ctx.encode()})
+		ctx := membership.ConfContext{ID: w.members[i].memberID, PeerURLs: []string{w.members[i].peerURL}, Name: name}
+		data, err := proto.Marshal(&pb.ConfChange{Type: typ.Enum(), NodeId: new(uint64(i + 1)), Context: ctx.Encode()})
 		if err != nil {
 			return nil, err
 		}
