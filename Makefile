@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui test-classroom bench bench-ratio bench-gui bench-experiment limits fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
+.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui test-classroom bench bench-ratio bench-gui screens-same bench-experiment limits fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -83,6 +83,24 @@ bench-gui: build
 	@if $(NEED_XVFB); then X="xvfb-run -a -s '-screen 0 1920x1080x24'"; fi; \
 	eval $$X $(BIN)/raftsim-gui --bench-frames 300 --bench-baseline; \
 	eval $$X $(BIN)/raftsim-gui --bench-frames 300
+
+# screens-same checks that this tree's window draws the same pictures as
+# SCREENS_BASE's (main), pixel for pixel: every lesson at three times in
+# English at 1920x1080@2 and Chinese at 1024x768@1, the benchmark's scene,
+# the sandbox's overlays and two runs of frames (cmd/internal/screenssame;
+# SCREENS_FLAGS=-walk adds the walk of every lesson). The base is built
+# from a copy of its tree (-trimpath: the same binary each time, so its
+# pictures are taken once); the pictures are kept per build in bin/screens.
+SCREENS_BASE ?= main
+screens-same: build
+	@set -e; src=$$(mktemp -d); trap 'rm -rf "$$src"' EXIT; \
+	git archive $(SCREENS_BASE) | tar -x -C "$$src"; \
+	mkdir -p $(BIN)/screens-base; \
+	(cd "$$src" && $(GO) build -trimpath -o $(CURDIR)/$(BIN)/screens-base/raftsim ./cmd/raftsim && \
+		$(GO) build -trimpath -o $(CURDIR)/$(BIN)/screens-base/raftsim-gui ./cmd/raftsim-gui); \
+	$(GO) build -o $(BIN)/screenssame ./cmd/internal/screenssame; \
+	if $(NEED_XVFB); then X="xvfb-run -a -s '-screen 0 1920x1080x24'"; fi; \
+	eval $$X $(BIN)/screenssame -base $(BIN)/screens-base -new $(BIN) -out $(BIN)/screens $(SCREENS_FLAGS)
 
 # bench-memory measures the memory goals of issue 13, one benchmark per
 # process (peak RSS is the process's): an hour of load (and a quarter and a
