@@ -41,14 +41,14 @@ func (b *batch) vertex(p ui.Point, c color.RGBA) uint16 {
 
 // room makes sure n more vertices fit in one draw call, flushing to dst
 // if they would not.
-func (b *batch) room(dst *ebiten.Image, n int) {
+func (b *batch) room(dst surface, n int) {
 	if len(b.vs)+n > math.MaxUint16-1 {
 		b.flush(dst)
 	}
 }
 
 // flush draws what was collected onto dst and empties the batch.
-func (b *batch) flush(dst *ebiten.Image) {
+func (b *batch) flush(dst surface) {
 	if len(b.is) > 0 {
 		src := b.src
 		if src == nil {
@@ -61,7 +61,7 @@ func (b *batch) flush(dst *ebiten.Image) {
 
 // sprite copies the atlas's pixels in r to dst with r's top-left at x, y
 // (whole pixels), as they are.
-func (b *batch) sprite(dst *ebiten.Image, r image.Rectangle, x, y float64) {
+func (b *batch) sprite(dst surface, r image.Rectangle, x, y float64) {
 	b.room(dst, 4)
 	w, h := float32(r.Dx()), float32(r.Dy())
 	sx, sy, dx, dy := float32(r.Min.X), float32(r.Min.Y), float32(x), float32(y)
@@ -73,7 +73,7 @@ func (b *batch) sprite(dst *ebiten.Image, r image.Rectangle, x, y float64) {
 }
 
 // poly fills a convex polygon.
-func (b *batch) poly(dst *ebiten.Image, pts []ui.Point, c color.RGBA) {
+func (b *batch) poly(dst surface, pts []ui.Point, c color.RGBA) {
 	if len(pts) < 3 {
 		return
 	}
@@ -88,12 +88,12 @@ func (b *batch) poly(dst *ebiten.Image, pts []ui.Point, c color.RGBA) {
 }
 
 // rect fills a rectangle.
-func (b *batch) rect(dst *ebiten.Image, r ui.Rect, c color.RGBA) {
+func (b *batch) rect(dst surface, r ui.Rect, c color.RGBA) {
 	b.poly(dst, []ui.Point{{X: r.X, Y: r.Y}, {X: r.X + r.W, Y: r.Y}, {X: r.X + r.W, Y: r.Y + r.H}, {X: r.X, Y: r.Y + r.H}}, c)
 }
 
 // frame outlines a rectangle with a border of width w inside it.
-func (b *batch) frame(dst *ebiten.Image, r ui.Rect, w float64, c color.RGBA) {
+func (b *batch) frame(dst surface, r ui.Rect, w float64, c color.RGBA) {
 	b.rect(dst, ui.Rect{X: r.X, Y: r.Y, W: r.W, H: w}, c)
 	b.rect(dst, ui.Rect{X: r.X, Y: r.Y + r.H - w, W: r.W, H: w}, c)
 	b.rect(dst, ui.Rect{X: r.X, Y: r.Y + w, W: w, H: r.H - 2*w}, c)
@@ -101,7 +101,7 @@ func (b *batch) frame(dst *ebiten.Image, r ui.Rect, w float64, c color.RGBA) {
 }
 
 // line draws a segment of width w.
-func (b *batch) line(dst *ebiten.Image, p, q ui.Point, w float64, c color.RGBA) {
+func (b *batch) line(dst surface, p, q ui.Point, w float64, c color.RGBA) {
 	d := q.Sub(p)
 	l := d.Len()
 	if l == 0 {
@@ -112,7 +112,7 @@ func (b *batch) line(dst *ebiten.Image, p, q ui.Point, w float64, c color.RGBA) 
 }
 
 // dashed draws a dashed segment.
-func (b *batch) dashed(dst *ebiten.Image, p, q ui.Point, w, dash float64, c color.RGBA) {
+func (b *batch) dashed(dst surface, p, q ui.Point, w, dash float64, c color.RGBA) {
 	l := q.Sub(p).Len()
 	if l == 0 {
 		return
@@ -126,7 +126,7 @@ func (b *batch) dashed(dst *ebiten.Image, p, q ui.Point, w, dash float64, c colo
 func segments(r float64) int { return max(10, min(40, int(r*1.2))) }
 
 // circle fills a circle.
-func (b *batch) circle(dst *ebiten.Image, ctr ui.Point, r float64, c color.RGBA) {
+func (b *batch) circle(dst surface, ctr ui.Point, r float64, c color.RGBA) {
 	n := segments(r)
 	pts := make([]ui.Point, n)
 	for i := range pts {
@@ -138,7 +138,7 @@ func (b *batch) circle(dst *ebiten.Image, ctr ui.Point, r float64, c color.RGBA)
 
 // arc strokes the part of a circle from angle a0 to a1 (radians, clockwise
 // on screen from the +x axis) with width w.
-func (b *batch) arc(dst *ebiten.Image, ctr ui.Point, r, w, a0, a1 float64, c color.RGBA) {
+func (b *batch) arc(dst surface, ctr ui.Point, r, w, a0, a1 float64, c color.RGBA) {
 	n := max(2, int(float64(segments(r))*math.Abs(a1-a0)/(2*math.Pi))+1)
 	b.room(dst, 2*(n+1))
 	var pi, po uint16
@@ -155,12 +155,12 @@ func (b *batch) arc(dst *ebiten.Image, ctr ui.Point, r, w, a0, a1 float64, c col
 }
 
 // ring strokes a whole circle.
-func (b *batch) ring(dst *ebiten.Image, ctr ui.Point, r, w float64, c color.RGBA) {
+func (b *batch) ring(dst surface, ctr ui.Point, r, w float64, c color.RGBA) {
 	b.arc(dst, ctr, r, w, 0, 2*math.Pi, c)
 }
 
 // outline strokes a closed polygon.
-func (b *batch) outline(dst *ebiten.Image, pts []ui.Point, w float64, c color.RGBA) {
+func (b *batch) outline(dst surface, pts []ui.Point, w float64, c color.RGBA) {
 	for i := range pts {
 		b.line(dst, pts[i], pts[(i+1)%len(pts)], w, c)
 	}
@@ -186,7 +186,7 @@ func triangle(c ui.Point, r float64, up bool) []ui.Point {
 }
 
 // star fills a five-pointed star as five triangles around a pentagon.
-func (b *batch) star(dst *ebiten.Image, c ui.Point, r float64, col color.RGBA) {
+func (b *batch) star(dst surface, c ui.Point, r float64, col color.RGBA) {
 	var outer, inner [5]ui.Point
 	for i := range 5 {
 		a := -math.Pi/2 + 2*math.Pi*float64(i)/5
@@ -201,7 +201,7 @@ func (b *batch) star(dst *ebiten.Image, c ui.Point, r float64, col color.RGBA) {
 }
 
 // crown draws the leader's crown centred at c, w wide.
-func (b *batch) crown(dst *ebiten.Image, c ui.Point, w float64, col, edge color.RGBA) {
+func (b *batch) crown(dst surface, c ui.Point, w float64, col, edge color.RGBA) {
 	h := w * 0.55
 	x0, x1, y0, y1 := c.X-w/2, c.X+w/2, c.Y-h/2, c.Y+h/2
 	pts := []ui.Point{{X: x0, Y: y1}, {X: x0, Y: y0}, {X: x0 + w*0.25, Y: c.Y}, {X: c.X, Y: y0 - h*0.1}, {X: x1 - w*0.25, Y: c.Y}, {X: x1, Y: y0}, {X: x1, Y: y1}}
@@ -213,19 +213,19 @@ func (b *batch) crown(dst *ebiten.Image, c ui.Point, w float64, col, edge color.
 }
 
 // check draws a tick mark.
-func (b *batch) check(dst *ebiten.Image, c ui.Point, r, w float64, col color.RGBA) {
+func (b *batch) check(dst surface, c ui.Point, r, w float64, col color.RGBA) {
 	b.line(dst, ui.Point{X: c.X - r, Y: c.Y}, ui.Point{X: c.X - r*0.3, Y: c.Y + r*0.7}, w, col)
 	b.line(dst, ui.Point{X: c.X - r*0.3, Y: c.Y + r*0.7}, ui.Point{X: c.X + r, Y: c.Y - r*0.8}, w, col)
 }
 
 // cross draws an ×.
-func (b *batch) cross(dst *ebiten.Image, c ui.Point, r, w float64, col color.RGBA) {
+func (b *batch) cross(dst surface, c ui.Point, r, w float64, col color.RGBA) {
 	b.line(dst, ui.Point{X: c.X - r, Y: c.Y - r}, ui.Point{X: c.X + r, Y: c.Y + r}, w, col)
 	b.line(dst, ui.Point{X: c.X - r, Y: c.Y + r}, ui.Point{X: c.X + r, Y: c.Y - r}, w, col)
 }
 
 // arrowHead draws a filled arrow head at tip, pointing along dir.
-func (b *batch) arrowHead(dst *ebiten.Image, tip, dir ui.Point, size float64, col color.RGBA) {
+func (b *batch) arrowHead(dst surface, tip, dir ui.Point, size float64, col color.RGBA) {
 	l := dir.Len()
 	if l == 0 {
 		return

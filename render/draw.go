@@ -26,6 +26,8 @@ type Renderer struct {
 
 	legend    *ebiten.Image
 	staticFor ui.Layout
+
+	rec recorder // the frame's draw calls, and the panels kept (record.go)
 }
 
 // NewRenderer makes a Renderer drawing with fonts.
@@ -42,11 +44,14 @@ func (r *Renderer) Draw(dst *ebiten.Image, a *ui.App) {
 func (r *Renderer) DrawFrame(dst *ebiten.Image, a *ui.App, f *ui.Frame) {
 	if r.Baseline {
 		dst.Fill(ui.Background)
+		r.rec.forget()
 		return
 	}
 	r.Fonts.Use(f.L)
-	r.drawStatic(dst, f.L)
-	p := &painter{dst: dst, fonts: r.Fonts, s: f.L.S}
+	r.rec.begin(dst, ui.Background)
+	defer r.rec.finish(panelsOf(f.L))
+	r.drawStatic(&r.rec, f.L)
+	p := &painter{dst: &r.rec, fonts: r.Fonts, s: f.L.S}
 	var texts []func()
 	items := append([]ui.TextItem(nil), f.Texts...)
 	items = append(items, r.toolbar(p, a, f)...)
@@ -70,12 +75,11 @@ func (r *Renderer) DrawFrame(dst *ebiten.Image, a *ui.App, f *ui.Frame) {
 	r.bugBanner(p, a, f) // draw_bugs.go: injected bugs, over everything
 }
 
-// drawStatic draws the background, the panels' edges and the legend.
-// Software GL pays for every pixel it fills, so the panels are only
-// outlined on a cleared background, and only the legend (text heavy,
+// drawStatic draws the panels' edges and the legend (dst starts filled
+// with the background). Software GL pays for every pixel it fills, so the
+// panels are only outlined on the background, and the legend (text heavy,
 // never changing) is cached in an offscreen image.
-func (r *Renderer) drawStatic(dst *ebiten.Image, l ui.Layout) {
-	dst.Fill(ui.Background)
+func (r *Renderer) drawStatic(dst surface, l ui.Layout) {
 	p := &painter{dst: dst, fonts: r.Fonts, s: l.S}
 	p.b.rect(p.dst, l.Toolbar, ui.LightGrey)
 	p.b.rect(p.dst, l.Timeline, ui.LightGrey)
@@ -89,7 +93,7 @@ func (r *Renderer) drawStatic(dst *ebiten.Image, l ui.Layout) {
 }
 
 // drawLegend draws the legend, through its cached image.
-func (r *Renderer) drawLegend(dst *ebiten.Image, l ui.Layout) {
+func (r *Renderer) drawLegend(dst surface, l ui.Layout) {
 	if r.legend == nil || r.staticFor.Legend != l.Legend || r.staticFor.S != l.S || r.staticFor.Lang != l.Lang {
 		if r.legend != nil {
 			r.legend.Deallocate()

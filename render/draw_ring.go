@@ -111,7 +111,13 @@ func (r *Renderer) ring(p *painter, a *ui.App, f *ui.Frame) []func() {
 	for i, m := range ms {
 		r.member(p, a, f, i, m)
 	}
-	// Messages, in send order so that the newest is on top.
+	// Messages, in send order so that the newest is on top. What is drawn
+	// so far is under them: a frame that draws it as the last did copies
+	// it back (record.go).
+	if rec, ok := p.dst.(*recorder); ok {
+		p.flush()
+		rec.mark(pixelRect(f.L.Ring))
+	}
 	sel := a.Message
 	for _, md := range f.Msgs {
 		r.message(p, md, sel != nil && sel.ID == md.M.ID && sel.Duplicate == md.M.Duplicate)

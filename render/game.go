@@ -213,7 +213,8 @@ func (g *Game) frameImage() *ebiten.Image {
 	if g.canvas == nil || g.canvas.Bounds().Dx() != w || g.canvas.Bounds().Dy() != h {
 		g.canvas = ebiten.NewImage(w, h)
 	}
-	g.canvas.Clear()
+	// Not cleared: Draw paints every pixel, and keeps those of the
+	// panels drawn alike in the last frame drawn there (record.go).
 	g.R.Draw(g.canvas, g.App)
 	return g.canvas
 }

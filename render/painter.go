@@ -14,7 +14,7 @@ import (
 // painter draws onto one image: shapes go into a batch, text is drawn at
 // once, so callers flush the batch before the text that goes on top of it.
 type painter struct {
-	dst   *ebiten.Image
+	dst   surface
 	b     batch
 	fonts *Fonts
 	s     float64 // the layout's scale

@@ -66,6 +66,11 @@ func newSpriteAtlas() *spriteAtlas {
 // reset empties the atlas but for its white corner, the batch's plain
 // source (batch.vertex samples its middle pixel, 1.5, 1.5).
 func (a *spriteAtlas) reset() {
+	if recording != nil {
+		// The frame's record samples what is there: drawn out first.
+		recording.drawOut()
+	}
+	atlasEpoch++
 	a.img.Clear()
 	a.img.SubImage(image.Rect(0, 0, 3, 3)).(*ebiten.Image).Fill(color.White)
 	a.at = map[spriteKey]image.Point{}

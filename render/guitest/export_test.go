@@ -2,6 +2,7 @@ package guitest
 
 import (
 	"bytes"
+	"fmt"
 	"image/gif"
 	"os"
 	"os/exec"
@@ -48,5 +49,33 @@ func TestExportFramesAndGIF(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "wrote "+out) {
 		t.Errorf("output: %s", b)
+	}
+}
+
+// Frames drawn one after another onto one image (--frames-dir) are the
+// frames drawn alone (--screenshot-at), pixel for pixel: a frame keeps
+// the panels of the last one that are drawn alike (render/record.go), and
+// must keep none that changed. The run crashes a member, writes and
+// partitions, so that the panels change between frames.
+func TestFramesInARowAreFramesAlone(t *testing.T) {
+	tmp := t.TempDir()
+	args := []string{"--size", "1024x768", "--lang", "en", "--at", "1s:crash:etcd-1", "--at", "2s:put:apiserver-2:/k:v",
+		"--at", "2.5s:partition:etcd-2,etcd-3/etcd-4,etcd-5"}
+	frames := filepath.Join(tmp, "frames")
+	runGUI(t, append(args, "--frames-dir", frames, "--frames-every", "100ms", "--frames-to", "3s")...)
+	for _, k := range []int{5, 12, 21, 26, 30} {
+		at := fmt.Sprintf("%dms", k*100)
+		alone := filepath.Join(tmp, "alone-"+at+".png")
+		runGUI(t, append(args, "--screenshot-at", at, "--out", alone)...)
+		a, b := readPNG(t, filepath.Join(frames, fmt.Sprintf("frame-%05d.png", k))), readPNG(t, alone)
+		if a.Bounds() != b.Bounds() || !bytes.Equal(a.Pix, b.Pix) {
+			n := 0
+			for i := 0; i+4 <= min(len(a.Pix), len(b.Pix)); i += 4 {
+				if !bytes.Equal(a.Pix[i:i+4], b.Pix[i:i+4]) {
+					n++
+				}
+			}
+			t.Errorf("at %s the frame drawn after %d others differs from the frame drawn alone (%v, %v): %d pixels", at, k, a.Bounds(), b.Bounds(), n)
+		}
 	}
 }
