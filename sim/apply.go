@@ -184,22 +184,20 @@ func (m *member) propose(op *Op) {
 	m.flush()
 }
 
-// serveLease serves a keep-alive or a timetolive: the leader's lessor
-// answers; any other member forwards the request to the leader, and tries
-// again until it gets an answer or its client gives up, as etcd's
-// LeaseRenew and LeaseTimeToLive do.
-func (m *member) serveLease(op *Op) {
-	if m.soft.RaftState == raft.StateLeader {
-		if r, ok := m.answerLease(op, m); ok {
-			m.w.reply(m, op, r)
-		}
+// atLeader serves, at the leader, a call for the leader that origin
+// received (itself, or the member that forwarded it): a promotion, or a
+// keep-alive or timetolive, which the leader's lessor answers. A member
+// forwards such a call, and tries again until it gets an answer or its
+// client gives up, as etcd's LeaseRenew, LeaseTimeToLive and
+// PromoteMember do.
+func (m *member) atLeader(op *Op, origin *member) {
+	if op.Kind == OpMemberPromote {
+		m.promoteAtLeader(op, origin)
 		return
 	}
-	if m.soft.Lead == 0 {
-		m.held = append(m.held, op) // etcd waits for a leader (waitLeader)
-		return
+	if r, ok := m.answerLease(op, origin); ok {
+		m.answerOrigin(op, origin, r)
 	}
-	m.w.peerSend(m, m.w.members[m.soft.Lead-1], op, nil)
 }
 
 // answerLease is the leader's answer to a lease request from origin
@@ -272,11 +270,5 @@ func (w *World) peerArrive(m *member, e *event) {
 		r.kind, r.node, r.inc, r.op = evPeerRetry, from.id, from.inc, op
 		return
 	}
-	if op.Kind == OpMemberPromote {
-		m.promoteAtLeader(op, from)
-		return
-	}
-	if r, ok := m.answerLease(op, from); ok {
-		w.peerSend(m, from, op, &r)
-	}
+	m.atLeader(op, from)
 }

@@ -129,18 +129,14 @@ func (m *member) afterAdvance() {
 		m.wantVersion = false
 		m.monitorClusterVersion()
 	}
-	if m.ready && len(m.unready) > 0 {
-		waiting := m.unready
-		m.unready = nil
-		for _, op := range waiting {
+	if m.ready && m.unready.Len() > 0 {
+		for _, op := range m.unready.Release() {
 			m.w.accept(m, op)
 		}
 	}
-	// Writes held while no leader was known.
-	if m.soft.Lead != 0 && len(m.held) > 0 {
-		held := m.held
-		m.held = nil
-		for _, op := range held {
+	// Calls held while no leader was known.
+	if m.soft.Lead != 0 && m.held.Len() > 0 {
+		for _, op := range m.held.Release() {
 			m.serve(op)
 		}
 	}

@@ -237,9 +237,3 @@ func (m *member) loseUnsynced() {
 	m.w.record(Event{Kind: EvFault, Node: m.id, Index: m.lastIndex(), Term: hard.GetTerm(),
 		Text: loseUnsyncedText})
 }
-
-// readsLocally reports whether a read is answered from local state at
-// once: a serializable one, or any with BugStaleLocalRead.
-func (m *member) readsLocally(op *Op) bool {
-	return op.Req.Serializable() || m.w.bug(BugStaleLocalRead)
-}

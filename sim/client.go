@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +47,17 @@ var opKindNames = [...]string{"", "put", "delete", "get", "watch", "txn", "compa
 // isMembership reports whether the operation is one of etcd's Cluster API
 // calls (or the alarm list, which a learner refuses likewise).
 func (k OpKind) isMembership() bool { return k >= OpMemberAdd && k <= OpAlarmDisarm }
+
+// opCalls is each operation's kind as the server layer routes it.
+var opCalls = [...]server.CallKind{OpPut: server.CallWrite, OpDelete: server.CallWrite, OpGet: server.CallRange,
+	OpWatch: server.CallWatch, OpTxn: server.CallTxn, OpCompact: server.CallWrite, OpLeaseGrant: server.CallWrite,
+	OpLeaseRevoke: server.CallWrite, OpLeaseKeepAlive: server.CallLease, OpLeaseTimeToLive: server.CallLease,
+	OpLeaseLeases: server.CallLeaseList, OpMemberAdd: server.CallCluster, OpMemberRemove: server.CallCluster,
+	OpMemberPromote: server.CallPromote, OpMemberUpdate: server.CallCluster, OpMemberList: server.CallMemberList,
+	OpAlarmList: server.CallCluster, OpAlarmDisarm: server.CallCluster}
+
+// call is the operation's kind as the server layer routes it (server.Route).
+func (k OpKind) call() server.CallKind { return opCalls[k] }
 
 // IsWrite reports whether the operation goes through raft as a write.
 func (k OpKind) IsWrite() bool {
@@ -383,7 +393,7 @@ func (w *World) shouldRetry(op *Op, err string) bool {
 	if op.Kind == OpWatch || op.Repeat || op.Canceled || op.external {
 		return false
 	}
-	if err == errNotForLearner.Error() {
+	if err == server.ErrNotForLearner {
 		c := w.client(op.Client)
 		return op.via == 0 && c != nil && len(c.endpoints) > 1
 	}
@@ -491,7 +501,7 @@ func (w *World) requestArrive(m *member, op *Op) {
 	op.group = int32(m.group)
 	if !m.ready {
 		// etcd serves clients only once it has published itself.
-		m.unready = append(m.unready, op)
+		m.unready.Hold(op)
 		return
 	}
 	w.accept(m, op)
@@ -620,7 +630,7 @@ func (w *World) clientEvent(e *event) {
 func (w *World) timedOut(op *Op) string {
 	const plain = "etcdserver: request timed out"
 	m := w.members[w.endpointOf(op)-1]
-	if slices.Contains(m.unready, op) {
+	if m.unready.Holds(op) {
 		return "context deadline exceeded" // etcd serves no client before it has published
 	}
 	proposal := op.Kind.IsWrite() && !(op.Kind == OpTxn && mvcc.IsReadOnly(op.Req.Txn)) ||
@@ -628,7 +638,7 @@ func (w *World) timedOut(op *Op) string {
 	if !proposal || !m.up {
 		return plain
 	}
-	if slices.Contains(m.held, op) {
+	if m.held.Holds(op) {
 		if op.Kind == OpMemberPromote {
 			return "etcdserver: no leader"
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/raftsim/raftsim/mvcc"
+	"github.com/raftsim/raftsim/server"
 )
 
 // Accessors the console (package console) needs and the rest of the
@@ -66,7 +67,7 @@ func (w *World) HashKV(name string, rev int64) (mvcc.KeyValueHash, int64, error)
 }
 
 // errNotForLearner is etcd's answer to an RPC a learner does not serve.
-var errNotForLearner = errors.New("etcdserver: rpc not supported for learner")
+var errNotForLearner = errors.New(server.ErrNotForLearner)
 
 // Started reports whether the cluster has started as a real one a client
 // talks to has: a leader is elected, and every member that is up has heard

@@ -9,7 +9,6 @@ import (
 	pb "go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/membership"
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/netmodel"
 	"github.com/raftsim/raftsim/server"
 )
@@ -96,8 +95,8 @@ type member struct {
 	// started: its process has run; a member added at runtime has not until
 	// the operator starts it.
 	started bool
-	unready []*Op                // requests that arrived before it was ready to serve
-	held    []*Op                // requests waiting for a leader to be known
+	unready server.Held[*Op]     // requests that arrived before it was ready to serve
+	held    server.Held[*Op]     // requests waiting for a leader to be known (server.Route's Hold)
 	reads   server.Reads[readOp] // linearizable reads waiting for their read index and apply (the read-index path)
 	// watches are its clients' watch streams over its watchable store
 	// (synced, unsynced and victims; no store while it is down).
@@ -190,7 +189,7 @@ func (m *member) start() {
 	m.up, m.stalled, m.diskBusy, m.started = true, false, false, true
 	m.queue = nil
 	m.writes, m.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
-	m.unready, m.held, m.reads, m.watches, m.leaseWaits = nil, nil, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
+	m.unready, m.held, m.reads, m.watches, m.leaseWaits = server.Held[*Op]{}, server.Held[*Op]{}, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
 	m.ticks, m.leaderMonitor = 0, server.LeaderMonitor{}
 	// etcd's ID generator starts from the time the server starts, in ms.
 	m.ids = server.NewIDGen(m.memberID, uint64(m.w.now/Time(time.Millisecond)))
@@ -247,13 +246,13 @@ func (m *member) crash() {
 	// already proposed may yet commit: their clients wait and time out.
 	const eof = "rpc error: code = Unavailable desc = error reading from server: EOF"
 	m.watches.All(func(op *Op) { m.w.reply(m, op, reply{status: OpError, err: eof}) })
-	for _, op := range m.unready {
+	for _, op := range m.unready.Release() {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
 	for _, r := range m.reads.All() {
 		m.w.reply(m, r.Op, reply{status: OpError, err: eof, refused: true})
 	}
-	for _, op := range m.held {
+	for _, op := range m.held.Release() {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
 	m.leaseWaits.All(func(lw leaseWait) {
@@ -261,7 +260,7 @@ func (m *member) crash() {
 			m.w.reply(m, lw.op, reply{status: OpError, err: eof, refused: true})
 		}
 	})
-	m.writes, m.confOrigins, m.unready, m.held, m.reads, m.watches, m.leaseWaits = server.Wait[*Op]{}, nil, nil, nil, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
+	m.writes, m.confOrigins, m.reads, m.watches, m.leaseWaits = server.Wait[*Op]{}, nil, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
 	m.soft, m.lastRole, m.leadElected = raft.SoftState{}, roleSeen{}, 0
 }
 
@@ -648,7 +647,9 @@ func (m *member) apply(ents []*pb.Entry) {
 	}
 }
 
-// serve starts a client request that has reached this member.
+// serve starts a client request that has reached this member: after
+// etcd's quota check, it carries out what the server layer decides
+// (server.Admit, then server.Route).
 func (m *member) serve(op *Op) {
 	if op.Status != OpPending {
 		return
@@ -657,55 +658,42 @@ func (m *member) serve(op *Op) {
 		m.w.reply(m, op, reply{status: OpError, err: server.ErrNoSpace})
 		return
 	}
-	if why := server.Validate(&op.Req); why != "" {
+	c, r := server.Call{Kind: op.Kind.call(), Req: &op.Req, RequireLeader: op.RequireLeader}, m.role()
+	if why := server.Admit(c, r); why != "" {
 		m.w.reply(m, op, reply{status: OpError, err: why})
 		return
 	}
-	if m.isLearner() && !(op.Kind == OpGet && op.Req.Range.Serializable) {
-		// etcd's learner serves Status and serializable reads only: no
-		// write, linearizable read, watch, lease or cluster call.
-		m.w.reply(m, op, reply{status: OpError, err: errNotForLearner.Error()})
+	if why := m.strictCheck(op); why != "" {
+		m.w.reply(m, op, reply{status: OpError, err: why})
 		return
 	}
-	switch op.Kind {
-	case OpTxn:
-		if mvcc.IsReadOnly(op.Req.Txn) {
-			m.serveRead(op) // etcd serves a transaction that writes nothing like a read
-			return
-		}
-		m.serveWrite(op)
-	case OpPut, OpDelete, OpCompact, OpLeaseGrant, OpLeaseRevoke:
-		m.serveWrite(op)
-	case OpGet:
-		m.serveRead(op)
-	case OpWatch:
-		m.startWatch(op)
-	case OpLeaseKeepAlive, OpLeaseTimeToLive:
-		m.serveLease(op)
-	case OpLeaseLeases:
-		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev(), resp: server.Response{LeaseLeases: m.kv.Leases()}})
-	case OpMemberAdd, OpMemberRemove, OpMemberPromote, OpMemberUpdate, OpMemberList, OpAlarmList, OpAlarmDisarm:
-		m.serveMembership(op)
-	}
-}
-
-func (m *member) serveWrite(op *Op) {
-	if m.soft.Lead == 0 {
-		// etcd holds a proposal until a leader is known (or the client
-		// gives up), where RawNode would reject it at once.
-		m.held = append(m.held, op)
-		return
-	}
-	m.propose(op)
-}
-
-func (m *member) serveRead(op *Op) {
-	if m.readsLocally(op) {
+	switch server.Route(c, r) {
+	case server.Hold:
+		m.held.Hold(op)
+	case server.Propose:
+		m.propose(op)
+	case server.ProposeCluster:
+		m.proposeMembership(op, nil)
+	case server.ReadLocal:
 		m.w.reply(m, op, m.answerRead(op))
-		return
+	case server.ReadIndex:
+		m.reads.Add(readOp{op})
+		m.readIndex(op)
+	case server.OpenWatch:
+		m.startWatch(op)
+	case server.AtLeader:
+		m.atLeader(op, m)
+	case server.ToLeader:
+		m.w.peerSend(m, m.w.members[m.soft.Lead-1], op, nil)
+	case server.ListLeases:
+		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev(), resp: server.Response{LeaseLeases: m.kv.Leases()}})
 	}
-	m.reads.Add(readOp{op})
-	m.readIndex(op)
+}
+
+// role is what the member knows of itself that decides a call's way.
+func (m *member) role() server.Role {
+	return server.Role{Learner: m.isLearner(), Leader: m.soft.RaftState == raft.StateLeader,
+		LeaderKnown: m.soft.Lead != 0, StaleReads: m.w.bug(BugStaleLocalRead)}
 }
 
 // answerRead answers a read (a get, or a transaction that writes nothing)

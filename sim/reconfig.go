@@ -30,35 +30,17 @@ const errProposalDropped = "rpc error: code = Unknown desc = raft proposal dropp
 // it has applied.
 func (m *member) isLearner() bool { return slices.Contains(m.conf.GetLearners(), m.id) }
 
-// serveMembership serves a Cluster API call, or the alarm list.
-func (m *member) serveMembership(op *Op) {
-	if m.isLearner() {
-		m.w.reply(m, op, reply{status: OpError, err: errNotForLearner.Error()})
-		return
-	}
+// strictCheck is etcd's strict reconfiguration check of a member add or
+// remove, before it is proposed (or held for a leader): the error a
+// client sees, or "".
+func (m *member) strictCheck(op *Op) string {
 	switch op.Kind {
-	case OpMemberList:
-		m.serveRead(op) // linearizable unless asked otherwise; answered by answerRead
-		return
-	case OpMemberPromote:
-		m.servePromote(op)
-		return
 	case OpMemberAdd:
-		if why := m.mayAddMember(op); why != "" {
-			m.w.reply(m, op, reply{status: OpError, err: why})
-			return
-		}
+		return m.mayAddMember(op)
 	case OpMemberRemove:
-		if why := m.mayRemoveMember(op); why != "" {
-			m.w.reply(m, op, reply{status: OpError, err: why})
-			return
-		}
+		return m.mayRemoveMember(op)
 	}
-	if m.soft.Lead == 0 {
-		m.held = append(m.held, op) // etcd's proposal waits for a leader
-		return
-	}
-	m.proposeMembership(op, nil)
+	return ""
 }
 
 // mayAddMember is etcd's strict check before a member add
@@ -132,7 +114,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	} else if op.Kind == OpMemberAdd && t.noData && !t.up {
 		m.w.renewHost(t, op, m)
 	} else if op.Kind == OpMemberAdd && (t.started || t.removed) {
-		m.answerMembership(op, origin, reply{status: OpError, err: membership.ErrIDExists})
+		m.answerOrigin(op, origin, reply{status: OpError, err: membership.ErrIDExists})
 		return
 	}
 	ctx := membership.ConfContext{ID: t.memberID}
@@ -155,7 +137,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	err := m.rn.ProposeConfChange(cc)
 	m.leave()
 	if err != nil {
-		m.answerMembership(op, origin, reply{status: OpError, err: errProposalDropped})
+		m.answerOrigin(op, origin, reply{status: OpError, err: errProposalDropped})
 		return
 	}
 	m.writes.Register(op.ID, op)
@@ -166,27 +148,14 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	m.flush()
 }
 
-// answerMembership answers op at m: its client, or the member that
+// answerOrigin answers op at m: its client, or the member that
 // forwarded it.
-func (m *member) answerMembership(op *Op, origin *member, r reply) {
+func (m *member) answerOrigin(op *Op, origin *member, r reply) {
 	if origin != nil && origin != m {
 		m.w.peerSend(m, origin, op, &r)
 		return
 	}
 	m.w.reply(m, op, r)
-}
-
-// servePromote is etcd's PromoteMember: only the leader knows whether a
-// learner has caught up, so another member forwards the call to it.
-func (m *member) servePromote(op *Op) {
-	switch {
-	case m.soft.RaftState == raft.StateLeader:
-		m.promoteAtLeader(op, m)
-	case m.soft.Lead == 0:
-		m.held = append(m.held, op)
-	default:
-		m.w.peerSend(m, m.w.members[m.soft.Lead-1], op, nil)
-	}
 }
 
 // promoteAtLeader is etcd's promoteMember at the leader, for a call that
@@ -205,7 +174,7 @@ func (m *member) promoteAtLeader(op *Op, origin *member) {
 		}
 	})
 	if why := m.cluster.MayPromote(found, learnerMatch, leaderMatch); why != "" {
-		m.answerMembership(op, origin, reply{status: OpError, err: why})
+		m.answerOrigin(op, origin, reply{status: OpError, err: why})
 		return
 	}
 	m.proposeMembership(op, origin)
@@ -274,7 +243,7 @@ func (m *member) applyConfChange(e *pb.Entry) {
 		if why != "" {
 			r = reply{status: OpError, err: why}
 		}
-		m.answerMembership(op, origin, r)
+		m.answerOrigin(op, origin, r)
 	}
 	if why == "" && m.cluster.Find(m.id) == nil && removes(cc, m.id) {
 		// etcd stops a member once it applies its own removal.
