@@ -26,6 +26,9 @@ type Applied struct {
 	// with the keys that went with it.
 	Granted, Revoked    int64
 	GrantedTTL, Deleted int
+	// Alarms are an alarm request's answer: every alarm for a list, the
+	// one raised; none for a disarm (ApplyState.ApplyEntry).
+	Alarms []*etcdserverpb.AlarmMember
 }
 
 // Apply applies a committed client request (or a lessor's revocation) to

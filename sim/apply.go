@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/membershippb"
 	"go.etcd.io/raft/v3"
 
 	"github.com/raftsim/raftsim/lease"
@@ -14,12 +15,12 @@ import (
 )
 
 // The member's glue to etcd's server layer (package server) above raft:
-// the apply path (decode, route, answer the client that waits), reads,
-// watches, proposals and the lessor's work at the leader, with what needs
-// the world: the member's clock, raft, the transcript, and forwarding
-// lease calls to the leader over the member network. It follows etcd's
-// server/etcdserver (apply, v3_server.go) and api/v3rpc (watch.go,
-// interceptor.go).
+// what the apply path needs of the world (replies, the transcript, the
+// member an etcd ID names, the membership), reads, watches, proposals and
+// the lessor's work at the leader, with the member's clock and raft, and
+// forwarding lease calls and promotions to the leader over the member
+// network. It follows etcd's server/etcdserver (apply, v3_server.go) and
+// api/v3rpc (watch.go, interceptor.go).
 
 // leaseRetry is how soon a member tries a forwarded lease request again
 // after it could not reach the leader.
@@ -42,41 +43,65 @@ func (m *member) setClockRate(rate float64) {
 }
 
 // applyEntry applies one committed normal entry: an InternalRaftRequest,
-// as etcd's apply loop decodes it.
+// through the server layer's apply path (server.ApplyState.ApplyEntry);
+// the member does what needs the world (applyHooks).
 func (m *member) applyEntry(data []byte) {
-	var r etcdserverpb.InternalRaftRequest
-	if err := m.w.decoder.Decode(data, &r); err != nil {
+	s := server.ApplyState[*Op]{KV: m.kv, Alarms: &m.cluster.Alarms, Backend: &m.backend, Wait: &m.writes,
+		Watches: &m.watches, IDs: &m.ids, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now)}
+	if err := s.ApplyEntry(&m.w.decoder, data, applyHooks{m}); err != nil {
 		panic("sim: " + m.name + ": bad entry: " + err.Error())
 	}
-	if server.IsClusterRequest(&r) {
-		m.applyCluster(&r)
-		return
-	}
-	m.applyRequest(&r)
 }
 
-// applyRequest applies one committed client request (or the leader's
-// lessor's revocation) through etcd's applier chain (server.KV.ApplyCapped),
-// answers the client that sent it here, and feeds the watches. A request
-// the store refuses (a put with --ignore-value of a key that does not
-// exist), or the capped applier while NOSPACE is raised, is refused here,
-// after raft, as etcd refuses it: its entry is in the log all the same.
-func (m *member) applyRequest(r *etcdserverpb.InternalRaftRequest) {
-	a := m.kv.ApplyCapped(r, m.localNow(), m.cluster.Alarms, &m.backend, int64(m.w.now), m.watches.Watching())
-	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev}
+// applyHooks are what the member does for its apply path
+// (server.ApplyHooks).
+type applyHooks struct{ m *member }
+
+// Answer replies to the client that waits on an applied request.
+func (h applyHooks) Answer(op *Op, a server.Applied) {
+	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev, alarms: a.Alarms}
 	if a.Err != "" {
 		rep = reply{status: OpError, err: a.Err, rev: a.Rev}
 	}
-	if a.Revoked != 0 {
-		if m.w.lessorRevokes[server.RequestID(r)] {
-			m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(a.Deleted, leaseRevokedOne, leaseRevokedMany), a.Revoked, a.Deleted)})
-		}
-		m.leaseGone(a.Revoked)
+	h.m.w.reply(h.m, op, rep)
+}
+
+// Revoked says in the transcript that a leader's lessor revoked an
+// expired lease (a client's revocation goes unsaid), and answers the
+// keep-alives held for it.
+func (h applyHooks) Revoked(id uint64, a server.Applied) {
+	m := h.m
+	if m.w.lessorRevokes[id] {
+		m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(a.Deleted, leaseRevokedOne, leaseRevokedMany), a.Revoked, a.Deleted)})
 	}
-	if op, ok := m.writes.Trigger(server.RequestID(r)); ok {
-		m.w.reply(m, op, rep)
+	m.leaseGone(a.Revoked)
+}
+
+// Publish applies a member's publication to the membership, for the
+// member the world knows by that etcd member ID; the member's own makes
+// it ready to serve clients.
+func (h applyHooks) Publish(r *membershippb.ClusterMemberAttrSetRequest, own bool) {
+	m := h.m
+	if o := m.w.memberWithID(r.Member_ID); o != nil {
+		m.cluster.Publish(o.id, r.MemberAttributes)
 	}
-	m.watches.Notify(a.Events)
+	if own && !m.ready {
+		m.ready = true
+		m.w.fault(m.id, publishedText)
+	}
+}
+
+// SetVersion applies the cluster version to the membership.
+func (h applyHooks) SetVersion(v string) { h.m.cluster.Version = v }
+
+// AlarmChanged says in the transcript what an alarm request raised or
+// cleared.
+func (h applyHooks) AlarmChanged(r *etcdserverpb.AlarmRequest) {
+	text := alarmRaisedText
+	if r.Action == etcdserverpb.AlarmRequest_DEACTIVATE {
+		text = alarmClearedText
+	}
+	h.m.w.fault(h.m.id, fmt.Sprintf(text, r.Alarm, r.MemberID))
 }
 
 // promote makes the member's lessor primary, as etcd does once a new

@@ -212,36 +212,6 @@ func (m *member) monitorClusterVersion() {
 	}
 }
 
-// applyCluster applies a cluster request: a member's publication, the
-// cluster version, an alarm list. A member that applies its own
-// publication from this life (an ID it drew since it started) is ready to
-// serve clients.
-func (m *member) applyCluster(r *etcdserverpb.InternalRaftRequest) {
-	id := server.RequestID(r)
-	switch {
-	case r.ClusterMemberAttrSet != nil:
-		a := r.ClusterMemberAttrSet
-		if o := m.w.memberWithID(a.Member_ID); o != nil {
-			m.cluster.Publish(o.id, a.MemberAttributes)
-		}
-		if a.Member_ID == m.memberID && m.ids.Mine(id) && !m.ready {
-			m.ready = true
-			m.w.fault(m.id, publishedText)
-		}
-	case r.ClusterVersionSet != nil:
-		m.cluster.Version = r.ClusterVersionSet.Ver
-	case r.Alarm != nil:
-		alarms := m.applyAlarm(r.Alarm)
-		if op, ok := m.writes.Trigger(id); ok {
-			rep := reply{status: OpOK, rev: m.kv.Store.Rev(), alarms: alarms}
-			if r.Alarm.Action == etcdserverpb.AlarmRequest_DEACTIVATE {
-				rep.alarms = nil // a disarm answers with every alarm it disarmed (proposeAlarms)
-			}
-			m.w.reply(m, op, rep)
-		}
-	}
-}
-
 // memberWithID returns the member with etcd's member ID id, or nil.
 func (w *World) memberWithID(id uint64) *member {
 	for _, o := range w.members {

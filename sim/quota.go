@@ -61,18 +61,3 @@ func (w *World) Alarms(name string) []string {
 
 // Quota returns the named member's --quota-backend-bytes.
 func (w *World) Quota(name string) int64 { return w.cfg.quota(name) }
-
-// applyAlarm applies an alarm request to the member's alarm store
-// (server.Alarms.Apply), says in the transcript what it raised or
-// cleared, and returns the alarms the answer lists.
-func (m *member) applyAlarm(r *etcdserverpb.AlarmRequest) []*etcdserverpb.AlarmMember {
-	answer, changed := m.cluster.Alarms.Apply(r)
-	if changed {
-		text := alarmRaisedText
-		if r.Action == etcdserverpb.AlarmRequest_DEACTIVATE {
-			text = alarmClearedText
-		}
-		m.w.fault(m.id, fmt.Sprintf(text, r.Alarm, r.MemberID))
-	}
-	return answer
-}

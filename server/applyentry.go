@@ -1,0 +1,107 @@
+package server
+
+import (
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/membershippb"
+)
+
+// The apply path of a committed normal entry at a member, as etcd's
+// applyEntryNormal and its appliers take it: the entry is decoded; a
+// member's publication and the cluster version go to the membership, an
+// alarm request to the alarm store, any other request to the state
+// machine through the applier chain (KV.ApplyCapped); then the client
+// that waits on the request ID is answered (Wait), and the watches get
+// what changed. The member does what needs the world (ApplyHooks).
+
+// ApplyState is the server-layer state of a member that its apply path
+// changes.
+type ApplyState[T comparable] struct {
+	KV      *KV
+	Alarms  *Alarms // its alarm store (kept with its membership)
+	Backend *Backend
+	Wait    *Wait[T]    // the clients waiting on their request IDs
+	Watches *Watches[T] // its clients' watch streams
+	IDs     *IDGen      // its request IDs: which publications are its own from this life
+	Self    uint64      // its etcd member ID
+	Now, At int64       // its own clock, and the world's time (ns)
+}
+
+// ApplyHooks are what the apply path asks of the member: what needs the
+// world (its clients, the member network, the transcript, the other
+// members) or the membership (package membership, which imports this
+// one).
+type ApplyHooks[T any] interface {
+	// Answer answers t, the client waiting on an applied request, with
+	// what applying it did.
+	Answer(t T, a Applied)
+	// Revoked is a lease's revocation applied (a.Revoked, a.Deleted), by
+	// the request with ID id: the keep-alives held for the lease are
+	// answered.
+	Revoked(id uint64, a Applied)
+	// Publish applies a member's publication of its attributes; own: it is
+	// this member's, from this life (it then serves clients).
+	Publish(r *membershippb.ClusterMemberAttrSetRequest, own bool)
+	// SetVersion applies the cluster version.
+	SetVersion(v string)
+	// AlarmChanged is an alarm request that raised or cleared an alarm.
+	AlarmChanged(r *etcdserverpb.AlarmRequest)
+}
+
+// ApplyEntry applies the request a committed normal entry's data holds,
+// decoded with d; an entry that does not decode is an error.
+func (s *ApplyState[T]) ApplyEntry(d *Decoder, data []byte, h ApplyHooks[T]) error {
+	var r etcdserverpb.InternalRaftRequest
+	if err := d.Decode(data, &r); err != nil {
+		return err
+	}
+	if IsClusterRequest(&r) {
+		s.applyCluster(&r, h)
+		return nil
+	}
+	s.applyRequest(&r, h)
+	return nil
+}
+
+// applyRequest applies a client's request (or the leader's lessor's
+// revocation) through etcd's applier chain. A request the store refuses
+// (a put with --ignore-value of a key that does not exist), or the capped
+// applier while NOSPACE is raised, is refused here, after raft, as etcd
+// refuses it: its entry is in the log all the same.
+func (s *ApplyState[T]) applyRequest(r *etcdserverpb.InternalRaftRequest, h ApplyHooks[T]) {
+	a := s.KV.ApplyCapped(r, s.Now, *s.Alarms, s.Backend, s.At, s.Watches.Watching())
+	if a.Revoked != 0 {
+		h.Revoked(RequestID(r), a)
+	}
+	s.answer(RequestID(r), a, h)
+	s.Watches.Notify(a.Events)
+}
+
+// applyCluster applies a cluster request: a member's publication, the
+// cluster version, an alarm request. A publication is the member's own
+// from this life when it carries its member ID and a request ID it drew
+// since it started.
+func (s *ApplyState[T]) applyCluster(r *etcdserverpb.InternalRaftRequest, h ApplyHooks[T]) {
+	id := RequestID(r)
+	switch {
+	case r.ClusterMemberAttrSet != nil:
+		h.Publish(r.ClusterMemberAttrSet, r.ClusterMemberAttrSet.Member_ID == s.Self && s.IDs.Mine(id))
+	case r.ClusterVersionSet != nil:
+		h.SetVersion(r.ClusterVersionSet.Ver)
+	case r.Alarm != nil:
+		alarms, changed := s.Alarms.Apply(r.Alarm)
+		if changed {
+			h.AlarmChanged(r.Alarm)
+		}
+		if r.Alarm.Action == etcdserverpb.AlarmRequest_DEACTIVATE {
+			alarms = nil // a disarm answers with every alarm it disarmed, which its member gathered as it proposed it
+		}
+		s.answer(id, Applied{Rev: s.KV.Store.Rev(), Alarms: alarms}, h)
+	}
+}
+
+// answer answers the client that waits on request ID id, if one does.
+func (s *ApplyState[T]) answer(id uint64, a Applied, h ApplyHooks[T]) {
+	if t, ok := s.Wait.Trigger(id); ok {
+		h.Answer(t, a)
+	}
+}

@@ -1,0 +1,89 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/membershippb"
+
+	"github.com/raftsim/raftsim/mvcc"
+)
+
+// hooksLog writes down what the apply path asks of the member.
+type hooksLog struct{ said []string }
+
+func (h *hooksLog) Answer(t string, a Applied) {
+	h.said = append(h.said, fmt.Sprintf("answer %s rev %d err %q alarms %d", t, a.Rev, a.Err, len(a.Alarms)))
+}
+func (h *hooksLog) Revoked(id uint64, a Applied) {
+	h.said = append(h.said, fmt.Sprintf("revoked lease %d by %d", a.Revoked, id))
+}
+func (h *hooksLog) Publish(r *membershippb.ClusterMemberAttrSetRequest, own bool) {
+	h.said = append(h.said, fmt.Sprintf("publish %d own %v", r.Member_ID, own))
+}
+func (h *hooksLog) SetVersion(v string) { h.said = append(h.said, "version "+v) }
+func (h *hooksLog) AlarmChanged(r *etcdserverpb.AlarmRequest) {
+	h.said = append(h.said, "alarm "+r.Action.String())
+}
+
+type noSink struct{}
+
+func (noSink) Send(string, int, mvcc.WatchResponse) {}
+func (noSink) Cancel(string, string, int64)         {}
+
+// Each entry goes its way: a put to the state machine, a revocation too
+// (the held keep-alives answered before the client), a publication and
+// the cluster version to the membership, an alarm to the alarm store; the
+// client that waits on the request ID is answered, once.
+func TestApplyEntry(t *testing.T) {
+	kv := NewKV(1)
+	var (
+		b       Backend
+		alarms  Alarms
+		wait    Wait[string]
+		watches Watches[string]
+		d       Decoder
+		h       hooksLog
+	)
+	b.Attach(kv, func() int64 { return 0 })
+	watches.Store(kv.Store, noSink{})
+	ids := NewIDGen(7, 0)
+	s := ApplyState[string]{KV: kv, Alarms: &alarms, Backend: &b, Wait: &wait, Watches: &watches, IDs: &ids, Self: 7}
+	apply := func(r *etcdserverpb.InternalRaftRequest) {
+		if err := s.ApplyEntry(&d, Encode(r), &h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put, _ := Proposal(&ids, &Request{Put: &etcdserverpb.PutRequest{Key: []byte("k")}})
+	wait.Register(put, "put")
+	apply(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: put}, Put: &etcdserverpb.PutRequest{Key: []byte("k")}})
+	apply(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: put}, Put: &etcdserverpb.PutRequest{Key: []byte("k")}})
+	apply(&etcdserverpb.InternalRaftRequest{LeaseGrant: &etcdserverpb.LeaseGrantRequest{ID: 5, TTL: 60}})
+	wait.Register(40, "revoke")
+	apply(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 40}, LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{ID: 5}})
+	mine := ids.Next()
+	apply(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: mine}, ClusterMemberAttrSet: &membershippb.ClusterMemberAttrSetRequest{Member_ID: 7}})
+	apply(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 1}, ClusterMemberAttrSet: &membershippb.ClusterMemberAttrSetRequest{Member_ID: 7}})
+	apply(&etcdserverpb.InternalRaftRequest{ClusterVersionSet: &membershippb.ClusterVersionSetRequest{Ver: "3.6.0"}})
+	wait.Register(41, "alarm")
+	apply(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: 41},
+		Alarm: &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_ACTIVATE, MemberID: 7, Alarm: etcdserverpb.AlarmType_NOSPACE}})
+	want := []string{
+		`answer put rev 2 err "" alarms 0`,
+		"revoked lease 5 by 40",
+		`answer revoke rev 3 err "" alarms 0`,
+		"publish 7 own true",
+		"publish 7 own false",
+		"version 3.6.0",
+		"alarm ACTIVATE",
+		`answer alarm rev 3 err "" alarms 1`,
+	}
+	if !slices.Equal(h.said, want) {
+		t.Fatalf("the apply path did\n%q\nwant\n%q", h.said, want)
+	}
+	if err := s.ApplyEntry(&d, []byte{0xff}, &h); err == nil {
+		t.Fatal("a bad entry applied")
+	}
+}
