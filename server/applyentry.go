@@ -6,7 +6,9 @@ import (
 )
 
 // The apply path of a committed normal entry at a member, as etcd's
-// applyEntryNormal and its appliers take it: the entry is decoded; a
+// applyEntryNormal and its appliers take it: the empty entry a leader
+// appends at the start of its term is its first commit in the term (a
+// leader then promotes its lessor); any other entry is decoded; a
 // member's publication and the cluster version go to the membership, an
 // alarm request to the alarm store, any other request to the state
 // machine through the applier chain (KV.ApplyCapped); then the client
@@ -24,6 +26,22 @@ type ApplyState[T comparable] struct {
 	IDs     *IDGen      // its request IDs: which publications are its own from this life
 	Self    uint64      // its etcd member ID
 	Now, At int64       // its own clock, and the world's time (ns)
+
+	// For the first commit in a term: whether the member leads (as raft
+	// last told it), its lessor loop, and how long the leases it inherits
+	// live past their TTL (ns, an election timeout).
+	Leader bool
+	Lease  *LeaseLoop
+	Extend int64
+}
+
+// FirstCommit is what a member's first commit in a term did: a leader's
+// checks the cluster version (etcd's firstCommitInTerm wakes its
+// monitorClusterVersions) and promotes its lessor, which inherits the
+// leases it holds unless it was primary already.
+type FirstCommit struct {
+	Leader    bool // it leads: the cluster version is to be checked
+	Inherited int  // the leases its lessor inherited as it was promoted
 }
 
 // ApplyHooks are what the apply path asks of the member: what needs the
@@ -45,11 +63,18 @@ type ApplyHooks[T any] interface {
 	SetVersion(v string)
 	// AlarmChanged is an alarm request that raised or cleared an alarm.
 	AlarmChanged(r *etcdserverpb.AlarmRequest)
+	// FirstCommitInTerm is the empty entry that starts a term applied.
+	FirstCommitInTerm(f FirstCommit)
 }
 
 // ApplyEntry applies the request a committed normal entry's data holds,
-// decoded with d; an entry that does not decode is an error.
+// decoded with d, or the first commit in a term for an entry with no data;
+// an entry that does not decode is an error.
 func (s *ApplyState[T]) ApplyEntry(d *Decoder, data []byte, h ApplyHooks[T]) error {
+	if len(data) == 0 {
+		h.FirstCommitInTerm(s.firstCommitInTerm())
+		return nil
+	}
 	var r etcdserverpb.InternalRaftRequest
 	if err := d.Decode(data, &r); err != nil {
 		return err
@@ -60,6 +85,17 @@ func (s *ApplyState[T]) ApplyEntry(d *Decoder, data []byte, h ApplyHooks[T]) err
 	}
 	s.applyRequest(&r, h)
 	return nil
+}
+
+// firstCommitInTerm is what etcd's applyEntryNormal does for the empty
+// entry a new leader appends: only a member that leads promotes its
+// lessor, and only a leader's version monitor sets the cluster version.
+func (s *ApplyState[T]) firstCommitInTerm() FirstCommit {
+	if !s.Leader {
+		return FirstCommit{}
+	}
+	n, _ := s.Lease.Promote(s.KV, s.Extend, s.Now)
+	return FirstCommit{Leader: true, Inherited: n}
 }
 
 // applyRequest applies a client's request (or the leader's lessor's

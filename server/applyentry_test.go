@@ -27,6 +27,9 @@ func (h *hooksLog) SetVersion(v string) { h.said = append(h.said, "version "+v) 
 func (h *hooksLog) AlarmChanged(r *etcdserverpb.AlarmRequest) {
 	h.said = append(h.said, "alarm "+r.Action.String())
 }
+func (h *hooksLog) FirstCommitInTerm(f FirstCommit) {
+	h.said = append(h.said, fmt.Sprintf("first commit leader %v inherited %d", f.Leader, f.Inherited))
+}
 
 type noSink struct{}
 
@@ -85,5 +88,42 @@ func TestApplyEntry(t *testing.T) {
 	}
 	if err := s.ApplyEntry(&d, []byte{0xff}, &h); err == nil {
 		t.Fatal("a bad entry applied")
+	}
+}
+
+// The empty entry that starts a term: a leader promotes its lessor (which
+// inherits its leases, once) and checks the cluster version; a follower
+// does neither.
+func TestFirstCommitInTerm(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		leader  bool
+		primary bool // the lessor is primary already
+		want    string
+		promote bool // the lessor is primary after
+	}{
+		{"follower", false, false, "first commit leader false inherited 0", false},
+		{"new leader", true, false, "first commit leader true inherited 1", true},
+		{"leader already primary", true, true, "first commit leader true inherited 0", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			kv := NewKV(1)
+			kv.Lessor.Grant(5, 60, 0)
+			var loop LeaseLoop
+			if c.primary {
+				loop.Promote(kv, 1, 0)
+			}
+			var h hooksLog
+			s := ApplyState[string]{KV: kv, Now: 10, Leader: c.leader, Lease: &loop, Extend: 1}
+			if err := s.ApplyEntry(nil, nil, &h); err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{c.want}; !slices.Equal(h.said, want) {
+				t.Fatalf("the first commit did %q, want %q", h.said, want)
+			}
+			if got := kv.Lessor.IsPrimary(); got != c.promote {
+				t.Fatalf("lessor primary = %v, want %v", got, c.promote)
+			}
+		})
 	}
 }

@@ -5,7 +5,8 @@
 // member's ID generator); the checks etcd's gRPC layer makes before a
 // request reaches raft, and which way a call goes at the member that
 // received it (Admit, Route, Held); the apply path of a committed entry
-// (ApplyState.ApplyEntry); the state machine a member applies committed
+// (ApplyState.ApplyEntry), a new leader's first commit in its term among
+// them; the state machine a member applies committed
 // entries into (KV: the MVCC store and the lessor) and what applying one
 // did; reads, and the read-index path of linearizable ones (Reads); the
 // leader's answers to lease keep-alives and timetolives, and its lessor

@@ -47,7 +47,8 @@ func (m *member) setClockRate(rate float64) {
 // the member does what needs the world (applyHooks).
 func (m *member) applyEntry(data []byte) {
 	s := server.ApplyState[*Op]{KV: m.kv, Alarms: &m.cluster.Alarms, Backend: &m.backend, Wait: &m.writes,
-		Watches: &m.watches, IDs: &m.ids, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now)}
+		Watches: &m.watches, IDs: &m.ids, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now),
+		Leader: m.soft.RaftState == raft.StateLeader, Lease: &m.leaseLoop, Extend: int64(m.w.leaseExtend())}
 	if err := s.ApplyEntry(&m.w.decoder, data, applyHooks{m}); err != nil {
 		panic("sim: " + m.name + ": bad entry: " + err.Error())
 	}
@@ -94,6 +95,21 @@ func (h applyHooks) Publish(r *membershippb.ClusterMemberAttrSetRequest, own boo
 // SetVersion applies the cluster version to the membership.
 func (h applyHooks) SetVersion(v string) { h.m.cluster.Version = v }
 
+// FirstCommitInTerm has a leader check the cluster version once the
+// Ready is over (afterAdvance), and says in the transcript how many leases
+// its lessor inherited.
+func (h applyHooks) FirstCommitInTerm(f server.FirstCommit) {
+	m := h.m
+	m.wantVersion = f.Leader
+	if f.Inherited > 0 {
+		m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(f.Inherited, leasesInheritedOne, leasesInheritedMany), f.Inherited, m.w.leaseExtend())})
+	}
+}
+
+// leaseExtend is how long the leases a new leader's lessor inherits live
+// past their TTL: an election timeout.
+func (w *World) leaseExtend() time.Duration { return time.Duration(w.cfg.ElectionTicks) * w.cfg.Tick }
+
 // AlarmChanged says in the transcript what an alarm request raised or
 // cleared.
 func (h applyHooks) AlarmChanged(r *etcdserverpb.AlarmRequest) {
@@ -102,17 +118,6 @@ func (h applyHooks) AlarmChanged(r *etcdserverpb.AlarmRequest) {
 		text = alarmClearedText
 	}
 	h.m.w.fault(h.m.id, fmt.Sprintf(text, r.Alarm, r.MemberID))
-}
-
-// promote makes the member's lessor primary, as etcd does once a new
-// leader applies the empty entry of its term: the leases it inherits live
-// their TTL again, plus an election timeout.
-func (m *member) promote() {
-	extend := time.Duration(m.w.cfg.ElectionTicks) * m.w.cfg.Tick
-	n, ok := m.leaseLoop.Promote(m.kv, int64(extend), m.localNow())
-	if ok && n > 0 {
-		m.w.record(Event{Kind: EvFault, Node: m.id, Text: fmt.Sprintf(pick(n, leasesInheritedOne, leasesInheritedMany), n, extend)})
-	}
 }
 
 // expireLeases is the leader's lessor loop (every 500ms of its own clock):

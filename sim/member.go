@@ -619,18 +619,7 @@ func (m *member) apply(ents []*pb.Entry) {
 		m.applied = idx
 		switch e.GetType() {
 		case pb.EntryNormal:
-			switch data := e.GetData(); {
-			case len(data) == 0:
-				// A new leader's first entry: once it is applied, etcd's
-				// leader checks the cluster version (firstCommitInTerm)
-				// and promotes its lessor.
-				m.wantVersion = m.soft.RaftState == raft.StateLeader
-				if m.wantVersion {
-					m.promote()
-				}
-			default:
-				m.applyEntry(data)
-			}
+			m.applyEntry(e.GetData()) // a new leader's empty entry too: its first commit in the term
 		case pb.EntryConfChange, pb.EntryConfChangeV2:
 			m.applyConfChange(e)
 			if m.removed {
