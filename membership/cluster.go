@@ -182,6 +182,15 @@ func (c *Cluster) ApplyConfChange(typ pb.ConfChangeType, id uint64, ctx ConfCont
 	}
 }
 
+// IDs returns the members' raft IDs, learners too, in raft ID order.
+func (c *Cluster) IDs() []uint64 {
+	out := make([]uint64, len(c.Members))
+	for i, cm := range c.Members {
+		out[i] = cm.ID
+	}
+	return out
+}
+
 // Voters returns the voting members.
 func (c *Cluster) Voters() []Member {
 	var out []Member

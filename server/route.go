@@ -8,7 +8,8 @@ import (
 
 // Serving a client call at the member that received it, as etcd's gRPC
 // layer (api/v3rpc and its interceptors) and EtcdServer's entry points
-// (v3_server.go, server.go) do: first the refusals (Admit), then the way
+// (v3_server.go, server.go) do: first whether it is served at all yet
+// (Arrive), then the refusals (Admit), then the way
 // the call goes (Route): a write to raft, a read locally or by read index,
 // a lease call or a promotion to the leader, a cluster change to raft.
 // Writes and calls for the leader wait while the member knows no leader
@@ -47,6 +48,33 @@ type Role struct {
 	// StaleReads serves every read locally, linearizable ones too
 	// (package sim's BugStaleLocalRead).
 	StaleReads bool
+}
+
+// Arrival is what becomes of a call as it reaches a member.
+type Arrival uint8
+
+// The arrivals.
+const (
+	WaitPublished  Arrival = iota + 1 // hold it until the member has published itself, then let it arrive again
+	RefuseTooLarge                    // refuse it with ErrTooLarge
+	Serve                             // serve it: the quota check, Admit, then Route
+)
+
+// Arrive returns what becomes of c as it reaches a member: etcd serves
+// clients only once it has published itself (its gRPC server waits for
+// ReadyNotify), and will not propose a write over --max-request-bytes
+// (TooLarge, with nextID, the request ID the member draws next; only a
+// write is measured, since the entry would hold nothing of a read). NB: this
+// comes before the quota check, so that a write too large to propose
+// raises no NOSPACE alarm.
+func Arrive(c Call, published bool, nextID uint64) Arrival {
+	switch {
+	case !published:
+		return WaitPublished
+	case (c.Kind == CallWrite || c.Kind == CallTxn) && TooLarge(c.Req, nextID):
+		return RefuseTooLarge
+	}
+	return Serve
 }
 
 // ErrNotForLearner is etcd's answer to a call a learner does not serve.

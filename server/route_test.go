@@ -2,6 +2,7 @@ package server
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
@@ -88,5 +89,34 @@ func TestHeld(t *testing.T) {
 	}
 	if got := h.Release(); !slices.Equal(got, []string{"a", "b"}) || h.Len() != 0 {
 		t.Fatalf("released %q, %d left; want [a b], 0", got, h.Len())
+	}
+}
+
+// A member that has not published itself serves nothing yet; a write (or
+// any transaction) too large to propose is refused; anything else, a
+// large read among them, is served.
+func TestArrive(t *testing.T) {
+	big := strings.Repeat("a", MaxRequestBytes)
+	bigPut := Put("k", big)
+	bigGet := &Request{Range: &etcdserverpb.RangeRequest{Key: []byte(big)}}
+	readTxn := &Request{Txn: &etcdserverpb.TxnRequest{Success: []*etcdserverpb.RequestOp{
+		{Request: &etcdserverpb.RequestOp_RequestRange{RequestRange: bigGet.Range}}}}}
+	small := Put("k", "v")
+	for _, tc := range []struct {
+		name      string
+		c         Call
+		published bool
+		want      Arrival
+	}{
+		{"unpublished", Call{Kind: CallWrite, Req: &small}, false, WaitPublished},
+		{"unpublished, too large", Call{Kind: CallWrite, Req: &bigPut}, false, WaitPublished},
+		{"put", Call{Kind: CallWrite, Req: &small}, true, Serve},
+		{"put too large", Call{Kind: CallWrite, Req: &bigPut}, true, RefuseTooLarge},
+		{"txn too large, read only", Call{Kind: CallTxn, Req: readTxn}, true, RefuseTooLarge},
+		{"get with a large key", Call{Kind: CallRange, Req: bigGet}, true, Serve},
+	} {
+		if got := Arrive(tc.c, tc.published, 1<<40); got != tc.want {
+			t.Errorf("%s: arrival %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }

@@ -184,12 +184,6 @@ func (m *member) read(op *Op) reply {
 	return reply{status: OpOK, resp: resp, applied: m.applied}
 }
 
-// tooLargeToPropose reports whether etcd refuses to propose a write: its
-// entry would be larger than --max-request-bytes.
-func (m *member) tooLargeToPropose(op *Op) bool {
-	return op.Kind.IsWrite() && server.TooLarge(&op.Req, m.ids.Peek())
-}
-
 // propose puts a client write into raft at this member, as etcd's
 // processInternalRaftRequestOnce does (server.Proposal): the request in an
 // InternalRaftRequest with an ID of its own, which the member waits on.

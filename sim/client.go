@@ -7,10 +7,8 @@ import (
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
-	"go.etcd.io/raft/v3"
 
 	"github.com/raftsim/raftsim/i18n"
-	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/server"
 )
 
@@ -499,21 +497,21 @@ func (w *World) requestArrive(m *member, op *Op) {
 		return
 	}
 	op.group = int32(m.group)
-	if !m.ready {
-		// etcd serves clients only once it has published itself.
-		m.unready.Hold(op)
-		return
-	}
 	w.accept(m, op)
 }
 
-// accept takes a request a member ready to serve clients has received.
+// accept takes a request a running member has received, as the server
+// layer decides (server.Arrive): one it does not serve yet waits until it
+// has published itself (then it is accepted again).
 func (w *World) accept(m *member, op *Op) {
-	if m.tooLargeToPropose(op) {
+	switch server.Arrive(server.Call{Kind: op.Kind.call(), Req: &op.Req}, m.ready, m.ids.Peek()) {
+	case server.WaitPublished:
+		m.unready.Hold(op)
+	case server.RefuseTooLarge:
 		w.reply(m, op, reply{status: OpError, err: server.ErrTooLarge})
-		return
+	case server.Serve:
+		m.serve(op)
 	}
-	m.serve(op)
 }
 
 // reply sends r from m back to op's client.
@@ -610,79 +608,35 @@ func (w *World) clientEvent(e *event) {
 }
 
 // timedOut is what etcd answers a request that ran out of its request
-// timeout at the member it was sent to.
-//
-//   - A member that has not yet published itself serves no client: the
-//     call waits for the deadline ("context deadline exceeded").
-//   - A read (a get, a transaction that writes nothing, the member list)
-//     waited for its read index: "request timed out" (requestCurrentIndex).
-//   - A proposal still held because its member never learned of a leader
-//     was blocked in raft's Propose, which returns the context's own error:
-//     "context deadline exceeded" (gRPC DeadlineExceeded). A promotion
-//     waiting for a leader to forward to fails with "no leader"
-//     (waitLeader).
-//   - A proposal raft took gets etcd's guess at why it did not commit
-//     (parseProposeCtxErr): if it began within two election timeouts
-//     before its member became leader, the previous leader probably failed;
-//     if its member leads but has not been connected to a quorum of the
-//     members since it began, or follows a leader it has not been connected
-//     to since then, the connection was probably lost.
+// timeout at the member it was sent to (server.TimeoutErr), from where the
+// call stood there and what the member knew.
 func (w *World) timedOut(op *Op) string {
-	const plain = "etcdserver: request timed out"
 	m := w.members[w.endpointOf(op)-1]
-	if m.unready.Holds(op) {
-		return "context deadline exceeded" // etcd serves no client before it has published
-	}
-	proposal := op.Kind.IsWrite() && !(op.Kind == OpTxn && mvcc.IsReadOnly(op.Req.Txn)) ||
-		op.Kind.isMembership() && op.Kind != OpMemberList
-	if !proposal || !m.up {
-		return plain
-	}
-	if m.held.Holds(op) {
-		if op.Kind == OpMemberPromote {
-			return "etcdserver: no leader"
-		}
-		return "context deadline exceeded"
-	}
-	if op.Kind == OpMemberPromote {
-		return plain // PromoteMember's own timeout, whoever proposed it
-	}
-	// The member began on this attempt when it arrived there.
+	return server.TimeoutErr(server.TimedOut{Call: server.Call{Kind: op.Kind.call(), Req: &op.Req},
+		Unpublished: m.unready.Holds(op), Down: !m.up, HeldNoLeader: m.held.Holds(op),
+		Start: int64(w.arrivedAt(op)), LeadElected: int64(m.leadElected),
+		ElectionTimeout: int64(w.cfg.ElectionTicks) * int64(w.cfg.Tick),
+		Self:            m.id, Lead: m.soft.Lead, Members: m.cluster.IDs(), Peer: m.peer})
+}
+
+// arrivedAt is when op's last attempt arrived at its member: a retry
+// leaves its client after the retry backoff.
+func (w *World) arrivedAt(op *Op) Time {
 	start := op.Start
 	if rs := op.Retries(); len(rs) > 0 {
 		start = rs[len(rs)-1].At + Time(clientRetryBackoff)
 	}
-	start += Time(w.cfg.ClientLatency)
-	electionTimeout := Time(w.cfg.ElectionTicks) * Time(w.cfg.Tick)
-	if m.leadElected != 0 && start > m.leadElected-2*electionTimeout && start < m.leadElected {
-		return "etcdserver: request timed out, possibly due to previous leader failure"
+	return start + Time(w.cfg.ClientLatency)
+}
+
+// peer is the member's transport's view of the peer with raft ID id:
+// whether its stream is up, and since when.
+func (m *member) peer(id uint64) (up bool, since int64) {
+	if int(id) >= len(m.peers) {
+		return false, 0
 	}
-	connected := func(peer uint64) bool {
-		if int(peer) >= len(m.peers) {
-			return false
-		}
-		c := m.peers[peer]
-		return c.ok && c.since < start
-	}
-	const lost = "etcdserver: request timed out, possibly due to connection lost"
-	switch lead := m.soft.Lead; lead {
-	case raft.None:
-	case m.id:
-		n := 0
-		for _, cm := range m.cluster.Members {
-			if cm.ID == m.id || connected(cm.ID) {
-				n++
-			}
-		}
-		if n < len(m.cluster.Members)/2+1 {
-			return lost
-		}
-	default:
-		if !connected(lead) {
-			return lost
-		}
-	}
-	return plain
+	c := m.peers[id]
+	return c.ok, int64(c.since)
 }
 
 // ended calls the operation's after hook, once.
