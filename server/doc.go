@@ -11,17 +11,17 @@
 // the MVCC store and the lessor) and what applying one did; reads, and the
 // read-index path of linearizable ones (Reads); the leader's answers to
 // lease keep-alives and timetolives, and its lessor loop (LeaseLoop); the
-// Maintenance answers: Status, the space quota and the alarm store
-// (Alarms), the backend's batches over a model of its bbolt file
-// (Backend), and the snapshot file of a state machine and back
-// (KV.Snapshot, RestoreKV); the clients' watch streams over the member's
-// watchable store (Watches).
+// Maintenance answers: Status, MoveLeader's check (CheckTransferee), the
+// space quota (Backend.QuotaCheck) and the alarm store (Alarms), the
+// backend's batches over a model of its bbolt file (Backend), and the
+// snapshot file of a state machine and back (KV.Snapshot, RestoreKV); the
+// clients' watch streams over the member's watchable store (Watches).
 //
 // It drives nothing: package sim's members own raft, the disk, the clock,
 // the scheduler and the network, and call in here to propose, apply and
 // answer (the narrow interface is KV, Arrive, Admit, Route, Held,
 // TimeoutErr, ApplyState, LeaseLoop, Reads, Wait, HeldKeepAlives,
 // LeaderMonitor, IDGen, Encode/Decoder, Validate, TooLarge, Backend,
-// Alarms, Status and Watches). Nothing here reads the wall clock, starts a
-// goroutine or lets map order reach its answers.
+// Alarms, Status, CheckTransferee and Watches). Nothing here reads the
+// wall clock, starts a goroutine or lets map order reach its answers.
 package server

@@ -82,3 +82,53 @@ func TestOverQuota(t *testing.T) {
 		t.Fatal("the capped applier's rule is wrong")
 	}
 }
+
+// A request over the quota is refused, and the member raises its NOSPACE
+// alarm unless it stands already (another member's does not count) or no
+// leader is known; one within the quota is neither.
+func TestQuotaCheck(t *testing.T) {
+	var b Backend
+	b.Attach(NewKV(1), func() int64 { return 0 })
+	put := Put("k", "v")
+	full := b.File.Size() // every request that costs something is over
+	var mine, others Alarms
+	mine.Apply(&etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_ACTIVATE, MemberID: 7, Alarm: etcdserverpb.AlarmType_NOSPACE})
+	others.Apply(&etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_ACTIVATE, MemberID: 9, Alarm: etcdserverpb.AlarmType_NOSPACE})
+	for _, tc := range []struct {
+		name          string
+		quota         int64
+		alarms        Alarms
+		leaderKnown   bool
+		refuse, raise bool
+	}{
+		{"within the quota", DefaultQuota, nil, true, false, false},
+		{"over, no alarm", full, nil, true, true, true},
+		{"over, no leader", full, nil, false, true, false},
+		{"over, its alarm raised", full, mine, true, true, false},
+		{"over, another's alarm raised", full, others, true, true, true},
+	} {
+		refuse, raise := b.QuotaCheck(&put, tc.quota, tc.alarms, 7, tc.leaderKnown)
+		if refuse != tc.refuse || raise != tc.raise {
+			t.Errorf("%s: refuse %v raise %v, want %v %v", tc.name, refuse, raise, tc.refuse, tc.raise)
+		}
+	}
+}
+
+// Only a voter can be made leader.
+func TestCheckTransferee(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		t    Transferee
+		want string
+	}{
+		{"voter", Transferee{Known: true, Voter: true}, ""},
+		{"unknown", Transferee{Voter: true}, ErrBadLeaderTransferee},
+		{"learner (even one counted a voter)", Transferee{Known: true, Learner: true, Voter: true}, ErrBadLeaderTransferee},
+		{"removed", Transferee{Known: true, Removed: true, Voter: true}, ErrBadLeaderTransferee},
+		{"not in the configuration", Transferee{Known: true}, ErrBadLeaderTransferee},
+	} {
+		if got := CheckTransferee(tc.t); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

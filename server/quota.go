@@ -55,10 +55,22 @@ func txnCost(ops []*etcdserverpb.RequestOp) int {
 	return n
 }
 
-// OverQuota is etcd's gRPC quota check (quotaKVServer, quotaLeaseServer):
-// whether r would take the backend's file (DB SIZE, as it stands) to
-// quota. The member then refuses it with ErrNoSpace and raises the
-// NOSPACE alarm (NoSpaceAlarm) unless it stands already.
+// QuotaCheck is etcd's gRPC quota check at member (quotaKVServer,
+// quotaLeaseServer; quotaAlarmer.check): a request over the quota
+// (OverQuota) is refused with ErrNoSpace, and the member raises its NOSPACE
+// alarm through raft (NoSpaceAlarm). NB: it raises it only while it stands
+// not yet in alarms, the alarms it has applied (etcd proposes it again at
+// every refusal, and applies it once), and only while it knows a leader
+// (raft drops a proposal without one; etcd's would wait for one).
+func (b *Backend) QuotaCheck(r *Request, quota int64, alarms Alarms, member uint64, leaderKnown bool) (refuse, raise bool) {
+	if !b.OverQuota(r, quota) {
+		return false, false
+	}
+	return true, leaderKnown && !alarms.Has(member, etcdserverpb.AlarmType_NOSPACE)
+}
+
+// OverQuota reports whether r would take the backend's file (DB SIZE, as
+// it stands) to quota.
 func (b *Backend) OverQuota(r *Request, quota int64) bool {
 	cost := quotaCost(r)
 	return cost != 0 && b.File != nil && b.File.Size()+cost >= quota

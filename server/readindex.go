@@ -71,8 +71,14 @@ func (q *Reads[T]) ReadState(ctx []byte, index uint64) {
 	}
 }
 
+// ErrLeaderChanged is what etcd answers a linearizable read whose read
+// index a change of leader interrupted (a retryable error: clientv3 sends
+// the read again).
+const ErrLeaderChanged = "etcdserver: leader changed"
+
 // LeaderChanged is a new leader: fail is called for each pending read
-// still waiting for its read index, which stops waiting.
+// still waiting for its read index, which stops waiting (the member
+// answers it ErrLeaderChanged).
 func (q *Reads[T]) LeaderChanged(fail func(T)) {
 	if len(q.waiting) == 0 {
 		return

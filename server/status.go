@@ -18,6 +18,24 @@ const ServerVersion = "3.6.16"
 // that cannot lead.
 const ErrBadLeaderTransferee = "etcdserver: bad leader transferee"
 
+// Transferee is what a member knows of the member a MoveLeader names.
+type Transferee struct {
+	Known   bool // a member of the world by that name
+	Learner bool // a learner in the member's configuration
+	Removed bool // removed from the cluster
+	Voter   bool // a voter in the member's configuration
+}
+
+// CheckTransferee is etcd's MoveLeader check before it asks raft: only a
+// voting member can be made leader; ErrBadLeaderTransferee for any other,
+// "" for a voter.
+func CheckTransferee(t Transferee) string {
+	if !t.Known || t.Learner || t.Removed || !t.Voter {
+		return ErrBadLeaderTransferee
+	}
+	return ""
+}
+
 // StorageVersion is the storage version a member's backend holds at
 // clusterVersion: 3.6 once the cluster version has reached it (etcd's
 // monitorStorageVersion moves it), and none before, which etcd reads as

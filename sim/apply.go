@@ -145,13 +145,9 @@ func (m *member) pollLeader() {
 
 // startWatch opens a watch at the member (server.Watches): it answers
 // that the watch is created, then the member's watchable store catches it
-// up from its start revision. A watch that requires a leader is refused
-// at a member that knows none, as etcd's gRPC interceptor refuses it.
+// up from its start revision. (A watch that requires a leader at a member
+// that knows none was refused before, by server.Admit.)
 func (m *member) startWatch(op *Op) {
-	if op.RequireLeader && m.soft.Lead == 0 {
-		m.w.reply(m, op, reply{status: OpError, err: server.ErrNoLeader})
-		return
-	}
 	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.Store.Rev()})
 	m.watches.Start(op, op.Req.Watch, op.RequireLeader)
 }

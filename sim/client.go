@@ -406,7 +406,7 @@ func unavailable(err string) bool {
 		return true
 	}
 	switch err {
-	case errLeaderChanged, "etcdserver: no leader", "etcdserver: unhealthy cluster", "etcdserver: server stopped":
+	case server.ErrLeaderChanged, "etcdserver: no leader", "etcdserver: unhealthy cluster", "etcdserver: server stopped":
 		return true
 	}
 	return false

@@ -49,12 +49,9 @@ func (w *World) header(m *member, withRevision bool) *pb.ResponseHeader {
 }
 
 // CheckTransferee returns etcd's error for a MoveLeader to the named member
-// when it cannot lead (a learner, a removed member, no such member), as
-// etcd's MoveLeader checks it before it asks raft; "" when it can.
+// when it cannot lead (server.CheckTransferee: a learner, a removed member,
+// no such member); "" when it can.
 func (w *World) CheckTransferee(name string) string {
 	in, ok := w.Info(name)
-	if !ok || in.Learner || in.Removed || !in.Voter {
-		return server.ErrBadLeaderTransferee
-	}
-	return ""
+	return server.CheckTransferee(server.Transferee{Known: ok, Learner: in.Learner, Removed: in.Removed, Voter: in.Voter})
 }

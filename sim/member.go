@@ -697,11 +697,6 @@ func (m *member) answerRead(op *Op) reply {
 	return m.read(op)
 }
 
-// errLeaderChanged is what etcd answers a linearizable read whose read
-// index a change of leader interrupted (a retryable error: clientv3 sends
-// the read again).
-const errLeaderChanged = "etcdserver: leader changed"
-
 // setSoft takes the role and leader a Ready announces. When it learns of a
 // new leader (one it did not know just before, even after a spell with
 // none), etcd's linearizable read loop gives up on the read index it is
@@ -717,7 +712,7 @@ func (m *member) setSoft(ss raft.SoftState) {
 	if !newLeader {
 		return
 	}
-	m.reads.LeaderChanged(func(r readOp) { m.w.reply(m, r.Op, reply{status: OpError, err: errLeaderChanged}) })
+	m.reads.LeaderChanged(func(r readOp) { m.w.reply(m, r.Op, reply{status: OpError, err: server.ErrLeaderChanged}) })
 }
 
 // readIndex asks raft for a read index, and asks again every 500ms until

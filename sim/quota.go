@@ -3,8 +3,6 @@ package sim
 import (
 	"fmt"
 
-	"go.etcd.io/etcd/api/v3/etcdserverpb"
-
 	"github.com/raftsim/raftsim/server"
 )
 
@@ -28,24 +26,30 @@ func (c *Config) quota(name string) int64 {
 	return c.QuotaBackendBytes
 }
 
-// overQuota is etcd's gRPC quota check (server.Backend.OverQuota): a
-// request that would take the member's database file to the quota is
-// refused, and the member raises the NOSPACE alarm through raft.
+// overQuota carries out etcd's gRPC quota check
+// (server.Backend.QuotaCheck): whether the member refuses op for lack of
+// space, and proposing the NOSPACE alarm through raft when the check says
+// to raise it.
 func (m *member) overQuota(op *Op) bool {
-	if !m.backend.OverQuota(&op.Req, m.w.cfg.quota(m.name)) {
-		return false
+	quota := m.w.cfg.quota(m.name)
+	refuse, raise := m.backend.QuotaCheck(&op.Req, quota, m.cluster.Alarms, m.memberID, m.soft.Lead != 0)
+	if raise {
+		m.raiseNoSpace(quota)
 	}
-	if !m.cluster.Alarms.Has(m.memberID, etcdserverpb.AlarmType_NOSPACE) && m.soft.Lead != 0 {
-		data := server.NoSpaceAlarm(m.ids.Next(), m.memberID)
-		m.enter()
-		err := m.rn.Propose(data)
-		m.leave()
-		if err == nil {
-			m.w.fault(m.id, fmt.Sprintf(quotaExceededText, m.backend.File.Size(), m.w.cfg.quota(m.name)))
-			m.flush()
-		}
+	return refuse
+}
+
+// raiseNoSpace proposes the member's NOSPACE alarm, and says so in the
+// transcript once raft has taken it.
+func (m *member) raiseNoSpace(quota int64) {
+	data := server.NoSpaceAlarm(m.ids.Next(), m.memberID)
+	m.enter()
+	err := m.rn.Propose(data)
+	m.leave()
+	if err == nil {
+		m.w.fault(m.id, fmt.Sprintf(quotaExceededText, m.backend.File.Size(), quota))
+		m.flush()
 	}
-	return true
 }
 
 // Alarms returns the kinds of the alarms the named member has applied
