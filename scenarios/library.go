@@ -77,17 +77,28 @@ func LoadLesson(name string) (*Scenario, error) {
 
 // Load parses a scenario file, or a built-in lesson when no file of that
 // name exists. A name with a path separator or a .yaml/.yml suffix is
-// always a file.
+// always a file. A bare name that is a directory is a lesson's when a
+// lesson has that name: run from raftsim's own source tree, "membership"
+// is both a lesson and a package's directory, and only the lesson can be
+// meant.
 func Load(arg string) (*Scenario, error) {
 	data, err := ReadFileLimited(arg, arg, MaxFileBytes, "a scenario file")
 	if err == nil {
 		return Parse(arg, data)
 	}
 	looksLikeFile := strings.ContainsRune(arg, os.PathSeparator) || strings.HasSuffix(arg, ".yaml") || strings.HasSuffix(arg, ".yml")
-	if looksLikeFile || !errors.Is(err, fs.ErrNotExist) {
+	if looksLikeFile {
 		return nil, err
 	}
-	return LoadLesson(arg)
+	if errors.Is(err, fs.ErrNotExist) {
+		return LoadLesson(arg)
+	}
+	if info, serr := os.Stat(arg); serr == nil && info.IsDir() {
+		if s, lerr := LoadLesson(arg); lerr == nil {
+			return s, nil
+		}
+	}
+	return nil, err
 }
 
 // ReadFileLimited reads the file at path, refusing a directory and a file

@@ -39,6 +39,25 @@ func TestLoadHostileFiles(t *testing.T) {
 	}
 }
 
+// A bare name that is a directory in the working directory is still the
+// lesson of that name (raftsim's source tree has a membership/ package),
+// and a directory no lesson is named after is refused as before.
+func TestLessonNameBeatsDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, d := range []string{"membership", "not-a-lesson"} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load("membership")
+	if err != nil || s.Name != "membership" {
+		t.Fatalf("Load(membership) with a membership/ directory here = %v, %v; want the lesson", s, err)
+	}
+	if _, err := Load("not-a-lesson"); err == nil || err.Error() != "not-a-lesson is a directory, not a scenario file" {
+		t.Errorf("Load(not-a-lesson), a directory = %v; want it refused as a directory", err)
+	}
+}
+
 // More steps than MaxSteps are refused at the first one too many.
 func TestTooManySteps(t *testing.T) {
 	src := "name: many\nsteps:\n" + strings.Repeat("  - say: hi\n", MaxSteps+5)
