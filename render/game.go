@@ -40,6 +40,10 @@ type Options struct {
 	// WriteFile, when set, writes an F12 screenshot in place of a file in
 	// ShotDir (the web page makes it a download) and says where it went.
 	WriteFile func(name string, data []byte) (string, error)
+	// Stop, when closed, ends the window as closing it does (raftsim
+	// serve --window at SIGINT or SIGTERM: its session is then saved).
+	Stop <-chan struct{}
+
 	// BeforeUpdate, when set, runs at the start of every Update, on the
 	// game's goroutine (the web page answers its hooks there); AfterDraw
 	// after every Draw.
@@ -122,6 +126,11 @@ var errDone = ebiten.Termination
 // Update runs one tick: input, then the App. It never reads the wall
 // clock for the simulation (the benchmark times frames, nothing else).
 func (g *Game) Update() error {
+	select {
+	case <-g.opt.Stop:
+		return errDone
+	default:
+	}
 	if g.opt.BeforeUpdate != nil {
 		g.opt.BeforeUpdate()
 	}

@@ -28,6 +28,7 @@ import (
 	// ebiten's init connects to the X server.
 	_ "github.com/raftsim/raftsim/cmd/raftsim-gui/internal/quietx"
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/render"
 	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
@@ -230,6 +231,14 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 	rd := render.NewRenderer(fonts, title)
 	rd.ExtraHelp = []render.HelpSection{render.PresenterHelp(lang)}
 	rd.Baseline = fl.BenchBase
+	var sig *interrupt.Catcher
+	if wired != nil {
+		// Ctrl-C or SIGTERM closes the window, which saves the session
+		// (the deferred wired.close), as the headless serve does.
+		sig = interrupt.Catch()
+		defer sig.Stop()
+		opt.Stop = sig.Done()
+	}
 	if hs.options != nil {
 		hs.options(app, &opt)
 	}
@@ -261,6 +270,9 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 	}
 	if fl.Out != "" {
 		fmt.Fprintf(stdout, "wrote %s at virtual time %s (font: %s)\n", fl.Out, app.S.Now(), fonts.Name)
+	}
+	if sig.Interrupted() {
+		return interrupt.ExitCode // as the headless serve exits; the session is saved on the way out
 	}
 	return exitOK
 }

@@ -70,13 +70,24 @@ func findGUI() (string, error) {
 
 // startGUI runs raftsim-gui with args and passes its exit code on.
 func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return runGUI(args, stdin, stdout, stderr, nil)
+	return runGUI(args, stdin, stdout, stderr, nil, false)
 }
 
 // runGUIUntil is startGUI for a window that works on its own (export's
 // frames): a signal that stop catches ends it, at once.
 func runGUIUntil(args []string, stdout, stderr io.Writer, stop *interrupt.Catcher) error {
-	return runGUI(args, nil, stdout, stderr, stop)
+	return runGUI(args, nil, stdout, stderr, stop, false)
+}
+
+// startGUIPassingSignals is startGUI for a window that ends itself on
+// SIGINT or SIGTERM (raftsim serve --window, which saves its session
+// first): they are caught here and passed on to it, so that raftsim does
+// not end before the window has saved (Ctrl-C in a terminal reaches both;
+// kill PID only raftsim).
+func startGUIPassingSignals(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	sig := interrupt.Catch()
+	defer sig.Stop()
+	return runGUI(args, stdin, stdout, stderr, sig, true)
 }
 
 // findWindow returns the window's binary, or why it cannot open here:
@@ -103,7 +114,9 @@ func findWindow(args []string) (string, error) {
 	return bin, nil
 }
 
-func runGUI(args []string, stdin io.Reader, stdout, stderr io.Writer, stop *interrupt.Catcher) error {
+// runGUI runs the window; a signal that stop catches ends it at once, or,
+// with pass, is passed on to it.
+func runGUI(args []string, stdin io.Reader, stdout, stderr io.Writer, stop *interrupt.Catcher, pass bool) error {
 	bin, err := findWindow(args)
 	if err != nil {
 		return err
@@ -116,11 +129,20 @@ func runGUI(args []string, stdin io.Reader, stdout, stderr io.Writer, stop *inte
 	if err = cmd.Start(); err == nil {
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		select {
-		case err = <-done:
-		case <-stop.Done():
-			cmd.Process.Kill()
-			err = <-done
+	wait:
+		for {
+			select {
+			case err = <-done:
+				break wait
+			case <-stop.Done():
+				if !pass {
+					cmd.Process.Kill()
+					err = <-done
+					break wait
+				}
+				_ = cmd.Process.Signal(stop.Signal())
+				stop.Rearm()
+			}
 		}
 	}
 	var ee *exec.ExitError

@@ -65,7 +65,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if *tracePath != "" {
 			return badInput("raftsim serve: --trace is for the headless serve; with --window, s saves the session, which raftsim run --trace replays")
 		}
-		return startGUI(append([]string{"serve"}, args...), stdin, stdout, stderr)
+		return startGUIPassingSignals(append([]string{"serve"}, args...), stdin, stdout, stderr)
 	}
 	cfg := sim.SandboxConfig()
 	what := "sandbox"
