@@ -31,17 +31,30 @@ func TestServeWindowSavesWhenInterrupted(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			work := t.TempDir()
 			save := filepath.Join(work, "s.yaml")
-			var out bytes.Buffer
+			outPath := filepath.Join(work, "out")
+			outFile, err := os.Create(outPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer outFile.Close()
+			output := func() string { b, _ := os.ReadFile(outPath); return string(b) }
 			cmd := exec.Command(filepath.Join(dir, "raftsim"), "serve", "--window", "--port", strconv.Itoa(24790+10*k), "--save", save)
-			cmd.Stdout, cmd.Stderr = &out, &out
+			cmd.Stdout, cmd.Stderr = outFile, outFile
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
-			// Serving: the window has started and printed its endpoints.
-			time.Sleep(3 * time.Second)
+			// Serving: the window prints its endpoints from its first
+			// update, after both processes catch the signals.
+			for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(output(), "kube-apiserver --etcd-servers="); {
+				if time.Now().After(deadline) {
+					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+					t.Fatalf("the window never said it serves:\n%s", output())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
 			target := cmd.Process.Pid
 			if tc.group {
 				target = -target
@@ -53,17 +66,17 @@ func TestServeWindowSavesWhenInterrupted(t *testing.T) {
 			case <-done:
 			case <-time.After(time.Minute):
 				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				t.Fatalf("still running a minute after %v:\n%s", tc.sig, out.String())
+				t.Fatalf("still running a minute after %v:\n%s", tc.sig, output())
 			}
 			if code := cmd.ProcessState.ExitCode(); code != 130 {
-				t.Errorf("exit %d, want 130:\n%s", code, out.String())
+				t.Errorf("exit %d, want 130:\n%s", code, output())
 			}
 			b, err := os.ReadFile(save)
 			if err != nil || !bytes.Contains(b, []byte("cluster:")) {
-				t.Fatalf("the session was not saved (%v):\n%s\noutput:\n%s", err, b, out.String())
+				t.Fatalf("the session was not saved (%v):\n%s\noutput:\n%s", err, b, output())
 			}
-			if !strings.Contains(out.String(), "saved 0 commands up to ") {
-				t.Errorf("no word of the save:\n%s", out.String())
+			if !strings.Contains(output(), "saved 0 commands up to ") {
+				t.Errorf("no word of the save:\n%s", output())
 			}
 		})
 	}
