@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"image"
-	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -248,7 +247,7 @@ func writeFrames(name string, w *sim.World, dir string, gifOut *os.File, from, t
 	slices.Sort(paths)
 	if stopped && len(paths) > 0 {
 		// The frame being written when the window was stopped may be cut.
-		if _, err := readPNG(paths[len(paths)-1]); err != nil {
+		if _, err := export.ReadPNG(paths[len(paths)-1]); err != nil {
 			os.Remove(paths[len(paths)-1])
 			paths = paths[:len(paths)-1]
 		}
@@ -265,7 +264,7 @@ func writeFrames(name string, w *sim.World, dir string, gifOut *os.File, from, t
 		fmt.Fprintf(stdout, "not written: %s (no frame was drawn)\n", gifOut.Name())
 		return stopped, nil
 	}
-	if err := export.StreamGIF(gifOut, len(paths), func(i int) (image.Image, error) { return readPNG(paths[i]) }, every); err != nil {
+	if err := export.StreamGIF(gifOut, len(paths), func(i int) (image.Image, error) { return export.ReadPNG(paths[i]) }, every); err != nil {
 		return stopped, fmt.Errorf("export: --gif %s: %w", gifOut.Name(), err)
 	}
 	if err := gifOut.Close(); err != nil {
@@ -273,18 +272,4 @@ func writeFrames(name string, w *sim.World, dir string, gifOut *os.File, from, t
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d frames, one every %s of virtual time, played in real time)\n", gifOut.Name(), len(paths), every)
 	return stopped, nil
-}
-
-// readPNG reads one frame.
-func readPNG(path string) (image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return img, nil
 }

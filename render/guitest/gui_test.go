@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftsim/raftsim/export"
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
@@ -84,34 +84,11 @@ func shot(t *testing.T, at string, args ...string) *image.RGBA {
 
 func readPNG(t *testing.T, path string) *image.RGBA {
 	t.Helper()
-	rgba, err := loadPNG(path)
+	rgba, err := export.ReadPNG(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rgba
-}
-
-// loadPNG is readPNG for a goroutine, where t.Fatal must not be called.
-func loadPNG(path string) (*image.RGBA, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	rgba, ok := img.(*image.RGBA)
-	if !ok {
-		rgba = image.NewRGBA(img.Bounds())
-		for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-			for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-				rgba.Set(x, y, img.At(x, y))
-			}
-		}
-	}
-	return rgba, nil
 }
 
 // near reports whether two colours are within tol on every channel.

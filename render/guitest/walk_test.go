@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/raftsim/raftsim/export"
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/guitest/ocrmatch"
 	"github.com/raftsim/raftsim/render/ui"
@@ -346,7 +347,7 @@ func TestLessonWalk(t *testing.T) {
 			var prepared []*image.Gray
 			for _, c := range j.checks {
 				// Not readPNG: t.Fatal may not be called off the test's goroutine.
-				img, err := loadPNG(c.png)
+				img, err := export.ReadPNG(c.png)
 				if err != nil {
 					fail(c.step, "%v", err)
 					return

@@ -41,6 +41,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/raftsim/raftsim/export"
 )
 
 // screen is one language, size and scale the lessons are shot at.
@@ -346,11 +348,11 @@ func both(a, b string) ([]string, error) {
 // compare counts the pixels that differ between two PNGs and the box
 // around them; if any do, it writes b with them red to diff.
 func compare(a, b, diff string) (int, image.Rectangle, error) {
-	ia, err := readPNG(a)
+	ia, err := export.ReadPNG(a)
 	if err != nil {
 		return 0, image.Rectangle{}, err
 	}
-	ib, err := readPNG(b)
+	ib, err := export.ReadPNG(b)
 	if err != nil {
 		return 0, image.Rectangle{}, err
 	}
@@ -383,24 +385,6 @@ func compare(a, b, diff string) (int, image.Rectangle, error) {
 	}
 	defer f.Close()
 	return n, box, png.Encode(f, marked)
-}
-
-func readPNG(path string) (*image.RGBA, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if rgba, ok := img.(*image.RGBA); ok {
-		return rgba, nil
-	}
-	rgba := image.NewRGBA(img.Bounds())
-	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
-	return rgba, nil
 }
 
 func hashFile(path string) (string, error) {
