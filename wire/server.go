@@ -5,15 +5,18 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"sync"
+	"time"
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
@@ -88,10 +91,7 @@ func (s *Server) start(e *endpoint) error {
 	if e.tls != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(e.tls)))
 	}
-	// etcd's limits: requests of up to 1.5 MiB (--max-request-bytes) plus
-	// gRPC's overhead, answers as large as they come.
-	opts = append(opts, grpc.MaxRecvMsgSize(1536*1024+512*1024), grpc.MaxSendMsgSize(1<<31-1))
-	srv := grpc.NewServer(opts...)
+	srv := grpc.NewServer(append(opts, serverOptions()...)...)
 	h := &handler{front: s.front, member: e.name}
 	pb.RegisterKVServer(srv, h)
 	pb.RegisterWatchServer(srv, h)
@@ -101,6 +101,40 @@ func (s *Server) start(e *endpoint) error {
 	e.srv, e.ln = srv, ln
 	go func() { _ = srv.Serve(&gatedListener{Listener: ln, gate: e.gate}) }()
 	return nil
+}
+
+// etcd v3.6.16's gRPC server settings at its defaults (server/embed:
+// config.go's defaults, etcd.go's keepalive options; v3rpc/grpc.go's
+// message and stream limits).
+const (
+	// MaxRequestBytes is --max-request-bytes; gRPC takes messages up to
+	// it plus grpcOverheadBytes.
+	MaxRequestBytes   = 1536 * 1024
+	grpcOverheadBytes = 512 * 1024
+	maxSendBytes      = math.MaxInt32
+	// MaxConcurrentStreams is --max-concurrent-streams.
+	MaxConcurrentStreams = math.MaxUint32
+	// KeepaliveMinTime is --grpc-keepalive-min-time: a client that pings
+	// more often gets GoAway ENHANCE_YOUR_CALM "too_many_pings" (gRPC's
+	// own default is 5 minutes, which kube-apiserver's 30s keepalive
+	// breaks).
+	KeepaliveMinTime = 5 * time.Second
+	// KeepaliveInterval and KeepaliveTimeout are --grpc-keepalive-interval
+	// and --grpc-keepalive-timeout: the server's own pings.
+	KeepaliveInterval = 2 * time.Hour
+	KeepaliveTimeout  = 20 * time.Second
+)
+
+// serverOptions are etcd's gRPC server options (but its codec,
+// interceptors and credentials).
+func serverOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(MaxRequestBytes + grpcOverheadBytes),
+		grpc.MaxSendMsgSize(maxSendBytes),
+		grpc.MaxConcurrentStreams(MaxConcurrentStreams),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: KeepaliveMinTime, PermitWithoutStream: false}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: KeepaliveInterval, Timeout: KeepaliveTimeout}),
+	}
 }
 
 // listenLoopback listens at addr, which must be on a loopback address: the
