@@ -123,8 +123,17 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			return &pb.MemberPromoteResponse{Header: op.Header(), Members: ms}, nil
 		}, nil
 	case *pb.AlarmRequest:
-		return sim.Command{Kind: sim.CmdAlarmList}, func(_ *sim.World, op *sim.Op) (any, error) {
-			return &pb.AlarmResponse{Header: op.Header()}, nil
+		// A list, or a deactivation: the console's alarm list and alarm
+		// disarm. The simulation's disarm deactivates every alarm, as
+		// etcdctl alarm disarm does (one deactivation each, through raft):
+		// the first of etcdctl's deactivations answers with them all, the
+		// rest find none, so etcdctl prints what it prints against etcd.
+		kind := sim.CmdAlarmList
+		if r.Action == pb.AlarmRequest_DEACTIVATE {
+			kind = sim.CmdAlarmDisarm
+		}
+		return sim.Command{Kind: kind}, func(_ *sim.World, op *sim.Op) (any, error) {
+			return &pb.AlarmResponse{Header: op.Header(), Alarms: op.Alarms()}, nil
 		}, nil
 	}
 	return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "raftsim: %T is not simulated", msg)
@@ -202,16 +211,12 @@ func immediate(w *sim.World, member string, msg any) (resp any, err error, ok bo
 			return nil, status.Error(codes.Internal, "raftsim: "+err.Error()), true
 		}
 		return &snapshotFile{path: f.Name(), dbSize: written.DBSize, version: st.StorageVersion}, nil, true
-	case *pb.DefragmentRequest:
-		// The simulated store keeps no free pages: there is nothing to do.
-		return &pb.DefragmentResponse{Header: w.Header(member, true)}, nil, true
 	case *pb.AlarmRequest:
 		switch r.Action {
 		case pb.AlarmRequest_GET:
 			return nil, nil, false // read through raft, as etcd does
 		case pb.AlarmRequest_DEACTIVATE:
-			// The simulation raises no alarm, so there is none to disarm.
-			return &pb.AlarmResponse{Header: w.Header(member, true)}, nil, true
+			return nil, nil, false // through raft, as the console's alarm disarm
 		}
 		return nil, notSimulated("raising an alarm"), true
 	}

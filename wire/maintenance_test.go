@@ -1,0 +1,108 @@
+//go:build !js
+
+package wire
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/raftsim/raftsim/sim"
+)
+
+// TestDefragmentOverTheWire: Defragment does what the console's defrag
+// does, and is logged as it: after writes and a compaction, DB SIZE drops
+// to about IN USE. (Seen to fail before: the wire answered OK and did nothing,
+// "the simulated store keeps no free pages".)
+func TestDefragmentOverTheWire(t *testing.T) {
+	eps, do := served(t)
+	c := client(t, eps[0])
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	value := strings.Repeat("v", 4096)
+	var last int64
+	for i := range 200 {
+		r, err := c.Put(ctx, "k"+string(rune('a'+i%20)), value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = r.Header.Revision
+	}
+	if _, err := c.Compact(ctx, last, clientv3.WithCompactPhysical()); err != nil {
+		t.Fatal(err)
+	}
+	// etcd's backend commits every 100ms: let the compaction's frees land.
+	time.Sleep(300 * time.Millisecond)
+	before, err := c.Status(ctx, eps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.DbSize <= before.DbSizeInUse {
+		t.Fatalf("nothing to defragment: DB SIZE %d, IN USE %d", before.DbSize, before.DbSizeInUse)
+	}
+	if _, err := c.Defragment(ctx, eps[0]); err != nil {
+		t.Fatal(err)
+	}
+	after, err := c.Status(ctx, eps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rewritten file holds what is in use, and bbolt's meta and
+	// freelist pages.
+	if after.DbSize >= before.DbSize || after.DbSize > after.DbSizeInUse+4*4096 {
+		t.Fatalf("after Defragment: DB SIZE %d → %d, IN USE %d (want DB SIZE about IN USE)", before.DbSize, after.DbSize, after.DbSizeInUse)
+	}
+	logged := make(chan bool)
+	do <- func(w *sim.World) {
+		n := 0
+		for _, cmd := range w.Commands() {
+			if cmd.Kind == sim.CmdDefrag && cmd.Node == "m1" {
+				n++
+			}
+		}
+		logged <- n == 1
+	}
+	if !<-logged {
+		t.Error("the defragmentation is not in the command log (a saved session would not replay it)")
+	}
+}
+
+// TestAlarmsOverTheWire: a member past its quota raises NOSPACE; the
+// wire's alarm list shows it and AlarmDisarm (etcdctl alarm disarm)
+// disarms it, as the console's alarm verbs do. (Seen to fail before: the
+// list answered no alarm, and a deactivation did nothing.)
+func TestAlarmsOverTheWire(t *testing.T) {
+	eps, _ := servedWith(t, func(cfg *sim.Config) { cfg.QuotaBackendBytes = 256 * 1024 })
+	c := client(t, eps[0])
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	value := strings.Repeat("v", 16*1024)
+	var err error
+	for i := 0; i < 100 && err == nil; i++ {
+		_, err = c.Put(ctx, "k"+string(rune('a'+i)), value)
+	}
+	if err == nil || !strings.Contains(err.Error(), "database space exceeded") {
+		t.Fatalf("100 puts of 16 KiB past a 256 KiB quota: %v", err)
+	}
+	list, err := c.AlarmList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Alarms) == 0 || list.Alarms[0].Alarm != pb.AlarmType_NOSPACE {
+		t.Fatalf("alarm list: %+v, want NOSPACE", list.Alarms)
+	}
+	disarmed, err := c.AlarmDisarm(ctx, &clientv3.AlarmMember{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(disarmed.Alarms) != len(list.Alarms) {
+		t.Fatalf("disarmed %+v, want %+v", disarmed.Alarms, list.Alarms)
+	}
+	if list, err = c.AlarmList(ctx); err != nil || len(list.Alarms) != 0 {
+		t.Fatalf("after disarm: %+v %v", list, err)
+	}
+}
