@@ -10,6 +10,10 @@ import (
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 
 	"github.com/raftsim/raftsim/sim"
 )
@@ -104,5 +108,33 @@ func TestAlarmsOverTheWire(t *testing.T) {
 	}
 	if list, err = c.AlarmList(ctx); err != nil || len(list.Alarms) != 0 {
 		t.Fatalf("after disarm: %+v %v", list, err)
+	}
+}
+
+// TestMemberAddChecksURLs: a member add whose peer URLs etcd's types.NewURLs
+// refuses (none, an empty one, no port, another scheme) is refused before
+// raft with etcd's "etcdserver: given member URLs are invalid", and adds
+// no member. (Seen to fail before: an empty URL added etcd-style member
+// m4 at http://m4:2380, none answered Unimplemented.)
+func TestMemberAddChecksURLs(t *testing.T) {
+	eps, do := served(t)
+	conn, err := grpc.NewClient(eps[0], grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cl := pb.NewClusterClient(conn)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, urls := range [][]string{nil, {""}, {"http://127.0.0.1"}, {"ftp://127.0.0.1:2380"}, {"http://127.0.0.1:2380/x"}} {
+		_, err := cl.MemberAdd(ctx, &pb.MemberAddRequest{PeerURLs: urls})
+		if status.Code(err) != codes.InvalidArgument || status.Convert(err).Message() != "etcdserver: given member URLs are invalid" {
+			t.Errorf("member add %q: %v, want etcd's InvalidArgument: etcdserver: given member URLs are invalid", urls, err)
+		}
+	}
+	members := make(chan int)
+	do <- func(w *sim.World) { members <- len(w.MemberNames()) }
+	if n := <-members; n != 3 {
+		t.Errorf("%d members after refused adds, want 3", n)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/rpcerr"
 	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
@@ -81,6 +82,12 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			return &pb.MemberListResponse{Header: op.Header(), Members: membersOut(op.Members())}, nil
 		}, nil
 	case *pb.MemberAddRequest:
+		// etcd's v3rpc MemberAdd checks the URLs first (types.NewURLs:
+		// none, an empty one, a scheme but http(s)/unix(s), no port, a
+		// path) and answers "etcdserver: given member URLs are invalid".
+		if membership.CheckURLs(r.PeerURLs) != nil {
+			return sim.Command{}, nil, rpctypes.ErrGRPCMemberBadURLs
+		}
 		if len(r.PeerURLs) != 1 {
 			return sim.Command{}, nil, status.Error(codes.Unimplemented, "raftsim: a member is added with exactly one peer URL")
 		}
@@ -102,6 +109,11 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 		case *pb.MemberUpdateRequest:
 			if len(r.PeerURLs) != 1 {
 				return sim.Command{}, nil, status.Error(codes.Unimplemented, "raftsim: a member has exactly one peer URL")
+			}
+			if err := membership.CheckURLs(r.PeerURLs); err != nil {
+				// etcd stores what it is given (clientv3 checks first); the
+				// simulation keeps valid URLs only.
+				return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "raftsim: a member's peer URL must be valid: %v", err)
 			}
 			id, cmd.Kind, cmd.PeerURL = r.ID, sim.CmdUpdateMember, r.PeerURLs[0]
 		case *pb.MemberPromoteRequest:
