@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"os"
@@ -233,10 +234,30 @@ func call[Resp any](h *handler, ctx context.Context, msg any) (Resp, error) {
 	done := make(chan struct{})
 	var resp any
 	var err error
+	var mu sync.Mutex
+	gone := false // the caller has given up: an answer still to come is thrown away
 	r := &request{member: h.member, peer: peerAddr(ctx), msg: msg}
 	r.answer = func(a any, e error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if gone {
+			discard(a)
+			return
+		}
 		resp, err = a, e
 		close(done)
+	}
+	// giveUp says the caller will not take the answer: one that came
+	// already, or comes later, is thrown away.
+	giveUp := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		gone = true
+		select {
+		case <-done:
+			discard(resp)
+		default:
+		}
 	}
 	select {
 	case h.front.inbox <- r:
@@ -248,12 +269,14 @@ func call[Resp any](h *handler, ctx context.Context, msg any) (Resp, error) {
 	select {
 	case <-done:
 	case <-ctx.Done():
+		giveUp()
 		select {
 		case h.front.inbox <- &cancel{r}:
 		case <-h.front.stopped:
 		}
 		return zero, status.FromContextError(ctx.Err()).Err()
 	case <-h.front.stopped:
+		giveUp()
 		return zero, rpctypes.ErrGRPCStopped
 	}
 	if err != nil {
@@ -342,27 +365,52 @@ func (h *handler) MoveLeader(ctx context.Context, r *pb.MoveLeaderRequest) (*pb.
 // chunks of 32 KiB, each saying how much remains, then its sha256. The
 // owner writes the database (package snapshot) at the instant it takes
 // the request in; this goroutine streams the file.
+//
+// The temporary file is removed as soon as it is open (the stream reads
+// it through its descriptor), so that none is left behind, whether the
+// stream ends, its client leaves or never reads, or serve exits first; a
+// system that cannot remove an open file has it removed when the stream
+// ends.
 func (h *handler) Snapshot(r *pb.SnapshotRequest, srv pb.Maintenance_SnapshotServer) error {
-	f, err := call[*snapshotFile](h, srv.Context(), r)
+	sf, err := call[*snapshotFile](h, srv.Context(), r)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.path)
-	data, err := os.ReadFile(f.path)
-	if err != nil || int64(len(data)) < f.dbSize {
+	f, err := os.Open(sf.path)
+	if err != nil {
+		_ = os.Remove(sf.path)
 		return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
 	}
+	defer f.Close()
+	if os.Remove(sf.path) != nil {
+		defer os.Remove(sf.path)
+	}
 	const chunk = 32 * 1024 // etcd's snapshotSendBufferSize
-	db, sum := data[:f.dbSize], data[f.dbSize:]
-	for sent := 0; sent < len(db); {
-		n := min(chunk, len(db)-sent)
-		if err := srv.Send(&pb.SnapshotResponse{RemainingBytes: uint64(len(db) - sent - n), Blob: db[sent : sent+n],
-			Version: f.version}); err != nil {
-			return err
+	for sent := int64(0); sent < sf.dbSize; {
+		n := min(chunk, sf.dbSize-sent)
+		buf := make([]byte, n) // gRPC may hold a message after Send
+		if _, err := io.ReadFull(f, buf); err != nil {
+			return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
 		}
 		sent += n
+		if err := srv.Send(&pb.SnapshotResponse{RemainingBytes: uint64(sf.dbSize - sent), Blob: buf,
+			Version: sf.version}); err != nil {
+			return err
+		}
 	}
-	return srv.Send(&pb.SnapshotResponse{Blob: sum, Version: f.version})
+	sum, err := io.ReadAll(f)
+	if err != nil {
+		return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
+	}
+	return srv.Send(&pb.SnapshotResponse{Blob: sum, Version: sf.version})
+}
+
+// discard throws away an answer nobody takes: a snapshot's temporary
+// file is removed.
+func discard(a any) {
+	if f, ok := a.(*snapshotFile); ok {
+		_ = os.Remove(f.path)
+	}
 }
 
 // stream is a bidirectional stream (Watch, LeaseKeepAlive): requests go to
