@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/raftsim/raftsim/membership"
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/rpcerr"
 	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
@@ -157,20 +158,15 @@ func answer(pick func(*server.Response) any) finisher {
 	return func(_ *sim.World, op *sim.Op) (any, error) { return pick(&op.Resp), nil }
 }
 
-// checkTxn refuses a transaction with an empty request in it, which etcd's
-// gRPC layer refuses too.
+// checkTxn refuses, before it enters the world, a transaction etcd's gRPC
+// layer refuses (mvcc.ValidateTxn: --max-txn-ops at each level, less at
+// each level nested, so a transaction nests at most 128 deep; an empty
+// operation; an empty key; a key written twice), with etcd's error. What
+// it lets through is bounded: the --max-txn-ops budget and gRPC's 2 MiB
+// message bound the work a transaction makes.
 func checkTxn(r *pb.TxnRequest) error {
-	for _, ops := range [][]*pb.RequestOp{r.Success, r.Failure} {
-		for _, o := range ops {
-			switch u := o.Request.(type) {
-			case nil:
-				return status.Error(codes.InvalidArgument, "raftsim: an empty request in a transaction")
-			case *pb.RequestOp_RequestTxn:
-				if err := checkTxn(u.RequestTxn); err != nil {
-					return err
-				}
-			}
-		}
+	if err := mvcc.ValidateTxn(r); err != nil {
+		return rpcerr.Error(err.Error())
 	}
 	return nil
 }
