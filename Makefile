@@ -146,7 +146,7 @@ fuzz:
 ETCD_DIR := $(CURDIR)/$(BIN)/etcd-v3.6.16
 etcd-compare:
 	bash cmd/internal/etcdcompare/build-etcd.sh $(ETCD_DIR)
-	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestRealEtcd|TestSimMatchesRealEtcd|TestWireMatchesRealEtcd|TestWireSnapshotSave|TestSnapshotsWithRealEtcd' ./cmd/internal/etcdcompare/ $(if $(UPDATE),-update)
+	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestRealEtcd|TestSimMatchesRealEtcd|TestWireMatchesRealEtcd|TestWireSnapshotSave|TestSnapshotsWithRealEtcd|TestWireProgressMatchesRealEtcd|TestWireKeepaliveMatchesRealEtcd|TestWireTxnDepthMatchesRealEtcd' ./cmd/internal/etcdcompare/ $(if $(UPDATE),-update)
 
 # screenshots regenerates the window's pictures in the README and docs/
 # (docs/gui.md lists what each shows). They are taken in the window itself,

@@ -19,13 +19,14 @@ var helpText = map[string][2]string{
 			"--consistency=s is serializable: the member answers from its own state at once, and may be stale."},
 	"del": {"del KEY [END] [--prefix|--from-key] [--prev-kv] [-w json|fields] [--via CLIENT] [--endpoints M,..] [&]",
 		"Deletes KEY (or a range of keys) and prints how many keys were deleted; --prev-kv prints them too."},
-	"watch": {"watch KEY [END] [--prefix] [--rev N] [--prev-kv] [-w json|fields] [--for DUR] [--via CLIENT] [--endpoints M] [&]",
+	"watch": {"watch KEY [END] [--prefix] [--rev N] [--prev-kv] [--progress-notify] [-w json|fields] [--for DUR] [--via CLIENT] [--endpoints M] [&]",
 		"Streams changes to KEY as the serving member applies them: PUT/DELETE, key, value. --rev N replays\n" +
 			"the changes since revision N first (cancelled if N is compacted). Like etcdctl's, the watch requires a\n" +
 			"leader: its member cancels it after three election timeouts without one. In a terminal it runs, with\n" +
 			"virtual time passing at wall-clock pace, until you press Ctrl-C. --for DUR stops it after DUR of\n" +
 			"virtual time (scripts must give --for, or &). With & it streams in the background while you type\n" +
-			"other commands; its lines start with [N]; stop printing them with unwatch N."},
+			"other commands; its lines start with [N]; stop printing them with unwatch N. --progress-notify: etcd's\n" +
+			"periodic \"progress notify: REV\" (every 10m plus up to 1m, after an interval without events, once synced)."},
 	"txn": {"txn [-i] [-w json|fields] [--via CLIENT] [--endpoints M,..]",
 		"A transaction, read from the lines that follow, as etcdctl reads its input: compares such as\n" +
 			"mod(\"k\") = \"5\" (ver, create, mod, val, lease; =, !=, <, >), an empty line, the requests to run if\n" +

@@ -151,8 +151,9 @@ func (c *Console) watch(args []string, bg bool) error {
 	prefix := f.Bool("prefix", false, "Watch on a prefix if prefix is set")
 	rev := f.Int64("rev", 0, "Revision to start watching")
 	prevKV := f.Bool("prev-kv", false, "get the previous key-value pair before the event happens")
+	progressNotify := f.Bool("progress-notify", false, "get periodic watch progress notification from server")
 	forFlag := f.String("for", "", "stop watching after this much virtual time")
-	rest, err := f.parse(args, 1, 2, "watch KEY [END] [--prefix] [--rev N] [--prev-kv] [--for DUR] [&]")
+	rest, err := f.parse(args, 1, 2, "watch KEY [END] [--prefix] [--rev N] [--prev-kv] [--progress-notify] [--for DUR] [&]")
 	if err != nil {
 		return err
 	}
@@ -192,7 +193,8 @@ func (c *Console) watch(args []string, bg bool) error {
 	// The watch is labelled so that stopping it (Ctrl-C, --for, unwatch)
 	// can cancel it in the simulation, as etcdctl closing its stream does.
 	label := fmt.Sprintf("watch-%d", c.w.OpCount()+1)
-	wr := &etcdserverpb.WatchCreateRequest{Key: []byte(rest[0]), RangeEnd: []byte(end), StartRevision: *rev, PrevKv: *prevKV}
+	wr := &etcdserverpb.WatchCreateRequest{Key: []byte(rest[0]), RangeEnd: []byte(end), StartRevision: *rev, PrevKv: *prevKV,
+		ProgressNotify: *progressNotify}
 	if *prefix {
 		wr.Key, wr.RangeEnd = server.PrefixRange(rest[0])
 	}
@@ -202,9 +204,17 @@ func (c *Console) watch(args []string, bg bool) error {
 		return err
 	}
 	j := &job{watch: label}
-	printed := 0
+	printed, progressed := 0, 0
+	// progress prints the progress notifications that came before event
+	// number before, as etcdctl prints them.
+	progress := func(before int) {
+		for ps := op.Progress(); progressed < len(ps) && ps[progressed].After <= before; progressed++ {
+			c.output(j, fmt.Sprintf("progress notify: %d\n", ps[progressed].Header.Revision))
+		}
+	}
 	j.poll = func() bool {
 		for printed < len(op.Events()) {
+			progress(printed)
 			n := printed + 1
 			for n < len(op.Events()) && op.Events()[n].Response == op.Events()[printed].Response {
 				n++
@@ -218,6 +228,7 @@ func (c *Console) watch(args []string, bg bool) error {
 			c.output(j, formatWatch(op.Events()[printed:n], format))
 			printed = n
 		}
+		progress(printed)
 		if op.Canceled {
 			return true // the user stopped it
 		}

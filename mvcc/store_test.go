@@ -283,3 +283,55 @@ func parseTxnLine(t *testing.T, r *pb.TxnRequest, line string) {
 		t.Fatalf("bad txn line %q", line)
 	}
 }
+
+// ValidateTxn spends --max-txn-ops as etcd's checkTxnRequest does: each
+// level of nesting has the budget its parent left, so a chain of
+// one-operation transactions nests 128 deep and no deeper, a level of 100
+// operations leaves 28 below it, and an empty operation is etcd's "key
+// not found". (Seen to fail before the budget: 129 and 10,000 deep passed.)
+func TestValidateTxnBudget(t *testing.T) {
+	chain := func(depth, width int) *pb.TxnRequest {
+		r := &pb.TxnRequest{Success: []*pb.RequestOp{{Request: &pb.RequestOp_RequestPut{RequestPut: &pb.PutRequest{Key: []byte("k")}}}}}
+		for range depth - 1 {
+			var ops []*pb.RequestOp
+			for i := range width {
+				inner := r
+				if i > 0 {
+					inner = &pb.TxnRequest{}
+				}
+				ops = append(ops, &pb.RequestOp{Request: &pb.RequestOp_RequestTxn{RequestTxn: inner}})
+			}
+			r = &pb.TxnRequest{Success: ops}
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		depth, width int
+		want         error
+	}{
+		{128, 1, nil}, {129, 1, ErrTooManyOps}, {10000, 1, ErrTooManyOps},
+		// 128 at the top leave nothing for the operation in the first.
+		{2, 100, nil}, {2, 128, ErrTooManyOps}, {2, 129, ErrTooManyOps},
+	} {
+		if err := ValidateTxn(chain(tc.depth, tc.width)); err != tc.want {
+			t.Errorf("depth %d, width %d: %v, want %v", tc.depth, tc.width, err, tc.want)
+		}
+	}
+	top := func(levels int) *pb.TxnRequest {
+		r := chain(levels, 1)
+		ops := []*pb.RequestOp{{Request: &pb.RequestOp_RequestTxn{RequestTxn: r}}}
+		for range 99 {
+			ops = append(ops, &pb.RequestOp{Request: &pb.RequestOp_RequestTxn{RequestTxn: &pb.TxnRequest{}}})
+		}
+		return &pb.TxnRequest{Success: ops}
+	}
+	if err := ValidateTxn(top(28)); err != nil {
+		t.Errorf("100 operations over 28 levels: %v", err)
+	}
+	if err := ValidateTxn(top(29)); err != ErrTooManyOps {
+		t.Errorf("100 operations over 29 levels: %v, want %v", err, ErrTooManyOps)
+	}
+	if err := ValidateTxn(&pb.TxnRequest{Success: []*pb.RequestOp{{}}}); err != ErrKeyNotFound {
+		t.Errorf("an empty operation: %v, want %v", err, ErrKeyNotFound)
+	}
+}

@@ -230,8 +230,16 @@ func IsReadOnly(r *pb.TxnRequest) bool {
 // ValidateTxn checks a transaction as etcd's gRPC layer does before it
 // proposes one (checkTxnRequest, checkIntervals): at most MaxTxnOps
 // requests in a branch, no key given empty, and no key written twice.
-func ValidateTxn(r *pb.TxnRequest) error {
-	if len(r.Compare) > MaxTxnOps || len(r.Success) > MaxTxnOps || len(r.Failure) > MaxTxnOps {
+func ValidateTxn(r *pb.TxnRequest) error { return validateTxn(r, MaxTxnOps) }
+
+// validateTxn is etcd's checkTxnRequest with the --max-txn-ops left to
+// it: a level may have as many compares, and as many operations in each
+// branch, as its budget, and a transaction nested in it has the budget
+// less the level's largest count. So nesting is bounded too: a chain of
+// one-operation transactions may be 128 deep, not 129.
+func validateTxn(r *pb.TxnRequest, budget int) error {
+	opc := max(len(r.Compare), len(r.Success), len(r.Failure))
+	if opc > budget {
 		return ErrTooManyOps
 	}
 	for _, c := range r.Compare {
@@ -241,7 +249,7 @@ func ValidateTxn(r *pb.TxnRequest) error {
 	}
 	for _, ops := range [][]*pb.RequestOp{r.Success, r.Failure} {
 		for _, op := range ops {
-			if err := validateOp(op); err != nil {
+			if err := validateOp(op, budget-opc); err != nil {
 				return err
 			}
 		}
@@ -253,7 +261,7 @@ func ValidateTxn(r *pb.TxnRequest) error {
 	return err
 }
 
-func validateOp(op *pb.RequestOp) error {
+func validateOp(op *pb.RequestOp, budget int) error {
 	switch tv := op.Request.(type) {
 	case *pb.RequestOp_RequestRange:
 		if len(tv.RequestRange.Key) == 0 {
@@ -266,7 +274,9 @@ func validateOp(op *pb.RequestOp) error {
 			return ErrEmptyKey
 		}
 	case *pb.RequestOp_RequestTxn:
-		return ValidateTxn(tv.RequestTxn)
+		return validateTxn(tv.RequestTxn, budget)
+	default:
+		return ErrKeyNotFound // etcd's answer to an empty operation
 	}
 	return nil
 }

@@ -52,6 +52,8 @@ type Watcher struct {
 	// next is the first revision it has not been sent.
 	next    int64
 	pending *WatchResponse // a victim's: what its consumer could not take
+	// start is the revision it was asked to start from (0: the next).
+	start int64
 }
 
 // NewWatchable returns the watches of s, none yet.
@@ -65,7 +67,7 @@ func (ws *WatchableStore) Len() int { return len(ws.synced) + len(ws.unsynced) +
 // has passed is caught up at once (it may be cancelled at once, if its
 // revision is compacted).
 func (ws *WatchableStore) Watch(key, end []byte, startRev int64, prevKV bool, send func(WatchResponse) bool) *Watcher {
-	w := &Watcher{Key: key, End: end, PrevKV: prevKV, send: send}
+	w := &Watcher{Key: key, End: end, PrevKV: prevKV, send: send, start: startRev}
 	cur := ws.s.Rev()
 	if startRev == 0 || startRev > cur {
 		w.next = max(cur+1, startRev)
@@ -188,4 +190,20 @@ func (ws *WatchableStore) Restore(s *Store) {
 	ws.unsynced = append(ws.unsynced, ws.synced...)
 	ws.synced = nil
 	ws.syncWatchers()
+}
+
+// Synced reports the store's revision, and whether every watch of ws
+// (one stream's) is synced, as etcd's progressIfSync decides whether a
+// progress notification goes out: each is in the synced group (not
+// unsynced, not a victim) and the store has reached the revision it
+// starts from. A progress notification that says so carries the
+// revision: the watches have been sent every event up to it.
+func (ws *WatchableStore) Synced(watchers []*Watcher) (int64, bool) {
+	rev := ws.s.Rev()
+	for _, w := range watchers {
+		if !slices.Contains(ws.synced, w) || rev < w.start {
+			return rev, false
+		}
+	}
+	return rev, true
 }

@@ -174,6 +174,7 @@ const (
 	StepSnapshotRestore          // snapshot_restore: {file, name, initial_cluster, initial_cluster_token, initial_advertise_peer_urls, data_dir}
 	StepAlarmDisarm              // alarm_disarm: {via, as}
 	StepDefrag                   // defrag: refs
+	StepWatchProgress            // watch_progress: [labels] (the watches of one client stream)
 	numStepKinds
 )
 
@@ -184,6 +185,7 @@ var stepKindNames = [...]string{
 	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
 	"lease_timetolive", "load", "start", "update_member", "member_list", "alarm_list",
 	"lose", "snapshot_save", "snapshot_restore", "alarm_disarm", "defrag",
+	"watch_progress",
 }
 
 func (k StepKind) String() string {
@@ -301,6 +303,10 @@ type Step struct {
 	// Cancel is the label of the operation StepCancel gives up on.
 	Cancel    string
 	CancelPos Pos
+	// Progress are the labels of the watches StepWatchProgress asks
+	// progress for: the watches of one client stream, at one member.
+	Progress    []string
+	ProgressPos []Pos
 
 	// Timeout is the operation's own deadline (an extension; 0: its
 	// client's), like etcdctl's --command-timeout.

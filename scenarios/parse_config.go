@@ -172,8 +172,8 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 	if v := f.get("token"); v != nil {
 		c.ClusterToken, _ = p.str(v, "token")
 	}
-	c.PeerURLs = p.urls(f.get("peer_urls"), "peer_urls", c.Members)
-	c.ClientURLs = p.urls(f.get("client_urls"), "client_urls", c.Members)
+	c.PeerURLs = p.urls(f.get("peer_urls"), "peer_urls", c.Members, s.ConfigPos)
+	c.ClientURLs = p.urls(f.get("client_urls"), "client_urls", c.Members, s.ConfigPos)
 	if v := f.get("from_snapshot"); v != nil {
 		if file, ok := p.str(v, "from_snapshot"); ok {
 			path := file
@@ -426,7 +426,8 @@ func checkURL(u string) error {
 // advertises, as etcd's --initial-advertise-peer-urls and
 // --advertise-client-urls. Member IDs are computed from the peer URL and
 // token:, as etcd computes them, so a cluster given a real one's URLs and
-// token has its IDs.
+// token has its IDs. Each URL's position is kept in pos, under
+// cluster.WHAT.MEMBER.
 // quota reads quota_backend_bytes: one quota for every member, or a
 // mapping that gives members their own (etcd's flag is per member); a
 // member it does not name keeps etcd's default, 2 GiB.
@@ -465,7 +466,7 @@ func (p *parser) quota(v *yaml.Node, c *sim.Config) {
 	}
 }
 
-func (p *parser) urls(n *yaml.Node, what string, members []string) map[string]string {
+func (p *parser) urls(n *yaml.Node, what string, members []string, pos map[string]Pos) map[string]string {
 	if n == nil {
 		return nil
 	}
@@ -489,6 +490,7 @@ func (p *parser) urls(n *yaml.Node, what string, members []string) map[string]st
 			continue
 		}
 		out[x.key] = u
+		pos["cluster."+what+"."+x.key] = p.pos(x.v)
 	}
 	return out
 }

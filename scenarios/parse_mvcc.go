@@ -81,6 +81,9 @@ func (p *parser) request(st *Step, f fields, v *yaml.Node) {
 			r.Watch.PrevKv = on
 		}
 	}
+	if x := f.get("progress_notify"); x != nil && r.Watch != nil {
+		r.Watch.ProgressNotify, _ = p.boolean(x, "progress_notify")
+	}
 	if x := f.get("repeat"); x != nil {
 		st.Repeat, _ = p.boolean(x, "repeat")
 	}

@@ -242,6 +242,19 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		if s, ok := p.str(v, what); ok {
 			st.Cancel, st.CancelPos = s, p.pos(v)
 		}
+	case StepWatchProgress:
+		items := []*yaml.Node{v}
+		if v.Kind == yaml.SequenceNode {
+			items = v.Content
+		}
+		if len(items) == 0 {
+			p.wrong(v, what, "the label of a watch, or a list of the labels of one stream's watches")
+		}
+		for _, it := range items {
+			if s, ok := p.str(it, what); ok {
+				st.Progress, st.ProgressPos = append(st.Progress, s), append(st.ProgressPos, p.pos(it))
+			}
+		}
 	case StepHeal:
 		if v.Kind != yaml.ScalarNode || v.Value != "all" {
 			p.wrong(v, "heal", "all (restore every link; use restore: {from, to} for one link)")
@@ -391,7 +404,7 @@ var opKeys = map[StepKind][]string{
 	StepDelete: {"via", "by", "external", "key", "prefix", "timeout", "as", "from_key", "range_end", "prev_kv"},
 	StepGet: {"via", "by", "external", "key", "consistency", "prefix", "keys_only", "timeout", "as", "from_key", "range_end", "rev", "rev_of",
 		"limit", "count_only", "sort_by", "order"},
-	StepWatch:           {"via", "by", "external", "key", "prefix", "require_leader", "as", "range_end", "rev", "rev_of", "prev_kv"},
+	StepWatch:           {"via", "by", "external", "key", "prefix", "require_leader", "as", "range_end", "rev", "rev_of", "prev_kv", "progress_notify"},
 	StepTxn:             {"via", "by", "external", "timeout", "as", "if", "then", "else"},
 	StepCompact:         {"via", "by", "external", "timeout", "as", "rev", "rev_of"},
 	StepLeaseGrant:      {"via", "by", "external", "timeout", "as", "ttl"},

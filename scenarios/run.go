@@ -718,6 +718,8 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return []sim.Command{c}, nil
 	case StepCancel:
 		return []sim.Command{{Kind: kind, Label: s.Cancel}}, nil
+	case StepWatchProgress:
+		return []sim.Command{{Kind: kind, Labels: s.Progress}}, nil
 	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
 		StepLeaseKeepAlive, StepLeaseTimeToLive:
 		via, err := r.resolveOne(s.Via)

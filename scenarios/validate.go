@@ -295,6 +295,14 @@ func (v *validator) step(st *Step) {
 		if _, ok := v.labels[st.Cancel]; !ok && st.Cancel != "" {
 			v.p.errorf(st.CancelPos, "cancel: no earlier operation has label %q; name one with as: %s", st.Cancel, st.Cancel)
 		}
+	case StepWatchProgress:
+		for i, l := range st.Progress {
+			if info, ok := v.labels[l]; !ok {
+				v.p.errorf(st.ProgressPos[i], "watch_progress: no earlier watch has label %q; name one with as: %s", l, l)
+			} else if info.kind != StepWatch {
+				v.p.errorf(st.ProgressPos[i], "watch_progress: %q labels a %s, not a watch", l, info.kind)
+			}
+		}
 	case StepRemoveMember:
 		v.refs(st.Nodes, what)
 		v.membershipLabel(st)

@@ -129,6 +129,11 @@ func stepOf(c sim.Command) (Step, error) {
 		// The steps after it say when they run (at:), so the load goes
 		// on beside them, as it did; its via: is written out.
 		st.Background, st.LoadVia = true, make([]Pos, len(c.Load.Via))
+	case sim.CmdWatchProgress:
+		if len(c.Labels) == 0 {
+			return st, fmt.Errorf("watch_progress needs the labels of watches")
+		}
+		st.Progress = c.Labels
 	case sim.CmdCancel:
 		if c.Label == "" {
 			return st, fmt.Errorf("cancel needs the label of an operation")

@@ -189,6 +189,8 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		v = opNode(s)
 	case StepCancel:
 		v = ystr(s.Cancel)
+	case StepWatchProgress:
+		v = ylist(s.Progress)
 	case StepLoad:
 		if s.Load == nil {
 			return nil, fmt.Errorf("a load with no workload")
@@ -291,6 +293,7 @@ func opNode(s *Step) *yaml.Node {
 		}
 	}
 	flag("prev_kv", r.Put.GetPrevKv() || r.DeleteRange.GetPrevKv() || r.Watch.GetPrevKv())
+	flag("progress_notify", r.Watch.GetProgressNotify())
 	switch {
 	case s.LeaseLabel != "":
 		yadd(m, "lease", ystr(s.LeaseLabel))

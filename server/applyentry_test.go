@@ -35,6 +35,7 @@ type noSink struct{}
 
 func (noSink) Send(string, int, mvcc.WatchResponse) {}
 func (noSink) Cancel(string, string, int64)         {}
+func (noSink) Progress(string, int, int64, bool)    {}
 
 // Each entry goes its way: a put to the state machine, a revocation too
 // (the held keep-alives answered before the client), a publication and

@@ -38,6 +38,12 @@ type WatchSink[T any] interface {
 	// compacted (at compact), or it required a leader and the member has
 	// lost it.
 	Cancel(t T, err string, compact int64)
+	// Progress sends t's client response number n: a progress
+	// notification, no events and the store's revision rev. all: on
+	// behalf of every watch of the client's stream (watch ID -1, the
+	// answer to a progress request); else of t's watch alone (the
+	// periodic notification of a watch created with progress_notify).
+	Progress(t T, n int, rev int64, all bool)
 }
 
 type watchStream[T any] struct {
@@ -46,6 +52,10 @@ type watchStream[T any] struct {
 	watcher       *mvcc.Watcher // nil until the store has made it
 	sent          int           // responses sent so far
 	inFlight      int           // responses sent and not yet received
+	// progressNotify: created with progress_notify; progressDue: no
+	// events were sent since the last periodic notification was due
+	// (etcd's serverWatchStream.progress).
+	progressNotify, progressDue bool
 }
 
 // Store watches s: a member's first store, or one restored from a
@@ -67,7 +77,7 @@ func (ws *Watches[T]) Store(s *mvcc.Store, sink WatchSink[T]) {
 // requireLeader: it is cancelled when the member loses its leader
 // (LeaderLost).
 func (ws *Watches[T]) Start(t T, r *etcdserverpb.WatchCreateRequest, requireLeader bool) {
-	s := &watchStream[T]{t: t, requireLeader: requireLeader}
+	s := &watchStream[T]{t: t, requireLeader: requireLeader, progressNotify: r.ProgressNotify, progressDue: true}
 	ws.streams = append(ws.streams, s)
 	s.watcher = ws.store.Watch(r.Key, r.RangeEnd, r.StartRevision, r.PrevKv,
 		func(r mvcc.WatchResponse) bool { return ws.send(s, r) })
@@ -86,8 +96,65 @@ func (ws *Watches[T]) send(s *watchStream[T], r mvcc.WatchResponse) bool {
 	}
 	s.sent++
 	s.inFlight++
+	s.progressDue = false // etcd elides the next progress notification
 	ws.sink.Send(s.t, s.sent, r)
 	return true
+}
+
+// RequestProgress answers a progress request on a client's stream, whose
+// watches at this member are ts' (etcd's RequestProgressAll): when every
+// one of them is synced, one progress notification with the store's
+// current revision goes out on the first (watch ID -1, for all of them);
+// while one is not, nothing does, and the client asks again. Watches the
+// member no longer has are left out; with none, nothing is sent.
+func (ws *Watches[T]) RequestProgress(ts []T) {
+	var streams []*watchStream[T]
+	var watchers []*mvcc.Watcher
+	for _, t := range ts {
+		if s := ws.find(t); s != nil && s.watcher != nil {
+			streams = append(streams, s)
+			watchers = append(watchers, s.watcher)
+		}
+	}
+	if len(streams) == 0 || ws.store == nil {
+		return
+	}
+	ws.progress(streams[0], watchers, true)
+}
+
+// ProgressTick is the periodic progress timer of t's stream (etcd's
+// --watch-progress-notify-interval): a watch created with progress_notify
+// that was sent no events since the last tick is sent a progress
+// notification of its own, if it is synced.
+func (ws *Watches[T]) ProgressTick(t T) {
+	s := ws.find(t)
+	if s == nil || !s.progressNotify || ws.store == nil {
+		return
+	}
+	if s.progressDue && s.watcher != nil {
+		ws.progress(s, []*mvcc.Watcher{s.watcher}, false)
+	}
+	s.progressDue = true
+}
+
+// progress sends a progress notification on s when watchers are synced.
+// Like any response it takes a place in the stream's buffer; a full
+// stream drops it, as etcd's watcher.send does.
+func (ws *Watches[T]) progress(s *watchStream[T], watchers []*mvcc.Watcher, all bool) {
+	rev, ok := ws.store.Synced(watchers)
+	if !ok || s.inFlight >= WatchStreamBuffer {
+		return
+	}
+	s.sent++
+	s.inFlight++
+	ws.sink.Progress(s.t, s.sent, rev, all)
+}
+
+// ProgressNotify reports whether t's watch was created with
+// progress_notify.
+func (ws *Watches[T]) ProgressNotify(t T) bool {
+	s := ws.find(t)
+	return s != nil && s.progressNotify
 }
 
 // Received is the last event of a response on t's stream received by its

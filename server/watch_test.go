@@ -13,6 +13,12 @@ import (
 type sinkLog struct {
 	sent     map[string][]int // response numbers
 	canceled map[string]string
+	progress []string
+}
+
+func (l *sinkLog) Progress(t string, n int, rev int64, all bool) {
+	l.sent[t] = append(l.sent[t], n)
+	l.progress = append(l.progress, fmt.Sprintf("%s #%d rev %d all=%v", t, n, rev, all))
 }
 
 func (l *sinkLog) Send(t string, n int, _ mvcc.WatchResponse) { l.sent[t] = append(l.sent[t], n) }
@@ -84,4 +90,74 @@ func TestWatchStreams(t *testing.T) {
 	if len(log.sent["slow"]) != before || ws.Open() != 0 || ws.Watching() {
 		t.Fatal("a cancelled watch is still sent responses")
 	}
+}
+
+// Progress as etcd v3.6's watch server and watchable store decide it: a
+// progress request is answered with the store's current revision, once,
+// for every watch of the stream, when all of them are synced, and not at
+// all while one is a victim or waits for a future start revision; a
+// progress_notify watch's periodic notification is elided after a tick
+// in which it was sent events. (Seen to fail with Synced answering true
+// for victims, and with the elision left out.)
+func TestWatchProgress(t *testing.T) {
+	kv := NewKV(1)
+	log := &sinkLog{sent: map[string][]int{}, canceled: map[string]string{}}
+	var ws Watches[string]
+	ws.Store(kv.Store, log)
+	put := func(key string) {
+		_, evs, err := kv.Store.Put(Put(key, "v").Put)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws.Notify(evs)
+	}
+	progress := func(want ...string) {
+		t.Helper()
+		if fmt.Sprint(log.progress) != fmt.Sprint(want) {
+			t.Fatalf("progress notifications %q, want %q", log.progress, want)
+		}
+		log.progress = nil
+	}
+	ws.Start("a", &etcdserverpb.WatchCreateRequest{Key: []byte("a"), ProgressNotify: true}, false)
+	ws.Start("b", &etcdserverpb.WatchCreateRequest{Key: []byte("b")}, false)
+	for range 5 {
+		put("c")
+	}
+	ws.RequestProgress([]string{"a", "b"})
+	progress("a #1 rev 6 all=true")
+	ws.RequestProgress(nil)
+	ws.RequestProgress([]string{"gone"})
+	progress()
+
+	// A watch from a revision the store has not reached holds the
+	// stream's progress back until it has.
+	ws.Start("future", &etcdserverpb.WatchCreateRequest{Key: []byte("f"), StartRevision: 8}, false)
+	ws.RequestProgress([]string{"future", "a"})
+	progress()
+	put("c")
+	put("c")
+	ws.RequestProgress([]string{"future", "a"})
+	progress("future #1 rev 8 all=true")
+
+	// A victim (its stream full) holds it back until it has room again.
+	for range WatchStreamBuffer {
+		put("b")
+	}
+	put("b") // b's stream is full: b is a victim
+	ws.RequestProgress([]string{"a", "b"})
+	progress()
+	ws.Received("b")
+	ws.RequestProgress([]string{"a", "b"})
+	progress(fmt.Sprintf("a #2 rev %d all=true", kv.Store.Rev()))
+
+	// The periodic notification: a (progress_notify) gets one per tick
+	// without events; b (without) none.
+	ws.ProgressTick("a")
+	ws.ProgressTick("b")
+	progress(fmt.Sprintf("a #3 rev %d all=false", kv.Store.Rev()))
+	put("a")
+	ws.ProgressTick("a")
+	progress()
+	ws.ProgressTick("a")
+	progress(fmt.Sprintf("a #5 rev %d all=false", kv.Store.Rev()))
 }

@@ -150,6 +150,9 @@ func (m *member) pollLeader() {
 func (m *member) startWatch(op *Op) {
 	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.Store.Rev()})
 	m.watches.Start(op, op.Req.Watch, op.RequireLeader)
+	if op.Req.Watch.ProgressNotify {
+		m.startProgressTimer(op)
+	}
 }
 
 // watchSink sends what a member's watch streams send (server.WatchSink)

@@ -186,6 +186,10 @@ type opRare struct {
 
 	events  []WatchEvent
 	retries []Retry
+	// progress: the progress notifications a watch received; a watch
+	// created with progress_notify gets one every progressEvery.
+	progress      []Progress
+	progressEvery Time
 
 	// keepAliveDeadline: a keep-alive stream's lease, as its client knows
 	// it, lives until then (-1: not yet answered).
@@ -427,6 +431,10 @@ type reply struct {
 	rev     int64      // the store revision, for an answer with no response of its own
 	members []ClusterMember
 	alarms  []*etcdserverpb.AlarmMember
+	// progress: a progress notification (evWatchArrive); stream: the
+	// watches a progress request asks for (evProgressRequest).
+	progress *Progress
+	stream   []*Op
 }
 
 func (w *World) client(name string) *client {
@@ -549,6 +557,10 @@ func (w *World) clientEvent(e *event) {
 			w.ended(op)
 		}
 	case evWatchArrive:
+		if e.rep.progress != nil {
+			w.progressArrives(op, e.node, *e.rep.progress)
+			return
+		}
 		ev := e.rep.event
 		if op.Status == OpOK {
 			ev.At = w.now

@@ -45,6 +45,7 @@ const (
 	CmdGet             CommandKind = "get"
 	CmdWatch           CommandKind = "watch"
 	CmdCancel          CommandKind = "cancel"
+	CmdWatchProgress   CommandKind = "watch_progress"
 	CmdTxn             CommandKind = "txn"
 	CmdCompact         CommandKind = "compact"
 	CmdLeaseGrant      CommandKind = "lease_grant"
@@ -92,6 +93,8 @@ type Command struct {
 	By       string        // with Via a member: who sends, e.g. "etcdctl" (default: the client bound to it, or its local client)
 	Timeout  time.Duration // a request: its deadline (etcdctl --command-timeout); 0: the client's
 	Label    string
+	// Labels: watch_progress's watches, those of one client stream.
+	Labels []string
 
 	// Req is a client request (put, delete, get, watch, txn, compact, the
 	// lease calls, member list), in etcd's own types.
@@ -194,7 +197,7 @@ func (c *Command) isPlainRequest() bool {
 	return (c.Kind == CmdPut || c.Kind == CmdDelete || c.Kind == CmdGet || c.Kind == CmdWatch) &&
 		c.Node == "" && c.Groups == nil && c.From == "" && c.To == "" && !c.OneWay && c.For == 0 && c.Rate == 0 &&
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
-		c.Label == "" && c.Caption == "" && c.Text == "" && !c.Repeat && c.Load == nil &&
+		c.Label == "" && c.Labels == nil && c.Caption == "" && c.Text == "" && !c.Repeat && c.Load == nil &&
 		c.PeerURL == "" && !c.Start && !c.External && c.DataDir == "" && !c.ForceNewCluster && c.File == "" && c.Restore == nil && server.RequestFor(c.Req.Message()) == c.Req
 }
 
@@ -254,6 +257,8 @@ func (w *World) do(c *Command) (*Op, error) {
 		return w.doRequest(c)
 	case CmdCancel:
 		return nil, w.cancel(c.Label)
+	case CmdWatchProgress:
+		return nil, w.watchProgress(c.Labels)
 	case CmdPartition:
 		var groups [][]uint64
 		for _, g := range c.Groups {

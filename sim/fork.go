@@ -188,6 +188,11 @@ func (w *World) inFlight() ([]event, error) {
 				return nil, fmt.Errorf("fork: request %d is pending", e.op.ID)
 			}
 			// It would find its request finished, and do nothing.
+		case evProgressTick:
+			if e.op.Status == OpOK {
+				return nil, fmt.Errorf("fork: watch %d is open", e.op.ID)
+			}
+			// Its watch has ended: it would do nothing.
 		case evDeliver, evTickAdvance, evPublishRetry, evVersionCheck:
 			out = append(out, e)
 		default:

@@ -29,6 +29,8 @@ const (
 	evKeepAlive                       // a keep-alive stream sends its next keep-alive
 	evLoad                            // a load sends its next request (peer: the load)
 	evClientRetry                     // a client sends a request again after clientv3's backoff
+	evProgressRequest                 // a watch stream's progress request reaches its member (rep.stream)
+	evProgressTick                    // a progress_notify watch's periodic progress timer fires
 )
 
 // event is one entry of the schedule.

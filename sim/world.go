@@ -519,6 +519,10 @@ func (w *World) handle(m *member, e *event) {
 			m.leave()
 			m.flush()
 		}
+	case evProgressRequest:
+		m.progressRequestArrives(e)
+	case evProgressTick:
+		m.progressTick(e.op)
 	case evReportUnreachable:
 		if m.up && m.rn != nil {
 			m.enter()

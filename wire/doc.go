@@ -22,9 +22,10 @@
 // command log of a served session replays headless, with no network, to
 // the same run (scenarios.MarshalWith, `raftsim run`).
 //
-// Status, HashKV, Defragment and Snapshot are answered at once from the
-// member's state, as etcd serves them, and leave no trace in the log: they
-// change nothing.
+// Status, HashKV and Snapshot are answered at once from the member's
+// state, as etcd serves them, and leave no trace in the log: they change
+// nothing. Defragment and the alarm calls are the console's defrag and
+// alarm verbs, through the same commands.
 //
 // Loop is the owner for a headless `raftsim serve`: virtual time follows
 // wall time at a rate; the window (cmd/raftsim-gui) is the owner with

@@ -75,13 +75,11 @@ type tracked struct {
 	finish finisher
 	// A watch: its stream, ID and filters, whether its creation was
 	// answered, and how many events went out.
-	watchID int64
-	filters []pb.WatchCreateRequest_FilterType
-	created bool
-	sent    int
-	// synced is the revision up to which the watch's client has every
-	// event (for progress answers).
-	synced int64
+	watchID  int64
+	filters  []pb.WatchCreateRequest_FilterType
+	created  bool
+	sent     int
+	progress int // progress notifications sent
 	// moveLeader: the transferee; the deadline after which it gives up.
 	target   string
 	deadline sim.Time
@@ -145,10 +143,11 @@ func (f *Front) start(w *sim.World, r *request) error {
 		r.answer(&pb.WatchResponse{Header: w.Header(r.member, true), WatchId: msg.WatchId, Canceled: true}, nil)
 		return nil
 	case *pb.WatchProgressRequest:
-		r.answer(f.progress(w, r), nil)
-		return nil
+		return f.progress(w, r)
 	case *pb.MoveLeaderRequest:
 		return f.moveLeader(w, r, msg)
+	case *pb.DefragmentRequest:
+		return f.defrag(w, r)
 	}
 	if resp, err, ok := immediate(w, r.member, r.msg); ok {
 		r.answer(resp, err)
@@ -260,18 +259,47 @@ func (f *Front) moveLeader(w *sim.World, r *request, msg *pb.MoveLeaderRequest) 
 	return nil
 }
 
-// progress answers a progress request: the newest revision up to which
-// every watch of the stream has had all its events.
-func (f *Front) progress(w *sim.World, r *request) *pb.WatchResponse {
-	h := w.Header(r.member, true)
-	rev := h.Revision
+// defrag defragments the member's database, as the console's defrag does
+// (sim.CmdDefrag, logged): DB SIZE drops to IN USE. Like etcd's, it goes
+// through no consensus.
+func (f *Front) defrag(w *sim.World, r *request) error {
+	_, err := f.apply(w, sim.Command{Kind: sim.CmdDefrag, Node: r.member})
+	if v := w.Violation(); v != nil {
+		r.answer(nil, status.Error(codes.Internal, "raftsim: "+v.Error()))
+		return v
+	}
+	if err != nil {
+		r.answer(nil, status.Error(codes.FailedPrecondition, "raftsim: "+err.Error()))
+		return nil
+	}
+	r.answer(&pb.DefragmentResponse{Header: w.Header(r.member, true)}, nil)
+	return nil
+}
+
+// progress sends a stream's progress request into the world, for the
+// stream's watches (sim.CmdWatchProgress): the member answers it, as
+// etcd's RequestProgressAll does, with the store's revision once every
+// one of them is synced, or not at all. A stream with no watch is sent
+// nothing, as etcd sends it nothing.
+func (f *Front) progress(w *sim.World, r *request) error {
+	var labels []string
 	for _, t := range f.open {
 		if t.r.st == r.st && t.op != nil && t.op.Kind == sim.OpWatch {
-			rev = min(rev, t.synced)
+			labels = append(labels, t.label)
 		}
 	}
-	h.Revision = rev
-	return &pb.WatchResponse{Header: h, WatchId: -1}
+	if len(labels) == 0 {
+		return nil
+	}
+	_, err := f.apply(w, sim.Command{Kind: sim.CmdWatchProgress, Labels: labels})
+	if v := w.Violation(); v != nil {
+		return v
+	}
+	// An error (none is expected: the watches are open, at the stream's
+	// member) is answered as etcd answers a progress request it cannot
+	// serve: with nothing.
+	_ = err
+	return nil
 }
 
 // Deliver answers every open request whose operation has ended, and sends
@@ -353,10 +381,21 @@ func (f *Front) deliverWatch(t *tracked) bool {
 	}
 	if !t.created && op.Status == sim.OpOK {
 		t.created = true
-		t.synced = op.Revision()
 		st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Created: true}, nil)
 	}
+	// Progress notifications go out where they came in among the events.
+	progress := func(before int) {
+		for ps := op.Progress(); t.progress < len(ps) && ps[t.progress].After <= before; t.progress++ {
+			p := ps[t.progress]
+			id := t.watchID
+			if p.All {
+				id = -1 // for every watch of the stream
+			}
+			st.send(&pb.WatchResponse{Header: &p.Header, WatchId: id}, nil)
+		}
+	}
 	for t.sent < len(op.Events()) {
+		progress(t.sent)
 		first := op.Events()[t.sent]
 		resp := &pb.WatchResponse{Header: &first.Header, WatchId: t.watchID}
 		for t.sent < len(op.Events()) && op.Events()[t.sent].Response == first.Response {
@@ -365,11 +404,11 @@ func (f *Front) deliverWatch(t *tracked) bool {
 			}
 			t.sent++
 		}
-		t.synced = max(t.synced, first.Header.Revision)
 		if len(resp.Events) > 0 {
 			st.send(resp, nil)
 		}
 	}
+	progress(len(op.Events()))
 	if op.Status == sim.OpOK {
 		return false
 	}

@@ -26,12 +26,28 @@ type Plan struct {
 // next members take the ports after it.
 const DefaultPort = 2379
 
+// ClientURLError is a member's client URL (cluster: client_urls) that
+// serve cannot listen on: serve listens on this machine's loopback only.
+type ClientURLError struct{ Member, URL string }
+
+func (e *ClientURLError) Error() string {
+	return fmt.Sprintf("client_urls: %s's %s is not a loopback address with a port: raftsim serve listens on this machine only (give one like http://127.0.0.1:2379, or leave it out)", e.Member, e.URL)
+}
+
 // PlanEndpoints decides where the bootstrap members of cfg listen, and
 // makes cfg advertise it: a member whose client URL (cluster: client_urls)
-// is on a loopback address listens there; every other one on 127.0.0.1,
-// port basePort, basePort+1, ... in member order. With tlsDir, it writes
+// is given listens there, which must be a loopback address with a port
+// (else a *ClientURLError); every other one on 127.0.0.1, port basePort,
+// basePort+1, ... in member order. With tlsDir, it writes
 // (or reuses) kubeadm's certificates there, and the URLs are https.
 func PlanEndpoints(cfg *sim.Config, basePort int, tlsDir string) (*Plan, error) {
+	for _, m := range cfg.Members {
+		if u, ok := cfg.ClientURLs[m]; ok {
+			if _, ok := loopback(u); !ok {
+				return nil, &ClientURLError{Member: m, URL: u}
+			}
+		}
+	}
 	p := &Plan{}
 	if tlsDir != "" {
 		f, err := WriteCerts(tlsDir, cfg.Members)

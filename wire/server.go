@@ -5,15 +5,19 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net"
 	"os"
 	"sync"
+	"time"
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
@@ -88,10 +92,7 @@ func (s *Server) start(e *endpoint) error {
 	if e.tls != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(e.tls)))
 	}
-	// etcd's limits: requests of up to 1.5 MiB (--max-request-bytes) plus
-	// gRPC's overhead, answers as large as they come.
-	opts = append(opts, grpc.MaxRecvMsgSize(1536*1024+512*1024), grpc.MaxSendMsgSize(1<<31-1))
-	srv := grpc.NewServer(opts...)
+	srv := grpc.NewServer(append(opts, serverOptions()...)...)
 	h := &handler{front: s.front, member: e.name}
 	pb.RegisterKVServer(srv, h)
 	pb.RegisterWatchServer(srv, h)
@@ -101,6 +102,40 @@ func (s *Server) start(e *endpoint) error {
 	e.srv, e.ln = srv, ln
 	go func() { _ = srv.Serve(&gatedListener{Listener: ln, gate: e.gate}) }()
 	return nil
+}
+
+// etcd v3.6.16's gRPC server settings at its defaults (server/embed:
+// config.go's defaults, etcd.go's keepalive options; v3rpc/grpc.go's
+// message and stream limits).
+const (
+	// MaxRequestBytes is --max-request-bytes; gRPC takes messages up to
+	// it plus grpcOverheadBytes.
+	MaxRequestBytes   = 1536 * 1024
+	grpcOverheadBytes = 512 * 1024
+	maxSendBytes      = math.MaxInt32
+	// MaxConcurrentStreams is --max-concurrent-streams.
+	MaxConcurrentStreams = math.MaxUint32
+	// KeepaliveMinTime is --grpc-keepalive-min-time: a client that pings
+	// more often gets GoAway ENHANCE_YOUR_CALM "too_many_pings" (gRPC's
+	// own default is 5 minutes, which kube-apiserver's 30s keepalive
+	// breaks).
+	KeepaliveMinTime = 5 * time.Second
+	// KeepaliveInterval and KeepaliveTimeout are --grpc-keepalive-interval
+	// and --grpc-keepalive-timeout: the server's own pings.
+	KeepaliveInterval = 2 * time.Hour
+	KeepaliveTimeout  = 20 * time.Second
+)
+
+// serverOptions are etcd's gRPC server options (but its codec,
+// interceptors and credentials).
+func serverOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(MaxRequestBytes + grpcOverheadBytes),
+		grpc.MaxSendMsgSize(maxSendBytes),
+		grpc.MaxConcurrentStreams(MaxConcurrentStreams),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: KeepaliveMinTime, PermitWithoutStream: false}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: KeepaliveInterval, Timeout: KeepaliveTimeout}),
+	}
 }
 
 // listenLoopback listens at addr, which must be on a loopback address: the
@@ -199,10 +234,30 @@ func call[Resp any](h *handler, ctx context.Context, msg any) (Resp, error) {
 	done := make(chan struct{})
 	var resp any
 	var err error
+	var mu sync.Mutex
+	gone := false // the caller has given up: an answer still to come is thrown away
 	r := &request{member: h.member, peer: peerAddr(ctx), msg: msg}
 	r.answer = func(a any, e error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if gone {
+			discard(a)
+			return
+		}
 		resp, err = a, e
 		close(done)
+	}
+	// giveUp says the caller will not take the answer: one that came
+	// already, or comes later, is thrown away.
+	giveUp := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		gone = true
+		select {
+		case <-done:
+			discard(resp)
+		default:
+		}
 	}
 	select {
 	case h.front.inbox <- r:
@@ -214,12 +269,14 @@ func call[Resp any](h *handler, ctx context.Context, msg any) (Resp, error) {
 	select {
 	case <-done:
 	case <-ctx.Done():
+		giveUp()
 		select {
 		case h.front.inbox <- &cancel{r}:
 		case <-h.front.stopped:
 		}
 		return zero, status.FromContextError(ctx.Err()).Err()
 	case <-h.front.stopped:
+		giveUp()
 		return zero, rpctypes.ErrGRPCStopped
 	}
 	if err != nil {
@@ -308,27 +365,52 @@ func (h *handler) MoveLeader(ctx context.Context, r *pb.MoveLeaderRequest) (*pb.
 // chunks of 32 KiB, each saying how much remains, then its sha256. The
 // owner writes the database (package snapshot) at the instant it takes
 // the request in; this goroutine streams the file.
+//
+// The temporary file is removed as soon as it is open (the stream reads
+// it through its descriptor), so that none is left behind, whether the
+// stream ends, its client leaves or never reads, or serve exits first; a
+// system that cannot remove an open file has it removed when the stream
+// ends.
 func (h *handler) Snapshot(r *pb.SnapshotRequest, srv pb.Maintenance_SnapshotServer) error {
-	f, err := call[*snapshotFile](h, srv.Context(), r)
+	sf, err := call[*snapshotFile](h, srv.Context(), r)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.path)
-	data, err := os.ReadFile(f.path)
-	if err != nil || int64(len(data)) < f.dbSize {
+	f, err := os.Open(sf.path)
+	if err != nil {
+		_ = os.Remove(sf.path)
 		return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
 	}
+	defer f.Close()
+	if os.Remove(sf.path) != nil {
+		defer os.Remove(sf.path)
+	}
 	const chunk = 32 * 1024 // etcd's snapshotSendBufferSize
-	db, sum := data[:f.dbSize], data[f.dbSize:]
-	for sent := 0; sent < len(db); {
-		n := min(chunk, len(db)-sent)
-		if err := srv.Send(&pb.SnapshotResponse{RemainingBytes: uint64(len(db) - sent - n), Blob: db[sent : sent+n],
-			Version: f.version}); err != nil {
-			return err
+	for sent := int64(0); sent < sf.dbSize; {
+		n := min(chunk, sf.dbSize-sent)
+		buf := make([]byte, n) // gRPC may hold a message after Send
+		if _, err := io.ReadFull(f, buf); err != nil {
+			return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
 		}
 		sent += n
+		if err := srv.Send(&pb.SnapshotResponse{RemainingBytes: uint64(sf.dbSize - sent), Blob: buf,
+			Version: sf.version}); err != nil {
+			return err
+		}
 	}
-	return srv.Send(&pb.SnapshotResponse{Blob: sum, Version: f.version})
+	sum, err := io.ReadAll(f)
+	if err != nil {
+		return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
+	}
+	return srv.Send(&pb.SnapshotResponse{Blob: sum, Version: sf.version})
+}
+
+// discard throws away an answer nobody takes: a snapshot's temporary
+// file is removed.
+func discard(a any) {
+	if f, ok := a.(*snapshotFile); ok {
+		_ = os.Remove(f.path)
+	}
 }
 
 // stream is a bidirectional stream (Watch, LeaseKeepAlive): requests go to

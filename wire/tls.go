@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/tls"
@@ -38,36 +39,85 @@ type TLSFiles struct {
 }
 
 // WriteCerts makes, in dir, a CA and the certificates of members and of
-// kube-apiserver's client, unless they are there already (a CA already in
-// dir signs the certificates that are missing), and returns their paths.
+// kube-apiserver's client, unless they are there already, and returns
+// their paths. It reuses what is there and never overwrites a file: a
+// certificate must be there with its key, or neither (half a pair is
+// refused); one that is there must be signed by the CA there, with a key
+// that matches it; a CA already in dir signs the certificates that are
+// missing, and certificates without their CA are refused.
 func WriteCerts(dir string, members []string) (*TLSFiles, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	f := &TLSFiles{Dir: dir, CA: filepath.Join(dir, CAFile), ClientCert: filepath.Join(dir, ClientName+".crt"),
 		ClientKey: filepath.Join(dir, ClientName+".key"), ServerCert: map[string]string{}, ServerKey: map[string]string{}}
-	ca, caKey, err := loadPair(f.CA, filepath.Join(dir, CAKeyFile))
-	if errors.Is(err, os.ErrNotExist) {
-		ca, caKey, err = makeCert(nil, nil, pkix.Name{CommonName: "etcd-ca"}, 10*365*24*time.Hour, nil)
-		if err == nil {
-			err = writePair(f.CA, filepath.Join(dir, CAKeyFile), ca, caKey)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
 	for _, m := range members {
 		f.ServerCert[m], f.ServerKey[m] = filepath.Join(dir, m+".crt"), filepath.Join(dir, m+".key")
 	}
+	caPair := [3]string{"etcd-ca", f.CA, filepath.Join(dir, CAKeyFile)}
 	pairs := [][3]string{{ClientName, f.ClientCert, f.ClientKey}}
 	for _, m := range members {
 		pairs = append(pairs, [3]string{m, f.ServerCert[m], f.ServerKey[m]})
 	}
-	for _, p := range pairs {
-		if _, _, err := loadPair(p[1], p[2]); err == nil {
-			continue
-		} else if !errors.Is(err, os.ErrNotExist) {
+	// What is there: each pair whole or absent.
+	there := map[string]bool{}
+	for _, p := range append([][3]string{caPair}, pairs...) {
+		c, err := exists(p[1])
+		if err != nil {
 			return nil, err
+		}
+		k, err := exists(p[2])
+		if err != nil {
+			return nil, err
+		}
+		if c != k {
+			have, lack := p[1], p[2]
+			if k {
+				have, lack = p[2], p[1]
+			}
+			return nil, fmt.Errorf("%s is there without %s: a partial PKI, which raftsim does not complete or overwrite (give both, or neither and raftsim writes them)", have, lack)
+		}
+		there[p[1]] = c
+	}
+	var ca *x509.Certificate
+	var caKey crypto.Signer
+	var err error
+	if there[f.CA] {
+		if ca, caKey, err = loadPair(f.CA, caPair[2]); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, p := range pairs {
+			if there[p[1]] {
+				return nil, fmt.Errorf("%s is there without the CA that signed it (%s, %s): a partial PKI, which raftsim does not complete", p[1], CAFile, CAKeyFile)
+			}
+		}
+		var key *rsa.PrivateKey
+		ca, key, err = makeCert(nil, nil, pkix.Name{CommonName: "etcd-ca"}, 10*365*24*time.Hour, nil)
+		if err == nil {
+			err = writePair(f.CA, caPair[2], ca, key)
+		}
+		if err != nil {
+			return nil, err
+		}
+		caKey = key
+	}
+	for _, p := range pairs {
+		if !there[p[1]] {
+			continue
+		}
+		cert, _, err := loadPair(p[1], p[2])
+		if err != nil {
+			return nil, err
+		}
+		if err := cert.CheckSignatureFrom(ca); err != nil {
+			return nil, fmt.Errorf("%s is not signed by %s: %v", p[1], f.CA, err)
+		}
+	}
+	// Everything there is sound: write what is missing.
+	for _, p := range pairs {
+		if there[p[1]] {
+			continue
 		}
 		var tmpl *x509.Certificate
 		if p[0] == ClientName {
@@ -91,6 +141,16 @@ func WriteCerts(dir string, members []string) (*TLSFiles, error) {
 		}
 	}
 	return f, nil
+}
+
+// exists reports whether path is there (anything: a file raftsim must not
+// overwrite).
+func exists(path string) (bool, error) {
+	_, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // ServerTLS is the TLS configuration of a member's endpoint: its own
@@ -137,7 +197,7 @@ func (f *TLSFiles) pool() (*x509.CertPool, error) {
 
 // makeCert makes a key and a certificate for name, signed by ca (nil: a
 // self-signed CA).
-func makeCert(ca *x509.Certificate, caKey *rsa.PrivateKey, name pkix.Name, valid time.Duration, tmpl *x509.Certificate) (*x509.Certificate, *rsa.PrivateKey, error) {
+func makeCert(ca *x509.Certificate, caKey crypto.Signer, name pkix.Name, valid time.Duration, tmpl *x509.Certificate) (*x509.Certificate, *rsa.PrivateKey, error) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		return nil, nil, err
@@ -157,7 +217,7 @@ func makeCert(ca *x509.Certificate, caKey *rsa.PrivateKey, name pkix.Name, valid
 	if ca == nil {
 		tmpl.IsCA, tmpl.BasicConstraintsValid = true, true
 		tmpl.KeyUsage |= x509.KeyUsageCertSign
-		signer, signerKey = tmpl, key
+		signer, signerKey = tmpl, crypto.Signer(key)
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, signer, &key.PublicKey, signerKey)
 	if err != nil {
@@ -167,14 +227,30 @@ func makeCert(ca *x509.Certificate, caKey *rsa.PrivateKey, name pkix.Name, valid
 	return cert, key, err
 }
 
+// writePair writes a certificate and its key, each in a file that must
+// not be there yet (O_EXCL: never overwritten).
 func writePair(certPath, keyPath string, cert *x509.Certificate, key *rsa.PrivateKey) error {
-	if err := os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), 0o644); err != nil {
+	if err := writeNew(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600)
+	return writeNew(keyPath, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600)
 }
 
-func loadPair(certPath, keyPath string) (*x509.Certificate, *rsa.PrivateKey, error) {
+func writeNew(path string, data []byte, perm os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// loadPair reads a certificate and its private key (PKCS#1, PKCS#8 or
+// EC, as kubeadm and openssl write them) and checks that they match.
+func loadPair(certPath, keyPath string) (*x509.Certificate, crypto.Signer, error) {
 	cb, err := os.ReadFile(certPath)
 	if err != nil {
 		return nil, nil, err
@@ -184,17 +260,34 @@ func loadPair(certPath, keyPath string) (*x509.Certificate, *rsa.PrivateKey, err
 		return nil, nil, err
 	}
 	cblock, _ := pem.Decode(cb)
+	if cblock == nil {
+		return nil, nil, fmt.Errorf("%s is not PEM", certPath)
+	}
 	kblock, _ := pem.Decode(kb)
-	if cblock == nil || kblock == nil {
-		return nil, nil, fmt.Errorf("%s or %s is not PEM", certPath, keyPath)
+	if kblock == nil {
+		return nil, nil, fmt.Errorf("%s is not PEM", keyPath)
 	}
 	cert, err := x509.ParseCertificate(cblock.Bytes)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", certPath, err)
 	}
-	key, err := x509.ParsePKCS1PrivateKey(kblock.Bytes)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", keyPath, err)
+	var key crypto.Signer
+	if k, err := x509.ParsePKCS1PrivateKey(kblock.Bytes); err == nil {
+		key = k
+	} else if k, err := x509.ParseECPrivateKey(kblock.Bytes); err == nil {
+		key = k
+	} else if k, err := x509.ParsePKCS8PrivateKey(kblock.Bytes); err == nil {
+		s, ok := k.(crypto.Signer)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: a %T cannot sign", keyPath, k)
+		}
+		key = s
+	} else {
+		return nil, nil, fmt.Errorf("%s: not a private key in PKCS#1, PKCS#8 or EC form", keyPath)
+	}
+	pub, ok := key.Public().(interface{ Equal(crypto.PublicKey) bool })
+	if !ok || !pub.Equal(cert.PublicKey) {
+		return nil, nil, fmt.Errorf("%s is not the key of %s", keyPath, certPath)
 	}
 	return cert, key, nil
 }

@@ -17,6 +17,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/raftsim/raftsim/membership"
+	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/rpcerr"
 	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
@@ -81,6 +83,12 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			return &pb.MemberListResponse{Header: op.Header(), Members: membersOut(op.Members())}, nil
 		}, nil
 	case *pb.MemberAddRequest:
+		// etcd's v3rpc MemberAdd checks the URLs first (types.NewURLs:
+		// none, an empty one, a scheme but http(s)/unix(s), no port, a
+		// path) and answers "etcdserver: given member URLs are invalid".
+		if membership.CheckURLs(r.PeerURLs) != nil {
+			return sim.Command{}, nil, rpctypes.ErrGRPCMemberBadURLs
+		}
 		if len(r.PeerURLs) != 1 {
 			return sim.Command{}, nil, status.Error(codes.Unimplemented, "raftsim: a member is added with exactly one peer URL")
 		}
@@ -103,6 +111,11 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			if len(r.PeerURLs) != 1 {
 				return sim.Command{}, nil, status.Error(codes.Unimplemented, "raftsim: a member has exactly one peer URL")
 			}
+			if err := membership.CheckURLs(r.PeerURLs); err != nil {
+				// etcd stores what it is given (clientv3 checks first); the
+				// simulation keeps valid URLs only.
+				return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "raftsim: a member's peer URL must be valid: %v", err)
+			}
 			id, cmd.Kind, cmd.PeerURL = r.ID, sim.CmdUpdateMember, r.PeerURLs[0]
 		case *pb.MemberPromoteRequest:
 			id, cmd.Kind = r.ID, sim.CmdPromote
@@ -123,8 +136,17 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			return &pb.MemberPromoteResponse{Header: op.Header(), Members: ms}, nil
 		}, nil
 	case *pb.AlarmRequest:
-		return sim.Command{Kind: sim.CmdAlarmList}, func(_ *sim.World, op *sim.Op) (any, error) {
-			return &pb.AlarmResponse{Header: op.Header()}, nil
+		// A list, or a deactivation: the console's alarm list and alarm
+		// disarm. The simulation's disarm deactivates every alarm, as
+		// etcdctl alarm disarm does (one deactivation each, through raft):
+		// the first of etcdctl's deactivations answers with them all, the
+		// rest find none, so etcdctl prints what it prints against etcd.
+		kind := sim.CmdAlarmList
+		if r.Action == pb.AlarmRequest_DEACTIVATE {
+			kind = sim.CmdAlarmDisarm
+		}
+		return sim.Command{Kind: kind}, func(_ *sim.World, op *sim.Op) (any, error) {
+			return &pb.AlarmResponse{Header: op.Header(), Alarms: op.Alarms()}, nil
 		}, nil
 	}
 	return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "raftsim: %T is not simulated", msg)
@@ -136,20 +158,15 @@ func answer(pick func(*server.Response) any) finisher {
 	return func(_ *sim.World, op *sim.Op) (any, error) { return pick(&op.Resp), nil }
 }
 
-// checkTxn refuses a transaction with an empty request in it, which etcd's
-// gRPC layer refuses too.
+// checkTxn refuses, before it enters the world, a transaction etcd's gRPC
+// layer refuses (mvcc.ValidateTxn: --max-txn-ops at each level, less at
+// each level nested, so a transaction nests at most 128 deep; an empty
+// operation; an empty key; a key written twice), with etcd's error. What
+// it lets through is bounded: the --max-txn-ops budget and gRPC's 2 MiB
+// message bound the work a transaction makes.
 func checkTxn(r *pb.TxnRequest) error {
-	for _, ops := range [][]*pb.RequestOp{r.Success, r.Failure} {
-		for _, o := range ops {
-			switch u := o.Request.(type) {
-			case nil:
-				return status.Error(codes.InvalidArgument, "raftsim: an empty request in a transaction")
-			case *pb.RequestOp_RequestTxn:
-				if err := checkTxn(u.RequestTxn); err != nil {
-					return err
-				}
-			}
-		}
+	if err := mvcc.ValidateTxn(r); err != nil {
+		return rpcerr.Error(err.Error())
 	}
 	return nil
 }
@@ -202,16 +219,12 @@ func immediate(w *sim.World, member string, msg any) (resp any, err error, ok bo
 			return nil, status.Error(codes.Internal, "raftsim: "+err.Error()), true
 		}
 		return &snapshotFile{path: f.Name(), dbSize: written.DBSize, version: st.StorageVersion}, nil, true
-	case *pb.DefragmentRequest:
-		// The simulated store keeps no free pages: there is nothing to do.
-		return &pb.DefragmentResponse{Header: w.Header(member, true)}, nil, true
 	case *pb.AlarmRequest:
 		switch r.Action {
 		case pb.AlarmRequest_GET:
 			return nil, nil, false // read through raft, as etcd does
 		case pb.AlarmRequest_DEACTIVATE:
-			// The simulation raises no alarm, so there is none to disarm.
-			return &pb.AlarmResponse{Header: w.Header(member, true)}, nil, true
+			return nil, nil, false // through raft, as the console's alarm disarm
 		}
 		return nil, notSimulated("raising an alarm"), true
 	}

@@ -22,8 +22,15 @@ import (
 // endpoints and a channel of functions run on the owner's goroutine.
 func served(t *testing.T) ([]string, chan<- func(*sim.World)) {
 	t.Helper()
+	return servedWith(t, func(*sim.Config) {})
+}
+
+// servedWith is served with the configuration changed by change.
+func servedWith(t *testing.T, change func(*sim.Config)) ([]string, chan<- func(*sim.World)) {
+	t.Helper()
 	cfg := sim.DefaultConfig()
 	cfg.Members = []string{"m1", "m2", "m3"}
+	change(&cfg)
 	w, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)

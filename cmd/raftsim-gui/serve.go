@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,17 +38,23 @@ type served struct {
 // lets it start as raftsim serve does, and serves it.
 func serveSession(args []string, seed uint64, fl guiflags.Serve, stdout io.Writer) (*ui.Session, *served, string, error) {
 	cfg, title := sim.SandboxConfig(), "serve: sandbox"
+	var scenario *scenarios.Scenario
 	if len(args) == 1 {
 		s, err := scenarios.Load(args[0])
 		if err != nil {
 			return nil, nil, "", err
 		}
-		cfg, title = s.Config, "serve: "+args[0]
+		cfg, title, scenario = s.Config, "serve: "+args[0], s
 	}
 	if seed != 0 {
 		cfg.Seed = seed
 	}
 	plan, err := wire.PlanEndpoints(&cfg, fl.Port, fl.TLS)
+	if ue := (*wire.ClientURLError)(nil); errors.As(err, &ue) && scenario != nil {
+		if pos, ok := scenario.ConfigPos["cluster.client_urls."+ue.Member]; ok {
+			return nil, nil, "", fmt.Errorf("%s: %w", pos, err)
+		}
+	}
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -69,17 +69,23 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	cfg := sim.SandboxConfig()
 	what := "sandbox"
+	var scenario *scenarios.Scenario
 	if fs.NArg() == 1 {
 		s, err := scenarios.Load(fs.Arg(0))
 		if err != nil {
 			return badInput("%v", err)
 		}
-		cfg, what = s.Config, "cluster of "+fs.Arg(0)
+		cfg, what, scenario = s.Config, "cluster of "+fs.Arg(0), s
 	}
 	if fs.Changed("seed") {
 		cfg.Seed = *seed
 	}
 	plan, err := wire.PlanEndpoints(&cfg, *port, *tlsDir)
+	if ue := (*wire.ClientURLError)(nil); errors.As(err, &ue) && scenario != nil {
+		if pos, ok := scenario.ConfigPos["cluster.client_urls."+ue.Member]; ok {
+			return badInput("raftsim serve: %s: %v", pos, err)
+		}
+	}
 	if err != nil {
 		return badInput("raftsim serve: %v", err)
 	}
