@@ -227,6 +227,12 @@ func (s *Store) Records(f func(rev Revision, tomb bool, kv *mvccpb.KeyValue) err
 	return nil
 }
 
+// MaxRestoredRev is the newest revision a store Load rebuilds may be at:
+// 2^62, which leaves more revisions to write than any run writes, where a
+// store at 2^63-1 (which etcd's int64 cannot go past) would fail at its
+// next write.
+const MaxRestoredRev = 1 << 62
+
 // Load rebuilds a store from etcd's key bucket, read in revision order, as
 // etcd's store.restore does when it starts on a database: the current
 // revision is the newest one read, or the compaction revision (finished,
@@ -256,6 +262,9 @@ func Load(compactRev, scheduledCompact int64, lessor Lessor, records func(yield 
 		return nil, err
 	}
 	s.currentRev = max(s.currentRev, compactRev, scheduledCompact, 1)
+	if s.currentRev > MaxRestoredRev {
+		return nil, fmt.Errorf("revision %d is too near 2^63-1, the largest etcd's revision can hold: etcd v3.6.16 does not check that a write's revision overflows it (kvstore_txn.go: currentRev++), and raftsim opens stores up to revision 2^62 (%d)", s.currentRev, int64(MaxRestoredRev))
+	}
 	s.restoreIndex()
 	return s, nil
 }
