@@ -71,12 +71,16 @@ var ErrCorrupt = errors.New("mvcc: corrupt snapshot data")
 // Decode rebuilds a store from Encode's bytes; empty data is an empty
 // store. Leases attached to keys are reported to the lessor, if one is set.
 func Decode(data []byte, lessor Lessor) (*Store, error) {
+	return decode(data, lessor, false)
+}
+
+func decode(data []byte, lessor Lessor, share bool) (*Store, error) {
 	s := New()
 	s.lessor = lessor
 	if len(data) == 0 {
 		return s, nil
 	}
-	d := decoder{b: data}
+	d := decoder{b: data, share: share}
 	s.currentRev = d.varint()
 	s.compactMainRev = d.varint()
 	n := d.uvarint()
@@ -158,8 +162,9 @@ func appendBytes(b, s []byte) []byte {
 }
 
 type decoder struct {
-	b   []byte
-	err error
+	b     []byte
+	err   error
+	share bool // bytes returns data's own bytes, not copies
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -208,7 +213,10 @@ func (d *decoder) bytes() []byte {
 	if n == 0 {
 		return nil
 	}
-	s := slices.Clone(d.b[:n])
+	s := d.b[:n:n]
+	if !d.share {
+		s = slices.Clone(s)
+	}
 	d.b = d.b[n:]
 	return s
 }
