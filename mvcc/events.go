@@ -43,6 +43,9 @@ func (s *Store) Changes(minRev int64) ([]mvccpb.Event, error) {
 // backend. The index is rebuilt from the backend on Decode, as etcd
 // rebuilds its tree index from bbolt when it restores a snapshot.
 func (s *Store) Encode() []byte {
+	if b := s.encodedAsForked(); b != nil {
+		return b // shared: its capacity is its length, so an append copies it
+	}
 	b := binary.AppendVarint(nil, s.currentRev)
 	b = binary.AppendVarint(b, s.compactMainRev)
 	b = binary.AppendUvarint(b, uint64(s.backend.len()))

@@ -1,6 +1,9 @@
 package mvcc
 
-import "slices"
+import (
+	"bytes"
+	"slices"
+)
 
 // The members of a cluster restored from one snapshot begin with the same
 // store: a snapshot of a production cluster holds hundreds of megabytes of
@@ -15,7 +18,32 @@ import "slices"
 // bytes, not copies: data must not change while the store, or a fork of
 // it, is in use.
 func DecodeShared(data []byte) (*Store, error) {
-	return decode(data, nil, true)
+	s, err := decode(data, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	// Every member's raft snapshot encodes its store, five times after a
+	// cluster of five bootstraps, before any write: the encoding of a store
+	// no write or compaction changed since it was forked is data itself.
+	// (data is Encode's, so it encodes back to itself; checked once.)
+	if bytes.Equal(s.Encode(), data) {
+		s.encoded = encoded{data: data[:len(data):len(data)], rev: s.currentRev, compact: s.compactMainRev}
+	}
+	return s, nil
+}
+
+// encoded is what a store forked from a shared one encodes to while its
+// revision and compaction are those of the fork.
+type encoded struct {
+	data         []byte
+	rev, compact int64
+}
+
+func (s *Store) encodedAsForked() []byte {
+	if s.encoded.data != nil && s.currentRev == s.encoded.rev && s.compactMainRev == s.encoded.compact {
+		return s.encoded.data
+	}
+	return nil
 }
 
 // Fork returns a store that answers as s does and changes apart from it,
@@ -23,7 +51,7 @@ func DecodeShared(data []byte) (*Store, error) {
 // key order, as Decode tells it.
 func (s *Store) Fork(lessor Lessor) *Store {
 	f := New()
-	f.currentRev, f.compactMainRev, f.lessor = s.currentRev, s.compactMainRev, lessor
+	f.currentRev, f.compactMainRev, f.lessor, f.encoded = s.currentRev, s.compactMainRev, lessor, s.encoded
 	f.backend.n = s.backend.n
 	f.backend.chunks = make([][]*record, len(s.backend.chunks))
 	for i, c := range s.backend.chunks {

@@ -74,6 +74,16 @@ func TestForksChangeApart(t *testing.T) {
 	for i := range 200 {
 		c.Put(&pb.PutRequest{Key: []byte(fmt.Sprintf("k%03d", i%150)), Value: []byte("a")})
 	}
+	if bytes.Equal(b.Encode(), data) {
+		t.Error("a fork that was written encodes as the shared store")
+	}
+	d := shared.Fork(nil)
+	if _, err := d.Compact(d.Rev()); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(d.Encode(), data) {
+		t.Error("a fork that was compacted encodes as the shared store")
+	}
 	if !bytes.Equal(b.Encode(), c.Encode()) {
 		t.Error("the same writes on two forks give different stores")
 	}
