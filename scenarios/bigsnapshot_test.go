@@ -103,9 +103,9 @@ func liveHeap() uint64 {
 // TestKubeSnapshotOpensInBoundedMemory restores five members from a
 // 100 MB Kubernetes-shaped snapshot and bounds the heap they keep once
 // started: 3.5 times the file. Seen to fail before the members shared the
-// decoded records (server.SharedKV): they kept 6 times a 196 MB file
-// (1,169 MB); 3.4 times with them (657 MB), most of it each member's raft
-// snapshot of the store (sim.snapshotData), which is left to do.
+// decoded records (server.SharedKV): they kept 584 MB of a 98 MB file; 328
+// MB with them, most of it each member's raft snapshot of the store
+// (sim.snapshotData), which is left to do.
 func TestKubeSnapshotOpensInBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 100 MB snapshot")
