@@ -314,7 +314,7 @@ func (m *Model) spill(t *tree, n *node) []*node {
 		}
 		n.kids = kids
 	}
-	parts := m.split(t, n)
+	parts := splitter(m, t, n)
 	for _, p := range parts {
 		if p.pgid != 0 {
 			m.release(p.pgid, p.pages)
@@ -326,6 +326,10 @@ func (m *Model) spill(t *tree, n *node) []*node {
 	return parts
 }
 
+// splitter is split; a test puts the quadratic split it replaced in its
+// place, to compare them.
+var splitter = (*Model).split
+
 // split breaks a node that does not fit its page into nodes filled to the
 // bucket's fill percent (bbolt's node.split and splitIndex).
 //
@@ -333,25 +337,32 @@ func (m *Model) spill(t *tree, n *node) []*node {
 // slice of the rest (as a copy of the tail at each cut does) would keep
 // the whole tail's array alive: a leaf that a batch of 1,000 appends
 // outgrew held some twenty times its elements in the arrays of its parts.
+//
+// NB: the size of what remains is kept as the parts are cut, not summed
+// again at each cut: that made a defrag (and so every restored member's
+// first file) quadratic in the records of a leaf, minutes for a snapshot
+// of two million keys (issue 30).
 func (m *Model) split(t *tree, n *node) []*node {
 	parts := []*node{n}
+	rest := t.size(n) // t.size(cur)
 	for cur := n; ; {
-		if cur.count() <= minKeysPerPage*2 || t.size(cur) < PageSize {
+		if cur.count() <= minKeysPerPage*2 || rest < PageSize {
 			if len(parts) > 1 { // cur is a slice of n's old array: copy it out
 				cur.elems, cur.kids = cloneNonNil(cur.elems), cloneNonNil(cur.kids)
 			}
 			return parts
 		}
 		threshold := int(float64(PageSize) * t.fill())
-		sz, idx := pageHeaderSize, 0
+		sz, idx, cut := pageHeaderSize, 0, pageHeaderSize
 		for i := 0; i < cur.count()-minKeysPerPage; i++ {
-			idx = i
+			idx, cut = i, sz
 			es := t.elemSize(i, cur)
 			if i >= minKeysPerPage && sz+es > threshold {
 				break
 			}
 			sz += es
 		}
+		rest -= cut - pageHeaderSize // the elements before idx go to cur
 		next := &node{leaf: cur.leaf, dirty: true}
 		if cur.leaf {
 			next.elems = cur.elems[idx:]

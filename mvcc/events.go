@@ -43,6 +43,9 @@ func (s *Store) Changes(minRev int64) ([]mvccpb.Event, error) {
 // backend. The index is rebuilt from the backend on Decode, as etcd
 // rebuilds its tree index from bbolt when it restores a snapshot.
 func (s *Store) Encode() []byte {
+	if b := s.encodedAsForked(); b != nil {
+		return b // shared: its capacity is its length, so an append copies it
+	}
 	b := binary.AppendVarint(nil, s.currentRev)
 	b = binary.AppendVarint(b, s.compactMainRev)
 	b = binary.AppendUvarint(b, uint64(s.backend.len()))
@@ -71,12 +74,16 @@ var ErrCorrupt = errors.New("mvcc: corrupt snapshot data")
 // Decode rebuilds a store from Encode's bytes; empty data is an empty
 // store. Leases attached to keys are reported to the lessor, if one is set.
 func Decode(data []byte, lessor Lessor) (*Store, error) {
+	return decode(data, lessor, false)
+}
+
+func decode(data []byte, lessor Lessor, share bool) (*Store, error) {
 	s := New()
 	s.lessor = lessor
 	if len(data) == 0 {
 		return s, nil
 	}
-	d := decoder{b: data}
+	d := decoder{b: data, share: share}
 	s.currentRev = d.varint()
 	s.compactMainRev = d.varint()
 	n := d.uvarint()
@@ -158,8 +165,9 @@ func appendBytes(b, s []byte) []byte {
 }
 
 type decoder struct {
-	b   []byte
-	err error
+	b     []byte
+	err   error
+	share bool // bytes returns data's own bytes, not copies
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -208,7 +216,10 @@ func (d *decoder) bytes() []byte {
 	if n == 0 {
 		return nil
 	}
-	s := slices.Clone(d.b[:n])
+	s := d.b[:n:n]
+	if !d.share {
+		s = slices.Clone(s)
+	}
 	d.b = d.b[n:]
 	return s
 }
@@ -226,6 +237,12 @@ func (s *Store) Records(f func(rev Revision, tomb bool, kv *mvccpb.KeyValue) err
 	}
 	return nil
 }
+
+// MaxRestoredRev is the newest revision a store Load rebuilds may be at:
+// 2^62, which leaves more revisions to write than any run writes, where a
+// store at 2^63-1 (which etcd's int64 cannot go past) would fail at its
+// next write.
+const MaxRestoredRev = 1 << 62
 
 // Load rebuilds a store from etcd's key bucket, read in revision order, as
 // etcd's store.restore does when it starts on a database: the current
@@ -256,6 +273,9 @@ func Load(compactRev, scheduledCompact int64, lessor Lessor, records func(yield 
 		return nil, err
 	}
 	s.currentRev = max(s.currentRev, compactRev, scheduledCompact, 1)
+	if s.currentRev > MaxRestoredRev {
+		return nil, fmt.Errorf("revision %d is too near 2^63-1, the largest etcd's revision can hold: etcd v3.6.16 does not check that a write's revision overflows it (kvstore_txn.go: currentRev++), and raftsim opens stores up to revision 2^62 (%d)", s.currentRev, int64(MaxRestoredRev))
+	}
 	s.restoreIndex()
 	return s, nil
 }

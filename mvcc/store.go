@@ -52,6 +52,8 @@ type Store struct {
 	sizer SizeObserver // told of each change to the backend, if set
 
 	records *RecordPool // shared with the other members of its cluster, if set
+
+	encoded encoded // a fork's encoding until it changes (DecodeShared)
 }
 
 // SizeObserver is told of each record the backend gains or loses, as

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
+
 	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/snapshot"
@@ -34,7 +36,7 @@ func ReadSnapshot(path string) (kv []byte, clusterVersion string, err error) {
 	defer s.Close()
 	kv, err = server.RestoreKV(&s.State, s.Records)
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
 	return kv, s.ClusterVersion, nil
 }

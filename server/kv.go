@@ -76,3 +76,45 @@ func DecodeKV(b []byte, minLeaseTTL int64) (*KV, error) {
 	}
 	return &KV{Store: st, Lessor: le}, nil
 }
+
+// SharedKV is a state machine decoded once, from which the members of a
+// cluster that begins with it (sim.Config.InitialKV: a restored
+// snapshot) each take their own (KV), sharing its records: with five
+// members, a snapshot's records were decoded six times (issue 30).
+type SharedKV struct {
+	store  *mvcc.Store
+	leases []byte // the lessor's part of the data, decoded for each KV
+	minTTL int64
+}
+
+// DecodeShared decodes Encode's bytes once, for KV to fork. The records'
+// bytes are b's own: b must not change while any of the state machines is
+// in use.
+func DecodeShared(b []byte, minLeaseTTL int64) (*SharedKV, error) {
+	if len(b) == 0 {
+		return &SharedKV{store: mvcc.New(), minTTL: minLeaseTTL}, nil
+	}
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, ErrCorrupt
+	}
+	leases := b[k+int(n):]
+	if _, err := lease.Decode(leases, minLeaseTTL); err != nil {
+		return nil, err
+	}
+	st, err := mvcc.DecodeShared(b[k : k+int(n)])
+	if err != nil {
+		return nil, err
+	}
+	return &SharedKV{store: st, leases: leases, minTTL: minLeaseTTL}, nil
+}
+
+// KV returns a state machine of its own, as DecodeKV of the same bytes
+// gives, that shares the records with the others.
+func (s *SharedKV) KV() *KV {
+	le, err := lease.Decode(s.leases, s.minTTL)
+	if err != nil {
+		panic("server: the leases decoded once fail to decode: " + err.Error()) // DecodeShared decoded them
+	}
+	return &KV{Store: s.store.Fork(le), Lessor: le}
+}

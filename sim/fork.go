@@ -92,6 +92,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		keepChecked: w.keepChecked,
 		untracked:   slices.Clone(w.untracked),
 		saved:       maps.Clone(w.saved),
+		initialKV:   w.initialKV, // never changed: shared
 		// the revocations lessors proposed may yet apply in the fork
 		lessorRevokes: maps.Clone(w.lessorRevokes),
 	}

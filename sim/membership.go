@@ -63,11 +63,10 @@ func (m *member) restoreData(b []byte) error {
 	m.cluster = membership.Cluster{}
 	if len(b) == 0 {
 		// no snapshot yet: the store the cluster began with
-		kv, err := server.DecodeKV(m.w.cfg.InitialKV, m.w.cfg.minLeaseTTL())
-		if err != nil {
-			return err
+		m.kv = server.NewKV(m.w.cfg.minLeaseTTL())
+		if m.w.initialKV != nil {
+			m.kv = m.w.initialKV.KV() // cfg.InitialKV, decoded once (World.initialKV)
 		}
-		m.kv = kv
 		m.cluster.Version = m.w.cfg.InitialClusterVersion
 		m.watchStore()
 		m.attachDB()

@@ -78,6 +78,11 @@ type World struct {
 	groups []*group
 	// saved are the snapshots members saved, by file name (restore.go).
 	saved map[string]savedSnapshot
+
+	// initialKV is cfg.InitialKV decoded once: each member that starts
+	// with it takes its own state machine from it, sharing its records
+	// (server.SharedKV); nil without one.
+	initialKV *server.SharedKV
 }
 
 // New builds a world from cfg. Every member bootstraps as etcd does
@@ -96,11 +101,11 @@ func New(cfg Config) (*World, error) {
 	}
 	var initial *server.KV
 	if len(cfg.InitialKV) > 0 {
-		kv, err := server.DecodeKV(cfg.InitialKV, cfg.minLeaseTTL())
+		shared, err := server.DecodeShared(cfg.InitialKV, cfg.minLeaseTTL())
 		if err != nil {
 			return nil, err
 		}
-		initial = kv
+		w.initialKV, initial = shared, shared.KV()
 	}
 	w.safety = w.newGroup(0, initial).safety
 	var boot []*pb.Entry
