@@ -40,14 +40,23 @@ func TestDefragmentOverTheWire(t *testing.T) {
 	if _, err := c.Compact(ctx, last, clientv3.WithCompactPhysical()); err != nil {
 		t.Fatal(err)
 	}
-	// etcd's backend commits every 100ms: let the compaction's frees land.
-	time.Sleep(300 * time.Millisecond)
-	before, err := c.Status(ctx, eps[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before.DbSize <= before.DbSizeInUse {
-		t.Fatalf("nothing to defragment: DB SIZE %d, IN USE %d", before.DbSize, before.DbSizeInUse)
+	// etcd's backend commits every 100ms of the world's time: the
+	// compaction's frees land at the next commit, however late the world
+	// runs on a loaded machine. Ask until they have (or ctx's deadline).
+	var before *clientv3.StatusResponse
+	for {
+		var err error
+		if before, err = c.Status(ctx, eps[0]); err != nil {
+			t.Fatalf("waiting for the compaction's frees (DB SIZE above IN USE): %v", err)
+		}
+		if before.DbSize > before.DbSizeInUse {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("nothing to defragment: DB SIZE %d, IN USE %d", before.DbSize, before.DbSizeInUse)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 	if _, err := c.Defragment(ctx, eps[0]); err != nil {
 		t.Fatal(err)
