@@ -381,10 +381,13 @@ func (h *handler) Snapshot(r *pb.SnapshotRequest, srv pb.Maintenance_SnapshotSer
 		_ = os.Remove(sf.path)
 		return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
 	}
-	defer f.Close()
-	if os.Remove(sf.path) != nil {
-		defer os.Remove(sf.path)
-	}
+	removed := os.Remove(sf.path) == nil
+	defer func() {
+		f.Close()
+		if !removed {
+			_ = os.Remove(sf.path) // closed first: it could not be removed while open
+		}
+	}()
 	const chunk = 32 * 1024 // etcd's snapshotSendBufferSize
 	for sent := int64(0); sent < sf.dbSize; {
 		n := min(chunk, sf.dbSize-sent)
