@@ -174,6 +174,7 @@ const (
 	StepSnapshotRestore          // snapshot_restore: {file, name, initial_cluster, initial_cluster_token, initial_advertise_peer_urls, data_dir}
 	StepAlarmDisarm              // alarm_disarm: {via, as}
 	StepDefrag                   // defrag: refs
+	StepLeaseList                // lease_list: {via, as}
 	numStepKinds
 )
 
@@ -183,7 +184,7 @@ var stepKindNames = [...]string{
 	"add_member", "promote", "remove_member", "snapshot", "put", "delete", "get", "watch",
 	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
 	"lease_timetolive", "load", "start", "update_member", "member_list", "alarm_list",
-	"lose", "snapshot_save", "snapshot_restore", "alarm_disarm", "defrag",
+	"lose", "snapshot_save", "snapshot_restore", "alarm_disarm", "defrag", "lease_list",
 }
 
 func (k StepKind) String() string {
@@ -211,7 +212,7 @@ func (k StepKind) Acts() bool {
 // IsOp reports whether the step is a client operation (put, delete, get,
 // watch), the kinds that may carry a label.
 func (k StepKind) IsOp() bool {
-	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList || k == StepAlarmDisarm
+	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList || k == StepAlarmDisarm || k == StepLeaseList
 }
 
 // Step is one step of a scenario. Only the fields of its Kind are set.
