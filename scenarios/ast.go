@@ -175,6 +175,7 @@ const (
 	StepAlarmDisarm              // alarm_disarm: {via, as}
 	StepDefrag                   // defrag: refs
 	StepWatchProgress            // watch_progress: [labels] (the watches of one client stream)
+	StepLeaseList                // lease_list: {via, as}
 	numStepKinds
 )
 
@@ -185,7 +186,7 @@ var stepKindNames = [...]string{
 	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
 	"lease_timetolive", "load", "start", "update_member", "member_list", "alarm_list",
 	"lose", "snapshot_save", "snapshot_restore", "alarm_disarm", "defrag",
-	"watch_progress",
+	"watch_progress", "lease_list",
 }
 
 func (k StepKind) String() string {
@@ -213,7 +214,7 @@ func (k StepKind) Acts() bool {
 // IsOp reports whether the step is a client operation (put, delete, get,
 // watch), the kinds that may carry a label.
 func (k StepKind) IsOp() bool {
-	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList || k == StepAlarmDisarm
+	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList || k == StepAlarmDisarm || k == StepLeaseList
 }
 
 // Step is one step of a scenario. Only the fields of its Kind are set.

@@ -155,7 +155,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 			st.PeerURL = u
 		}
 		p.membershipCall(st, f, what)
-	case StepMemberList, StepAlarmList, StepAlarmDisarm:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
 		keys := []string{"via", "by", "external", "as"}
 		if st.Kind == StepMemberList {
 			keys = append(keys, "consistency")
@@ -166,6 +166,9 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		}
 		if st.Kind == StepMemberList {
 			st.Req.MemberList = &etcdserverpb.MemberListRequest{Linearizable: !p.serializable(f)}
+		}
+		if st.Kind == StepLeaseList {
+			st.Req.LeaseLeases = &etcdserverpb.LeaseLeasesRequest{}
 		}
 		p.membershipCall(st, f, what)
 	case StepPromote, StepRemoveMember:

@@ -123,7 +123,7 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		yadd(v, "node", yrefs(s.Nodes))
 		yadd(v, "peer_url", ystr(s.PeerURL))
 		membershipCallNode(v, s)
-	case StepMemberList, StepAlarmList, StepAlarmDisarm:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
 		v = ymap(true)
 		membershipCallNode(v, s)
 		if s.Req.Serializable() {

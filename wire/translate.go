@@ -50,10 +50,19 @@ type finisher func(w *sim.World, op *sim.Op) (any, error)
 func command(w *sim.World, member string, msg any) (sim.Command, finisher, error) {
 	switch r := msg.(type) {
 	case *pb.RangeRequest:
+		if err := checkRange(r); err != nil {
+			return sim.Command{}, nil, err
+		}
 		return sim.Command{Kind: sim.CmdGet, Req: server.Request{Range: r}}, answer(func(o *server.Response) any { return o.Range }), nil
 	case *pb.PutRequest:
+		if err := checkPut(r); err != nil {
+			return sim.Command{}, nil, err
+		}
 		return sim.Command{Kind: sim.CmdPut, Req: server.Request{Put: r}}, answer(func(o *server.Response) any { return o.Put }), nil
 	case *pb.DeleteRangeRequest:
+		if err := checkDelete(r); err != nil {
+			return sim.Command{}, nil, err
+		}
 		return sim.Command{Kind: sim.CmdDelete, Req: server.Request{DeleteRange: r}},
 			answer(func(o *server.Response) any { return o.DeleteRange }), nil
 	case *pb.TxnRequest:
@@ -167,6 +176,67 @@ func answer(pick func(*server.Response) any) finisher {
 func checkTxn(r *pb.TxnRequest) error {
 	if err := mvcc.ValidateTxn(r); err != nil {
 		return rpcerr.Error(err.Error())
+	}
+	return checkTxnOps(r)
+}
+
+// checkTxnOps applies checkRange, checkPut and checkDelete to every
+// operation of a transaction, at every level, as etcd's checkRequestOp
+// does; mvcc.ValidateTxn has already refused empty operations.
+func checkTxnOps(r *pb.TxnRequest) error {
+	for _, ops := range [][]*pb.RequestOp{r.Success, r.Failure} {
+		for _, o := range ops {
+			var err error
+			switch u := o.Request.(type) {
+			case *pb.RequestOp_RequestTxn:
+				err = checkTxnOps(u.RequestTxn)
+			case *pb.RequestOp_RequestRange:
+				err = checkRange(u.RequestRange)
+			case *pb.RequestOp_RequestPut:
+				err = checkPut(u.RequestPut)
+			case *pb.RequestOp_RequestDeleteRange:
+				err = checkDelete(u.RequestDeleteRange)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkRange, checkPut and checkDelete refuse what etcd v3.6's gRPC layer
+// refuses before raft (server/etcdserver/api/v3rpc/key.go), with its
+// errors: such a request never enters the world, and so is not logged.
+func checkRange(r *pb.RangeRequest) error {
+	if len(r.Key) == 0 {
+		return rpctypes.ErrGRPCEmptyKey
+	}
+	if _, ok := pb.RangeRequest_SortOrder_name[int32(r.SortOrder)]; !ok {
+		return rpctypes.ErrGRPCInvalidSortOption
+	}
+	if _, ok := pb.RangeRequest_SortTarget_name[int32(r.SortTarget)]; !ok {
+		return rpctypes.ErrGRPCInvalidSortOption
+	}
+	return nil
+}
+
+func checkPut(r *pb.PutRequest) error {
+	if len(r.Key) == 0 {
+		return rpctypes.ErrGRPCEmptyKey
+	}
+	if r.IgnoreValue && len(r.Value) != 0 {
+		return rpctypes.ErrGRPCValueProvided
+	}
+	if r.IgnoreLease && r.Lease != 0 {
+		return rpctypes.ErrGRPCLeaseProvided
+	}
+	return nil
+}
+
+func checkDelete(r *pb.DeleteRangeRequest) error {
+	if len(r.Key) == 0 {
+		return rpctypes.ErrGRPCEmptyKey
 	}
 	return nil
 }

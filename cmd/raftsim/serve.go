@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 
@@ -67,6 +69,16 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return startGUIPassingSignals(append([]string{"serve"}, args...), stdin, stdout, stderr)
 	}
+	// The files the session ends in are checked before serving: a session
+	// is not served only to be lost at exit.
+	for _, f := range []struct{ flag, path string }{{"--save", *save}, {"--trace", *tracePath}} {
+		if f.path == "" {
+			continue
+		}
+		if err := checkWritable(f.path); err != nil {
+			return badInput("raftsim serve: %s: %v", f.flag, err)
+		}
+	}
 	cfg := sim.SandboxConfig()
 	what := "sandbox"
 	var scenario *scenarios.Scenario
@@ -121,13 +133,19 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := c.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
-	if err := saveSession(w, *save, stdout); err != nil {
-		return err
-	}
+	// The trace is written even when the session cannot be, and an
+	// interrupted serve exits as interrupted commands do either way.
+	saveErr := saveSession(w, *save, stdout)
 	if *tracePath != "" {
-		if err := writeTrace(w, *tracePath); err != nil {
-			return err
+		if err := writeTrace(w, *tracePath); err != nil && saveErr == nil {
+			saveErr = err
 		}
+	}
+	if saveErr != nil {
+		if sig.Interrupted() {
+			return &exitError{code: interrupt.ExitCode, err: fmt.Errorf("raftsim serve: %v at %s; %w", sig.Err(), w.Now(), saveErr)}
+		}
+		return saveErr
 	}
 	var v *sim.Violation
 	if errors.As(runErr, &v) {
@@ -137,6 +155,33 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return &exitError{code: interrupt.ExitCode, err: fmt.Errorf("raftsim serve: %v at %s; the session is saved in %s", sig.Err(), w.Now(), *save)}
 	}
 	return runErr
+}
+
+// checkWritable reports why path cannot take the session's file: it is
+// not a regular file, or it (or, when absent, its directory) cannot be
+// written. It changes nothing on disk.
+func checkWritable(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		dir := filepath.Dir(path)
+		f, err := os.CreateTemp(dir, ".raftsim-check-*")
+		if err != nil {
+			return fmt.Errorf("cannot write in %s: %w", dir, err)
+		}
+		name := f.Name()
+		f.Close()
+		return os.Remove(name)
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // readLines sends the lines of r, then closes lines.

@@ -442,3 +442,81 @@ func TestServeTLSRefusesClientsWithoutCertificates(t *testing.T) {
 		t.Fatalf("kube-apiserver's certificate was refused: %v", err)
 	}
 }
+
+// TestServedSessionWithLeaseListAndRefusalsReplays: a lease list, and
+// requests etcd refuses before raft (an empty key in a put, a get, a
+// delete and inside a txn), are answered as etcd answers them, and the
+// session is still saved and replays to the served trace. Before the fix
+// serve could not save it (no scenario step for lease_list; an empty key
+// without prefix) and lost the whole session.
+func TestServedSessionWithLeaseListAndRefusalsReplays(t *testing.T) {
+	s := serve(t)
+	c, _ := newClient(t, "http://"+s.eps[0])
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	l, err := c.Grant(ctx, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := c.Leases(ctx)
+	if err != nil || len(ls.Leases) != 1 || ls.Leases[0].ID != l.ID {
+		t.Fatalf("lease list: %+v, %v; want lease %x", ls, err, l.ID)
+	}
+	empty := "etcdserver: key is not provided"
+	if _, err := c.Put(ctx, "", "v"); err == nil || !strings.Contains(err.Error(), empty) {
+		t.Errorf("put with an empty key: %v, want %q", err, empty)
+	}
+	if _, err := c.Delete(ctx, ""); err == nil || !strings.Contains(err.Error(), empty) {
+		t.Errorf("delete with an empty key: %v, want %q", err, empty)
+	}
+	if _, err := c.Txn(ctx).Then(clientv3.OpPut("", "v")).Commit(); err == nil || !strings.Contains(err.Error(), empty) {
+		t.Errorf("txn with an empty key: %v, want %q", err, empty)
+	}
+	if _, err := c.Put(ctx, "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.quit(); err != nil {
+		t.Fatalf("serve: %v\n%s", err, s.out.String())
+	}
+	replayed := filepath.Join(t.TempDir(), "replayed.jsonl")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"run", s.saved, "--trace", replayed, "-q"}, nil, &out, &errOut); code != exitOK {
+		t.Fatalf("raftsim run %s: exit %d\n%s%s", s.saved, code, out.String(), errOut.String())
+	}
+	saved, _ := os.ReadFile(s.saved)
+	if !strings.Contains(string(saved), "lease_list:") {
+		t.Errorf("the saved session has no lease_list step:\n%s", saved)
+	}
+	a, err := os.ReadFile(s.trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(replayed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("the replay's trace (%d bytes) differs from the served session's (%d bytes)", len(b), len(a))
+	}
+}
+
+// TestServeChecksSaveBeforeServing: a --save or --trace serve could not
+// write is refused up front (exit 2), before a session is served.
+func TestServeChecksSaveBeforeServing(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--save", filepath.Join(dir, "no-such-dir", "s.yaml")},
+		{"--save", dir},
+		{"--trace", filepath.Join(dir, "no-such-dir", "t.jsonl")},
+	} {
+		var out bytes.Buffer
+		err := serveCmd(append(args, "--port", "1"), strings.NewReader(""), &out, &out)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != exitBadInput || !strings.Contains(err.Error(), args[0]) {
+			t.Errorf("serve %q: %v (%T), want exit %d naming %s", args, err, err, exitBadInput, args[0])
+		}
+		if strings.Contains(out.String(), "serves etcd's API") {
+			t.Errorf("serve %q served:\n%s", args, out.String())
+		}
+	}
+}
