@@ -17,7 +17,8 @@
 //     own directory and renamed over the destination only when whole, so
 //     a write that fails or is abandoned leaves what was there untouched.
 //     raftsim removes only that temporary file, never the destination.
-//   - A replaced file keeps its permission bits; a new one is 0644.
+//   - A replaced file keeps its permission bits; a new one is 0644
+//     (CreateMode: another).
 //
 // Between the check and the rename another process could put a node at the
 // path; the path is checked again just before the rename, which narrows
@@ -36,9 +37,21 @@ import (
 type Error struct {
 	Path string // as the user gave it
 	Why  string
+	Err  error // the system's error under Why, if there was one
 }
 
 func (e *Error) Error() string { return e.Path + ": " + e.Why }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// sysErr is an Error for a failed system call.
+func sysErr(path, why string, err error) *Error {
+	err = pathErr(err)
+	if why == "" {
+		return &Error{path, err.Error(), err}
+	}
+	return &Error{path, why + ": " + err.Error(), err}
+}
 
 // kind names what a non-regular file is.
 func kind(m fs.FileMode) string {
@@ -59,7 +72,7 @@ func kind(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-const notRegular = "; raftsim writes only regular files, through a temporary file renamed into place, and leaves anything else alone"
+const notRegular = ", not a regular file: raftsim writes only regular files, through a temporary file renamed into place, and leaves anything else alone"
 
 // resolve returns the file that writing path writes: path itself, or the
 // file a symlink names. Its FileInfo is nil when that file is absent.
@@ -71,27 +84,27 @@ func resolve(path string) (string, fs.FileInfo, error) {
 			return target, nil, nil
 		}
 		if err != nil {
-			return "", nil, &Error{path, pathErr(err).Error()}
+			return "", nil, sysErr(path, "", err)
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			return target, fi, nil
 		}
 		link, err := os.Readlink(target)
 		if err != nil {
-			return "", nil, &Error{path, pathErr(err).Error()}
+			return "", nil, sysErr(path, "", err)
 		}
 		if !filepath.IsAbs(link) {
 			link = filepath.Join(filepath.Dir(target), link)
 		}
 		target = link
 	}
-	return "", nil, &Error{path, "too many levels of symbolic links"}
+	return "", nil, &Error{path, "too many levels of symbolic links", nil}
 }
 
 // check is Check, returning the resolved destination and its info.
 func check(path string) (string, fs.FileInfo, error) {
 	if path == "" {
-		return "", nil, &Error{path, "no file name"}
+		return "", nil, &Error{path, "no file name", nil}
 	}
 	dest, fi, err := resolve(path)
 	if err != nil {
@@ -101,10 +114,10 @@ func check(path string) (string, fs.FileInfo, error) {
 		dir := filepath.Dir(dest)
 		di, err := os.Stat(dir)
 		if err != nil {
-			return "", nil, &Error{path, fmt.Sprintf("cannot write into %s: %v", dir, pathErr(err))}
+			return "", nil, sysErr(path, "cannot write into "+dir, err)
 		}
 		if !di.IsDir() {
-			return "", nil, &Error{path, fmt.Sprintf("%s is not a directory", dir)}
+			return "", nil, &Error{path, fmt.Sprintf("%s is not a directory", dir), nil}
 		}
 		return dest, nil, nil
 	}
@@ -113,10 +126,10 @@ func check(path string) (string, fs.FileInfo, error) {
 		if dest != path {
 			what = "a symlink to " + what + " (" + dest + ")"
 		}
-		return "", nil, &Error{path, "is " + what + notRegular}
+		return "", nil, &Error{path, "is " + what + notRegular, nil}
 	}
 	if fi.Mode().Perm()&0o222 == 0 {
-		return "", nil, &Error{path, "is read-only (no write bit in its mode " + fi.Mode().Perm().String() + "); raftsim does not replace it"}
+		return "", nil, &Error{path, "is read-only (no write bit in its mode " + fi.Mode().Perm().String() + "); raftsim does not replace it", nil}
 	}
 	return dest, fi, nil
 }
@@ -142,18 +155,22 @@ type File struct {
 // Create checks path (Check) and opens a temporary file beside it. Call it
 // before the work starts, so that an output that cannot be written is
 // refused at once.
-func Create(path string) (*File, error) {
+func Create(path string) (*File, error) { return CreateMode(path, 0o644) }
+
+// CreateMode is Create with the permission bits a new file gets (a file
+// replaced keeps its own): a snapshot is 0600, as etcdctl makes it.
+func CreateMode(path string, perm fs.FileMode) (*File, error) {
 	dest, fi, err := check(path)
 	if err != nil {
 		return nil, err
 	}
-	mode := fs.FileMode(0o644)
+	mode := perm.Perm()
 	if fi != nil {
 		mode = fi.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".raftsim-*")
 	if err != nil {
-		return nil, &Error{path, "cannot write into " + filepath.Dir(dest) + ": " + pathErr(err).Error()}
+		return nil, sysErr(path, "cannot write into "+filepath.Dir(dest), err)
 	}
 	return &File{File: tmp, name: path, dest: dest, mode: mode}, nil
 }
@@ -166,7 +183,7 @@ func (f *File) Name() string { return f.name }
 // removed and the destination is as it was.
 func (f *File) Commit() error {
 	if f.done {
-		return &Error{f.name, "already written or abandoned"}
+		return &Error{f.name, "already written or abandoned", nil}
 	}
 	f.done = true
 	err := f.File.Close()
@@ -178,7 +195,7 @@ func (f *File) Commit() error {
 		var dest string
 		dest, _, err = check(f.name)
 		if err == nil && dest != f.dest {
-			err = &Error{f.name, "changed while it was being written (now " + dest + ")"}
+			err = &Error{f.name, "changed while it was being written (now " + dest + ")", nil}
 		}
 	}
 	if err == nil {
@@ -190,7 +207,7 @@ func (f *File) Commit() error {
 		if errors.As(err, &oe) {
 			return err
 		}
-		return &Error{f.name, pathErr(err).Error()}
+		return sysErr(f.name, "", err)
 	}
 	return nil
 }
@@ -221,7 +238,7 @@ func WriteFile(path string, data []byte) error {
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Abort()
-		return &Error{path, pathErr(err).Error()}
+		return sysErr(path, "", err)
 	}
 	return f.Commit()
 }
@@ -232,20 +249,20 @@ func WriteFile(path string, data []byte) error {
 // directories it made, outermost first, for RemoveEmpty.
 func Dir(dir string) ([]string, error) {
 	if dir == "" {
-		return nil, &Error{dir, "no directory name"}
+		return nil, &Error{dir, "no directory name", nil}
 	}
 	fi, err := os.Stat(dir)
 	if err == nil {
 		if !fi.IsDir() {
-			return nil, &Error{dir, "is " + kindOrFile(fi.Mode()) + ", not a directory"}
+			return nil, &Error{dir, "is " + kindOrFile(fi.Mode()) + ", not a directory", nil}
 		}
 		return nil, probe(dir)
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, &Error{dir, pathErr(err).Error()}
+		return nil, sysErr(dir, "", err)
 	}
 	if li, lerr := os.Lstat(dir); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
-		return nil, &Error{dir, "is a symlink to nothing; raftsim does not make the directory it names"}
+		return nil, &Error{dir, "is a symlink to nothing; raftsim does not make the directory it names", nil}
 	}
 	var made []string
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
@@ -258,7 +275,7 @@ func Dir(dir string) ([]string, error) {
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, &Error{dir, pathErr(err).Error()}
+		return nil, sysErr(dir, "", err)
 	}
 	if err := probe(dir); err != nil {
 		RemoveEmpty(made)
@@ -272,17 +289,6 @@ func kindOrFile(m fs.FileMode) string {
 		return "a regular file"
 	}
 	return kind(m)
-}
-
-// probe checks that a file can be made in dir.
-func probe(dir string) error {
-	f, err := os.CreateTemp(dir, ".raftsim-probe-*")
-	if err != nil {
-		return &Error{dir, "cannot write into it: " + pathErr(err).Error()}
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
 }
 
 // RemoveEmpty removes the directories Dir made, innermost first, if they
