@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/interrupt"
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -443,38 +444,24 @@ func (c *Console) path(name string) string {
 	return filepath.Join(c.opts.Dir, name)
 }
 
-// writeFile writes data to name whole or not at all: into a file beside
-// it, renamed over it once written, so that a save that fails (a full
-// disk) leaves an earlier save of the same name as it was. A name that is
-// not a regular file (/dev/stdout, a pipe, a device) is written as it is:
-// renaming over it would replace it.
+// writeFile writes data to name whole or not at all (package outfile):
+// into a file beside it, renamed over it once written, so that a save
+// that fails (a full disk) leaves an earlier save of the same name as it
+// was. A name that is not a regular file (a device, a FIFO, a directory,
+// a symlink to one) is refused before anything is opened: a FIFO with no
+// reader would block the console.
 func (c *Console) writeFile(name string, data []byte) error {
 	if c.opts.Files != nil {
 		return c.opts.Files.WriteFile(name, data)
 	}
-	path := c.path(name)
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return fmt.Errorf("cannot write %s: %v", name, pathErr(err))
+	if err := outfile.WriteFile(c.path(name), data); err != nil {
+		var oe *outfile.Error
+		if errors.As(err, &oe) && oe.Err != nil {
+			return fmt.Errorf("cannot write %s: %v", name, oe.Err)
 		}
-		return nil
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", name, pathErr(err))
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+		if oe != nil {
+			return fmt.Errorf("cannot write %s: %s", name, oe.Why)
+		}
 		return fmt.Errorf("cannot write %s: %v", name, pathErr(err))
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/png"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -241,21 +241,23 @@ func (g *Game) writePNG(path string) (string, error) {
 		return g.opt.WriteFile(filepath.Base(path), buf.Bytes())
 	}
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if _, err := outfile.Dir(dir); err != nil {
 			return "", err
 		}
 	}
-	f, err := os.Create(path)
+	// A frame or a screenshot replaces only a regular file, through a
+	// temporary file beside it (package outfile).
+	f, err := outfile.Create(path)
 	if err != nil {
 		return "", err
 	}
+	defer f.Abort()
 	// The fastest compression: a lesson walk writes hundreds of these.
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(f, rgba); err != nil {
-		f.Close()
 		return "", err
 	}
-	return path, f.Close()
+	return path, f.Commit()
 }
 
 // saveShot is F12: a PNG named after the virtual time.

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -259,7 +260,7 @@ func TestWriteFailsCleanly(t *testing.T) {
 	})
 	t.Run("no-such-directory", func(t *testing.T) {
 		_, err := Write(filepath.Join(t.TempDir(), "no", "such.db"), &s.State, yieldAll(recs))
-		if !os.IsNotExist(err) {
+		if !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("got %v", err)
 		}
 	})

@@ -16,6 +16,8 @@ import (
 	"strconv"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/raftsim/raftsim/outfile"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -28,35 +30,32 @@ const defragLimit = 10000
 const fillPercent = 0.9
 
 // Write writes a snapshot of st and the records to path, as etcdctl
-// snapshot save does: into path.part, then renamed, so that a failed write
-// leaves what was at path untouched. records calls yield for each record
-// of the key bucket in revision order and stops at its first error.
+// snapshot save does, whole or not at all: into a temporary file beside
+// it, renamed over it once written (package outfile), so that a failed
+// write leaves what was at path untouched. records calls yield for each
+// record of the key bucket in revision order and stops at its first error.
 //
 // The database is built in a scratch file in dir (the directory of path
-// when dir is ""), then copied to path.part with its sha256 appended.
+// when dir is ""), then copied to the temporary file with its sha256
+// appended.
 func Write(path string, st *State, records func(yield func(*Record) error) error) (Written, error) {
-	// NB: etcdctl would rename its .part file over a device (as root, over
-	// /dev/full itself); raftsim refuses any destination that is there and
-	// is not a regular file.
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return Written{}, fmt.Errorf("%s is not a regular file: snapshot save writes %s.part and renames it over the destination", path, path)
-	}
-	part := path + ".part"
+	// NB: etcdctl writes path.part (truncating one that is there, made by
+	// anyone) and renames it over the destination, over a device too (as
+	// root, over /dev/full itself); raftsim refuses any destination that
+	// is there and is not a regular file, and writes through a temporary
+	// file of its own.
 	// NB: the output is opened before any work is done, so that a path that
 	// cannot be written fails at once.
-	out, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	out, err := outfile.CreateMode(path, 0o600)
 	if err != nil {
 		return Written{}, err
 	}
-	w, err := writeTo(out, filepath.Dir(path), st, records)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(part, path)
-	}
+	defer out.Abort()
+	w, err := writeTo(out.File, filepath.Dir(path), st, records)
 	if err != nil {
-		os.Remove(part)
+		return Written{}, err
+	}
+	if err := out.Commit(); err != nil {
 		return Written{}, err
 	}
 	return w, nil

@@ -81,6 +81,10 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 		}
 		return exitBadInput
 	}
+	if err := guiflags.CheckStartAt("--start-at", fl.StartAt); err != nil {
+		fmt.Fprintln(stderr, "raftsim-gui:", err)
+		return exitBadInput
+	}
 	w, h, err := parseSize(fl.Size)
 	if err != nil {
 		fmt.Fprintln(stderr, "raftsim-gui:", err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/raftsim/raftsim/experiment"
 	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/sim"
 )
 
@@ -241,7 +241,9 @@ func prepareOut(cmd, dir string) error {
 	if dir == "" {
 		return nil
 	}
-	return prepareDir(cmd, "--out", dir)
+	name := strings.TrimPrefix(cmd, "experiment ")
+	_, err := prepareDir(cmd, "--out", dir, name+".csv", name+".png", name+".svg")
+	return err
 }
 
 // finishedExperiment is an experiment whose table is printed, with its
@@ -315,7 +317,7 @@ func outFiles(dir, name string) []string {
 
 // writeExperimentFiles writes the CSV of every trial and the plot.
 func writeExperimentFiles(dir, name string, res *experiment.Results, p *plot.Plot) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if _, err := outfile.Dir(dir); err != nil {
 		return err
 	}
 	var csv bytes.Buffer
@@ -331,7 +333,7 @@ func writeExperimentFiles(dir, name string, res *experiment.Results, p *plot.Plo
 	}
 	files := outFiles(dir, name)
 	for i, b := range []*bytes.Buffer{&csv, &png, &svg} {
-		if err := os.WriteFile(files[i], b.Bytes(), 0o644); err != nil {
+		if err := outfile.WriteFile(files[i], b.Bytes()); err != nil {
 			return err
 		}
 	}

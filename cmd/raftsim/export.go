@@ -14,6 +14,7 @@ import (
 	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 	"github.com/raftsim/raftsim/export"
 	"github.com/raftsim/raftsim/interrupt"
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -85,7 +86,7 @@ the flags ask for:
 	}
 	// Every output is created before the run, so that a path that cannot
 	// be written is exit 2 before any work.
-	outs := map[string]*os.File{}
+	outs := map[string]*outfile.File{}
 	for _, o := range []struct{ flag, path string }{{"--lamport", *lamport}, {"--porcupine", *porcupine}, {"--shiviz", *shiviz}, {"--gif", *gif}} {
 		if o.path == "" {
 			continue
@@ -97,17 +98,20 @@ the flags ask for:
 		defer f.Close()
 		outs[o.flag] = f
 	}
+	// Abandoning an output removes only its temporary file: the path is
+	// left as it was.
 	removeOutputs := func() {
 		for _, f := range outs {
-			f.Close()
-			os.Remove(f.Name())
+			f.Abort()
 		}
 	}
 	if *frames != "" {
-		if err := prepareDir("export", "--frames", *frames); err != nil {
+		made, err := prepareDir("export", "--frames", *frames, "frame-*.png")
+		if err != nil {
 			removeOutputs()
 			return err
 		}
+		defer outfile.RemoveEmpty(made) // only if nothing was written in it
 	}
 	if wantFrames {
 		// The frames need the window: without one, say so before the run.
@@ -139,14 +143,14 @@ the flags ask for:
 		out := outs[flag]
 		bw := bufio.NewWriter(out)
 		if err := f(bw); err != nil {
-			out.Close()
-			os.Remove(out.Name()) // a part of a diagram, or of a log, misleads
+			out.Abort() // a part of a diagram, or of a log, misleads
 			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
 		}
 		if err := bw.Flush(); err != nil {
+			out.Abort()
 			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
 		}
-		if err := out.Close(); err != nil {
+		if err := out.Commit(); err != nil {
 			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", out.Name())
@@ -166,7 +170,7 @@ the flags ask for:
 	}
 	if *porcupine != "" {
 		if lin == nil {
-			os.Remove(*porcupine)
+			outs["--porcupine"].Abort()
 			why := "the run stopped on a safety violation"
 			if stopped {
 				why = "the run was interrupted"
@@ -193,8 +197,7 @@ the flags ask for:
 			return err
 		}
 	} else if outs["--gif"] != nil {
-		outs["--gif"].Close()
-		os.Remove(*gif)
+		outs["--gif"].Abort()
 		fmt.Fprintf(stdout, "not written: %s (the run was interrupted)\n", *gif)
 	}
 	fmt.Fprintf(stdout, "seed=%d  virtual time %s  %d events\n", w.Seed(), w.Now(), w.HistoryLen())
@@ -216,7 +219,7 @@ const MaxExportEvents = 2_000_000
 // a temporary directory for the GIF alone; then it makes the GIF, reading
 // the frames one at a time. A signal stops the window; the frames it drew
 // stay, and the GIF is made of them (stopped true).
-func writeFrames(name string, w *sim.World, dir string, gifOut *os.File, from, to, every time.Duration, size, lang string,
+func writeFrames(name string, w *sim.World, dir string, gifOut *outfile.File, from, to, every time.Duration, size, lang string,
 	stdout, stderr io.Writer, stop *interrupt.Catcher) (stopped bool, err error) {
 	if to <= 0 || to > time.Duration(w.Now()) {
 		to = time.Duration(w.Now())
@@ -259,15 +262,14 @@ func writeFrames(name string, w *sim.World, dir string, gifOut *os.File, from, t
 		return stopped, nil
 	}
 	if len(paths) == 0 {
-		gifOut.Close()
-		os.Remove(gifOut.Name())
+		gifOut.Abort()
 		fmt.Fprintf(stdout, "not written: %s (no frame was drawn)\n", gifOut.Name())
 		return stopped, nil
 	}
 	if err := export.StreamGIF(gifOut, len(paths), func(i int) (image.Image, error) { return export.ReadPNG(paths[i]) }, every); err != nil {
 		return stopped, fmt.Errorf("export: --gif %s: %w", gifOut.Name(), err)
 	}
-	if err := gifOut.Close(); err != nil {
+	if err := gifOut.Commit(); err != nil {
 		return stopped, fmt.Errorf("export: --gif %s: %w", gifOut.Name(), err)
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d frames, one every %s of virtual time, played in real time)\n", gifOut.Name(), len(paths), every)

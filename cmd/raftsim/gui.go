@@ -70,6 +70,12 @@ func findGUI() (string, error) {
 
 // startGUI runs raftsim-gui with args and passes its exit code on.
 func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	// Refused here, before a window opens (and without a display).
+	if fs, fl := guiflags.New(io.Discard); fs.Parse(args) == nil {
+		if err := guiflags.CheckStartAt("--start-at", fl.StartAt); err != nil {
+			return badInput("raftsim: %v", err)
+		}
+	}
 	return runGUI(args, stdin, stdout, stderr, nil, false)
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 
+	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/weblink"
 )
@@ -32,6 +33,9 @@ func linkCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if *at < 0 {
 		return badInput("link: --at %s: time only goes forward", *at)
+	}
+	if err := guiflags.CheckStartAt("link: --at", *at); err != nil {
+		return badInput("%v", err)
 	}
 	if *base == "" {
 		*base = os.Getenv("RAFTSIM_WEB_URL")

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+
+	"github.com/raftsim/raftsim/outfile"
 )
 
 // outputWriter is standard output as the commands see it. It remembers the
@@ -47,29 +50,40 @@ func checkOutput(code int, out *outputWriter, stderr io.Writer) int {
 	return exitBadInput
 }
 
-// createOutput creates (or empties) an output file before any work starts,
-// so that a path that cannot be written is bad input, exit 2, before the
-// first step rather than after the run: cmd and flag name it.
-func createOutput(cmd, flag, path string) (*os.File, error) {
-	f, err := os.Create(path)
+// createOutput checks an output path and opens the temporary file it is
+// written through (package outfile), before any work starts, so that a
+// path that cannot be written, or is not a regular file, is bad input,
+// exit 2, before the first step rather than after the run: cmd and flag
+// name it. The output appears at its path only on Commit; a deferred
+// Close abandons it and leaves the path as it was.
+func createOutput(cmd, flag, path string) (*outfile.File, error) {
+	f, err := outfile.Create(path)
 	if err != nil {
 		return nil, badInput("%s: %s: %v", cmd, flag, err)
 	}
 	return f, nil
 }
 
-// prepareDir makes an output directory, and a file in it, before any
-// work starts, for the same reason: a directory that cannot be made or
-// written into (under a file, on a read-only disk) is exit 2 at once.
-func prepareDir(cmd, flag, dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return badInput("%s: %s: %v", cmd, flag, err)
-	}
-	f, err := os.CreateTemp(dir, ".raftsim-probe-*")
+// prepareDir makes an output directory (or takes one that is there)
+// before any work starts, for the same reason: a directory that cannot be
+// made or written into, or a path that is not one (a file, a device, a
+// FIFO), is exit 2 at once. names are the files (or globs) the command
+// will write in it: each that is already there must be a regular file
+// that may be replaced. It returns the directories it made, for
+// outfile.RemoveEmpty.
+func prepareDir(cmd, flag, dir string, names ...string) ([]string, error) {
+	made, err := outfile.Dir(dir)
 	if err != nil {
-		return badInput("%s: %s: cannot write into %s: %v", cmd, flag, dir, err)
+		return nil, badInput("%s: %s: %v", cmd, flag, err)
 	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
+	for _, n := range names {
+		paths, _ := filepath.Glob(filepath.Join(dir, n))
+		for _, p := range paths {
+			if err := outfile.Check(p); err != nil {
+				outfile.RemoveEmpty(made)
+				return nil, badInput("%s: %s: %v", cmd, flag, err)
+			}
+		}
+	}
+	return made, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/raftsim/raftsim/interrupt"
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -66,7 +67,7 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	// Every output is created before the first step, so that a path that
 	// cannot be written is exit 2 before any work.
-	var traceFile, htmlFile *os.File
+	var traceFile, htmlFile *outfile.File
 	if *tracePath != "" {
 		if traceFile, err = createOutput("run", "--trace", *tracePath); err != nil {
 			return err
@@ -126,7 +127,7 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			if err := sp.writeTo(traceFile, w, s.Name); err != nil {
 				return fmt.Errorf("run: writing the trace to %s: %w", *tracePath, err)
 			}
-			if err := traceFile.Close(); err != nil {
+			if err := traceFile.Commit(); err != nil {
 				return fmt.Errorf("run: writing the trace to %s: %w", *tracePath, err)
 			}
 		}
@@ -245,12 +246,15 @@ type spool struct {
 }
 
 // newSpool makes the spool of the trace to be written to path: a file
-// beside it, so that it grows on the disk the trace is going to, not in a
+// beside it (beside the file it names, for a symlink), so that it grows on the disk the trace is going to, not in a
 // temporary directory that may be memory (path "": the temporary
 // directory, for a trace written to standard output).
 func newSpool(path string) (*spool, error) {
 	dir := ""
 	if path != "" {
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			path = real
+		}
 		dir = filepath.Dir(path)
 	}
 	f, err := os.CreateTemp(dir, ".raftsim-trace-*.jsonl")
@@ -285,19 +289,20 @@ func (s *spool) remove() {
 	os.Remove(s.f.Name())
 }
 
-// writeHTML writes porcupine's page of the history to f, created before
+// writeHTML writes porcupine's page of the history to f, opened before
 // the run; with no check to show (the run stopped on a violation or was
-// interrupted), f is removed again.
-func writeHTML(f *os.File, l *sim.Linearizability) error {
+// interrupted), f is abandoned: nothing is written, and whatever was at
+// its path stays as it was.
+func writeHTML(f *outfile.File, l *sim.Linearizability) error {
 	if l == nil {
-		f.Close()
-		return os.Remove(f.Name())
+		f.Abort()
+		return nil
 	}
 	if err := l.WriteHTML(f); err != nil {
-		f.Close()
+		f.Abort()
 		return err
 	}
-	return f.Close()
+	return f.Commit()
 }
 
 func validateCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {

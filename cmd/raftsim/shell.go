@@ -12,6 +12,7 @@ import (
 
 	"github.com/raftsim/raftsim/console"
 	"github.com/raftsim/raftsim/interrupt"
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -94,7 +95,7 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// Every output is created before the first command; the trace goes to
 	// a spool beside it as the session goes, so that the session keeps no
 	// more of its history than trace on has yet to print.
-	var traceFile *os.File
+	var traceFile *outfile.File
 	opts := console.Options{Heartbeats: *heartbeats, ForgetHistory: true}
 	var sp *spool
 	if *tracePath != "" {
@@ -150,7 +151,7 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err := sp.writeTo(traceFile, w, scenarios.SessionName); err != nil {
 			return fmt.Errorf("shell: writing the trace to %s: %w", *tracePath, err)
 		}
-		if err := traceFile.Close(); err != nil {
+		if err := traceFile.Commit(); err != nil {
 			return fmt.Errorf("shell: writing the trace to %s: %w", *tracePath, err)
 		}
 	}

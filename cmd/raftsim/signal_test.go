@@ -265,8 +265,15 @@ func TestSwarmInterrupted(t *testing.T) {
 		p := startRaftsim(t, dir, "", "swarm", "--seeds", "1-100000", "--workers", workers, "--bug", "apply-uncommitted", "--no-shrink", "--out", "r.jsonl")
 		out := filepath.Join(dir, "r.jsonl")
 		p.waitUntil(t, "a few seeds have finished", func() bool {
-			b, _ := os.ReadFile(out)
-			return bytes.Count(b, []byte("\n")) >= 6
+			// The results go into a temporary file beside r.jsonl
+			// (package outfile), renamed into place at the end.
+			tmp, _ := filepath.Glob(filepath.Join(dir, ".r.jsonl.raftsim-*"))
+			for _, f := range tmp {
+				if b, _ := os.ReadFile(f); bytes.Count(b, []byte("\n")) >= 6 {
+					return true
+				}
+			}
+			return false
 		})
 		if workers == "2" {
 			// As a terminal's Ctrl-C does: the whole process group, the

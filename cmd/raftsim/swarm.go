@@ -15,6 +15,7 @@ import (
 
 	"github.com/raftsim/raftsim/console"
 	"github.com/raftsim/raftsim/interrupt"
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/swarm"
 	"github.com/raftsim/raftsim/swarm/campaign"
@@ -148,10 +149,10 @@ minimal scenario that 'raftsim run' replays. See docs/swarm.md.
 type swarmOutputs struct {
 	cmd           string
 	results       *swarm.ResultsWriter
-	file          *os.File
+	file          *outfile.File
 	outPath       string
 	reproDir      string
-	madeReproDir  bool
+	madeReproDir  []string // the directories made for the reproducers
 	reproducers   int
 	failedToWrite error
 }
@@ -162,12 +163,11 @@ type swarmOutputs struct {
 // had run).
 func openSwarmOutputs(cmd string, h swarm.Header, outPath, reproDir string) (*swarmOutputs, error) {
 	o := &swarmOutputs{cmd: cmd, outPath: outPath, reproDir: reproDir}
-	if _, err := os.Stat(reproDir); errors.Is(err, os.ErrNotExist) {
-		o.madeReproDir = true
-	}
-	if err := prepareDir(cmd, "--repro-dir", reproDir); err != nil {
+	made, err := prepareDir(cmd, "--repro-dir", reproDir, "swarm-seed-*.yaml")
+	if err != nil {
 		return nil, err
 	}
+	o.madeReproDir = made
 	if outPath != "" {
 		f, err := createOutput(cmd, "--out", outPath)
 		if err != nil {
@@ -196,7 +196,7 @@ func (o *swarmOutputs) add(rep *swarm.Reporter, r swarm.Result) error {
 	}
 	if r.Repro != "" {
 		path := filepath.Join(o.reproDir, swarm.ReproFile(r.Seed))
-		if err := os.WriteFile(path, []byte(r.Repro), 0o644); err != nil {
+		if err := outfile.WriteFile(path, []byte(r.Repro)); err != nil {
 			o.failedToWrite = fmt.Errorf("%s: writing the reproducer of seed %d: %v; the %d written before it are in %s",
 				o.cmd, r.Seed, err, o.reproducers, o.reproDir)
 			return o.failedToWrite
@@ -235,17 +235,19 @@ func (o *swarmOutputs) finish(rep *swarm.Reporter, runErr error, stopped bool, d
 	return nil
 }
 
-// close closes the results file, and removes the reproducer directory if
-// it was made for this campaign and nothing was written into it.
+// close writes the results file into place (what was written of it, a
+// line a seed, also when the campaign stopped early), and removes the
+// reproducer directory if it was made for this campaign and nothing was
+// written into it.
 func (o *swarmOutputs) close() error {
 	var err error
 	if o.file != nil {
-		err = o.file.Close()
+		err = o.file.Commit()
 		o.file = nil
 	}
-	if o.madeReproDir && o.reproducers == 0 {
-		os.Remove(o.reproDir) // only if empty
-		o.madeReproDir = false
+	if o.reproducers == 0 {
+		outfile.RemoveEmpty(o.madeReproDir) // only if empty
+		o.madeReproDir = nil
 	}
 	return err
 }

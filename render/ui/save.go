@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -35,11 +35,11 @@ func SaveSession(s *Session, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if _, err := outfile.Dir(dir); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, SessionFileName(s))
-	return path, os.WriteFile(path, data, 0o644)
+	return path, outfile.WriteFile(path, data)
 }
 
 // SessionFileName is the name a saved session's file gets: named after

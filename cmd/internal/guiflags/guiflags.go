@@ -140,6 +140,21 @@ func WantsHelp(args []string) bool {
 	return errors.Is(fs.Parse(args), pflag.ErrHelp)
 }
 
+// MaxStartAt bounds --start-at, a link's t= and raftsim link --at: the
+// longest virtual time a scenario may run (scenarios.MaxRunTime; a test
+// in cmd/raftsim checks they agree). The window plays every instant up to
+// it, so a later one would not end (100000h ran out of memory).
+const MaxStartAt = 1000 * time.Hour
+
+// CheckStartAt refuses a start time past MaxStartAt, naming what asked
+// for it.
+func CheckStartAt(what string, d time.Duration) error {
+	if d > MaxStartAt {
+		return fmt.Errorf("%s %s is more than 1000h, the longest virtual time a scenario may run", what, d)
+	}
+	return nil
+}
+
 // MaxFrames bounds the frames that raftsim export --frames and --gif ask
 // the window for: each is a PNG of the window drawn on the way (about
 // 100 KB and a fraction of a second each), so that --every 1us over a

@@ -90,6 +90,9 @@ func FromQuery(q url.Values, decode func(string) ([]byte, error)) (args []string
 		if err != nil || d < 0 {
 			return nil, nil, fmt.Errorf("t=%s: want a virtual time such as 6.5s, 1m30s or 6.5", v[0])
 		}
+		if err := CheckStartAt("t="+v[0]+":", d); err != nil {
+			return nil, nil, err
+		}
 		args = append(args, "--start-at", d.String())
 	}
 	for _, f := range []string{"speed", "scale"} {

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,13 +27,22 @@ func Compressible(name string) bool {
 	return true
 }
 
-// Handler serves the folder dir.
+// Handler serves the folder dir: its regular files (and directories'
+// index.html) only, through os.Root, so that a symlink that leads out of
+// the folder is never followed (it is 404, as a device, a FIFO or a
+// socket in the folder is: opening a FIFO would block the request).
 func Handler(dir string) http.Handler {
-	return &handler{dir: dir, files: http.FileServer(http.Dir(dir)), cache: map[string]gzipped{}}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "the page's folder: "+err.Error(), http.StatusInternalServerError)
+		})
+	}
+	return &handler{root: root, files: http.FileServerFS(root.FS()), cache: map[string]gzipped{}}
 }
 
 type handler struct {
-	dir   string
+	root  *os.Root
 	files http.Handler
 	mu    sync.Mutex
 	cache map[string]gzipped // by path: a file's gzipped bytes
@@ -53,6 +61,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasSuffix(r.URL.Path, "/") {
 		name = path.Join(name, "index.html")
 	}
+	rel := strings.TrimPrefix(name, "/")
+	if rel == "" {
+		rel = "."
+	}
+	st, err := h.root.Stat(rel) // follows links only inside the folder
+	if err != nil || !(st.Mode().IsRegular() || st.IsDir()) {
+		http.NotFound(w, r)
+		return
+	}
 	if t := contentType(name); t != "" {
 		w.Header().Set("Content-Type", t)
 	}
@@ -60,13 +77,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.files.ServeHTTP(w, r)
 		return
 	}
-	file := filepath.Join(h.dir, filepath.FromSlash(name))
-	st, err := os.Stat(file)
-	if err != nil || st.IsDir() {
+	if st.IsDir() {
 		h.files.ServeHTTP(w, r)
 		return
 	}
-	data, err := h.gzip(file, st)
+	data, err := h.gzip(rel, st)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -80,13 +95,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // gzip returns a file gzipped, made once for each version of the file.
+// The lock guards the cache only: a slow file never holds up the others.
 func (h *handler) gzip(file string, st os.FileInfo) ([]byte, error) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if c, ok := h.cache[file]; ok && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
+	c, ok := h.cache[file]
+	h.mu.Unlock()
+	if ok && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
 		return c.data, nil
 	}
-	raw, err := os.ReadFile(file)
+	raw, err := h.root.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +113,9 @@ func (h *handler) gzip(file string, st os.FileInfo) ([]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
+	h.mu.Lock()
 	h.cache[file] = gzipped{mod: st.ModTime(), size: st.Size(), data: b.Bytes()}
+	h.mu.Unlock()
 	return b.Bytes(), nil
 }
 
