@@ -20,10 +20,6 @@ const leaseRetry = 500 * time.Millisecond
 // election timeout (server.MinLeaseTTL).
 func (c *Config) minLeaseTTL() int64 { return server.MinLeaseTTL(c.ElectionTicks, c.Tick) }
 
-// leaseExtend is how long the leases a new leader's lessor inherits live
-// past their TTL: an election timeout.
-func (w *World) leaseExtend() time.Duration { return time.Duration(w.cfg.ElectionTicks) * w.cfg.Tick }
-
 // expireLeases is the leader's lessor loop (every 500ms of its own clock):
 // it proposes the revocation of every expired lease, through raft.
 func (m *member) expireLeases() {
