@@ -45,18 +45,6 @@ func (w *World) pick(c *client) int {
 	return j
 }
 
-// repeatable reports whether clientv3 may send the operation again after
-// an error (its retry policy "repeatable": Range, the lease calls but
-// keep-alive streams, MemberList, Alarm). Writes, transactions,
-// compactions and membership changes are sent once.
-func (k OpKind) repeatable() bool {
-	switch k {
-	case OpGet, OpLeaseGrant, OpLeaseRevoke, OpLeaseTimeToLive, OpLeaseLeases, OpMemberList, OpAlarmList, OpAlarmDisarm:
-		return true
-	}
-	return false
-}
-
 // shouldRetry is clientv3's retry interceptor (isSafeRetry): a learner's
 // refusal is retried when there are other endpoints; otherwise a
 // repeatable call is retried on a gRPC Unavailable error (no leader, the

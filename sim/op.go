@@ -19,50 +19,78 @@ const (
 	OpDelete
 	OpGet
 	OpWatch
-	OpTxn             // a transaction (Op.Txn)
-	OpCompact         // an MVCC compaction at Op.Rev
-	OpLeaseGrant      // grant a lease of Op.TTL seconds
-	OpLeaseRevoke     // revoke lease Op.Lease
-	OpLeaseKeepAlive  // one keep-alive of lease Op.Lease, answered by the leader
-	OpLeaseTimeToLive // the remaining TTL of lease Op.Lease, answered by the leader
+	OpTxn             // a transaction (Op.Req.Txn)
+	OpCompact         // an MVCC compaction (Op.Req.Compaction)
+	OpLeaseGrant      // grant a lease (Op.Req.LeaseGrant)
+	OpLeaseRevoke     // revoke a lease (Op.Req.LeaseRevoke)
+	OpLeaseKeepAlive  // one keep-alive (Op.Req.LeaseKeepAlive), answered by the leader
+	OpLeaseTimeToLive // the remaining TTL of a lease (Op.Req.LeaseTimeToLive), answered by the leader
 	OpLeaseLeases     // every lease the member knows
-	OpMemberAdd       // add Op.Target (a learner with Op.Learner) to the cluster
-	OpMemberRemove    // remove Op.Target
-	OpMemberPromote   // make the learner Op.Target a voter
-	OpMemberUpdate    // give Op.Target the peer URL Op.PeerURL
+	OpMemberAdd       // add Op.Target() (a learner with Op.Learner()) to the cluster
+	OpMemberRemove    // remove Op.Target()
+	OpMemberPromote   // make the learner Op.Target() a voter
+	OpMemberUpdate    // give Op.Target() the peer URL Op.PeerURL()
 	OpMemberList      // the members, as the serving member has applied them
 	OpAlarmList       // the alarms, read through raft
 	OpAlarmDisarm     // disarm every alarm, as clientv3's AlarmDisarm of none: one deactivation each, through raft
 	numOpKinds
 )
 
-var opKindNames = [...]string{"", "put", "delete", "get", "watch", "txn", "compact", "lease grant", "lease revoke",
-	"lease keep-alive", "lease timetolive", "lease list", "member add", "member remove", "member promote",
-	"member update", "member list", "alarm list", "alarm disarm"}
-
-// isMembership reports whether the operation is one of etcd's Cluster API
-// calls (or the alarm list, which a learner refuses likewise).
-func (k OpKind) isMembership() bool { return k >= OpMemberAdd && k <= OpAlarmDisarm }
-
-// opCalls is each operation's kind as the server layer routes it.
-var opCalls = [...]server.CallKind{OpPut: server.CallWrite, OpDelete: server.CallWrite, OpGet: server.CallRange,
-	OpWatch: server.CallWatch, OpTxn: server.CallTxn, OpCompact: server.CallWrite, OpLeaseGrant: server.CallWrite,
-	OpLeaseRevoke: server.CallWrite, OpLeaseKeepAlive: server.CallLease, OpLeaseTimeToLive: server.CallLease,
-	OpLeaseLeases: server.CallLeaseList, OpMemberAdd: server.CallCluster, OpMemberRemove: server.CallCluster,
-	OpMemberPromote: server.CallPromote, OpMemberUpdate: server.CallCluster, OpMemberList: server.CallMemberList,
-	OpAlarmList: server.CallCluster, OpAlarmDisarm: server.CallCluster}
-
-// call is the operation's kind as the server layer routes it (server.Route).
-func (k OpKind) call() server.CallKind { return opCalls[k] }
-
-// IsWrite reports whether the operation goes through raft as a write.
-func (k OpKind) IsWrite() bool {
-	return k == OpPut || k == OpDelete || k == OpTxn || k == OpCompact || k == OpLeaseGrant || k == OpLeaseRevoke
+// opKindRow is what each kind of operation is, in one row: its name, its
+// kind as the server layer routes it (server.Route), whether it goes
+// through raft as a write, whether clientv3 may retry it (repeatable),
+// and whether it is a Cluster API or alarm call (isClusterOrAlarm).
+type opKindRow struct {
+	name           string
+	call           server.CallKind
+	write          bool
+	repeatable     bool
+	clusterOrAlarm bool
 }
 
+// opKinds has one row per kind.
+var opKinds = [...]opKindRow{
+	OpPut:             {name: "put", call: server.CallWrite, write: true},
+	OpDelete:          {name: "delete", call: server.CallWrite, write: true},
+	OpGet:             {name: "get", call: server.CallRange, repeatable: true},
+	OpWatch:           {name: "watch", call: server.CallWatch},
+	OpTxn:             {name: "txn", call: server.CallTxn, write: true},
+	OpCompact:         {name: "compact", call: server.CallWrite, write: true},
+	OpLeaseGrant:      {name: "lease grant", call: server.CallWrite, write: true, repeatable: true},
+	OpLeaseRevoke:     {name: "lease revoke", call: server.CallWrite, write: true, repeatable: true},
+	OpLeaseKeepAlive:  {name: "lease keep-alive", call: server.CallLease},
+	OpLeaseTimeToLive: {name: "lease timetolive", call: server.CallLease, repeatable: true},
+	OpLeaseLeases:     {name: "lease list", call: server.CallLeaseList, repeatable: true},
+	OpMemberAdd:       {name: "member add", call: server.CallCluster, clusterOrAlarm: true},
+	OpMemberRemove:    {name: "member remove", call: server.CallCluster, clusterOrAlarm: true},
+	OpMemberPromote:   {name: "member promote", call: server.CallPromote, clusterOrAlarm: true},
+	OpMemberUpdate:    {name: "member update", call: server.CallCluster, clusterOrAlarm: true},
+	OpMemberList:      {name: "member list", call: server.CallMemberList, repeatable: true, clusterOrAlarm: true},
+	OpAlarmList:       {name: "alarm list", call: server.CallCluster, repeatable: true, clusterOrAlarm: true},
+	OpAlarmDisarm:     {name: "alarm disarm", call: server.CallCluster, repeatable: true, clusterOrAlarm: true},
+}
+
+// isClusterOrAlarm reports whether the operation is one of etcd's Cluster
+// API calls (member add, remove, promote, update, list) or an alarm list or
+// disarm: the calls whose target and flags the Op carries in its own
+// fields, which need no server.Request (member list may carry one).
+func (k OpKind) isClusterOrAlarm() bool { return int(k) < len(opKinds) && opKinds[k].clusterOrAlarm }
+
+// call is the operation's kind as the server layer routes it (server.Route).
+func (k OpKind) call() server.CallKind { return opKinds[k].call }
+
+// IsWrite reports whether the operation goes through raft as a write.
+func (k OpKind) IsWrite() bool { return int(k) < len(opKinds) && opKinds[k].write }
+
+// repeatable reports whether clientv3 may send the operation again after
+// an error (its retry policy "repeatable": Range, the lease calls but
+// keep-alive streams, MemberList, Alarm). Writes, transactions,
+// compactions and membership changes are sent once.
+func (k OpKind) repeatable() bool { return int(k) < len(opKinds) && opKinds[k].repeatable }
+
 func (k OpKind) String() string {
-	if int(k) < len(opKindNames) {
-		return opKindNames[k]
+	if int(k) < len(opKinds) {
+		return opKinds[k].name
 	}
 	return "op(?)"
 }
