@@ -2,6 +2,7 @@ package mvcc
 
 import (
 	"bytes"
+	"cmp"
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
@@ -177,13 +178,13 @@ func compareKV(c *pb.Compare, kv *mvccpb.KeyValue) bool {
 	case pb.Compare_VALUE:
 		result = bytes.Compare(kv.Value, c.GetValue())
 	case pb.Compare_CREATE:
-		result = compareInt64(kv.CreateRevision, c.GetCreateRevision())
+		result = cmp.Compare(kv.CreateRevision, c.GetCreateRevision())
 	case pb.Compare_MOD:
-		result = compareInt64(kv.ModRevision, c.GetModRevision())
+		result = cmp.Compare(kv.ModRevision, c.GetModRevision())
 	case pb.Compare_VERSION:
-		result = compareInt64(kv.Version, c.GetVersion())
+		result = cmp.Compare(kv.Version, c.GetVersion())
 	case pb.Compare_LEASE:
-		result = compareInt64(kv.Lease, c.GetLease())
+		result = cmp.Compare(kv.Lease, c.GetLease())
 	}
 	switch c.Result {
 	case pb.Compare_EQUAL:
@@ -196,16 +197,6 @@ func compareKV(c *pb.Compare, kv *mvccpb.KeyValue) bool {
 		return result < 0
 	}
 	return true
-}
-
-func compareInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // IsReadOnly reports whether the transaction writes nothing in either

@@ -1,13 +1,16 @@
 package sim
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/membershippb"
 	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
 
+	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/server"
 )
 
@@ -221,3 +224,62 @@ func (w *World) memberWithID(id uint64) *member {
 	}
 	return nil
 }
+
+// peerURLOf is a member's peer URL as the cluster has it: the one it was
+// added or updated with, or the one its process started with.
+func (w *World) peerURLOf(cm membership.Member) string {
+	if cm.PeerURL != "" {
+		return cm.PeerURL
+	}
+	return w.members[cm.ID-1].peerURL
+}
+
+// newGroup adds a raft group whose store begins as kv holds it (nil: empty).
+func (w *World) newGroup(clusterID uint64, kv *server.KV) *group {
+	g := &group{clusterID: clusterID, safety: newSafety(w)}
+	g.safety.g = len(w.groups)
+	if len(w.groups) > 0 {
+		g.safety.root = w.groups[0].safety
+	}
+	g.setInitial(kv)
+	w.groups = append(w.groups, g)
+	return g
+}
+
+// leaseExtend is how long the leases a new leader's lessor inherits live
+// past their TTL: an election timeout.
+func (w *World) leaseExtend() time.Duration { return time.Duration(w.cfg.ElectionTicks) * w.cfg.Tick }
+
+// bootstrapRaft writes the paper's start to m's disk: a snapshot at index 1,
+// term 1, whose configuration lists every member, and HardState{Term: 1,
+// Commit: 1}.
+func (w *World) bootstrapRaft(m *member) error {
+	cs := &pb.ConfState{}
+	var cluster membership.Cluster
+	for i, name := range w.cfg.Members {
+		id := uint64(i + 1)
+		learner := slices.Contains(w.cfg.Learners, name)
+		if learner {
+			cs.Learners = append(cs.Learners, id)
+		} else {
+			cs.Voters = append(cs.Voters, id)
+		}
+		cluster.Members = append(cluster.Members, membership.Member{ID: id, Name: name, Learner: learner, Published: true})
+	}
+	data := snapshotData(cluster.Encode(), server.NewKV(w.cfg.minLeaseTTL()).Encode())
+	snap := &pb.Snapshot{Data: data, Metadata: &pb.SnapshotMetadata{Index: new(uint64(1)), Term: new(uint64(1)), ConfState: cs}}
+	if err := m.disk.ApplySnapshot(snap); err != nil {
+		return err
+	}
+	if err := m.disk.SetHardState(&pb.HardState{Term: new(uint64(1)), Commit: new(uint64(1))}); err != nil {
+		return err
+	}
+	m.snap = w.safety.snapshotID(1, 1)
+	m.log.reset(2)
+	w.record(Event{Kind: EvSnapshot, Node: m.id, Index: 1, Term: 1, Text: snapshotBootstrap})
+	return nil
+}
+
+// raftBoot reports whether the members are plain raft nodes (BootstrapRaft)
+// rather than etcd servers.
+func (w *World) raftBoot() bool { return w.cfg.Bootstrap == BootstrapRaft }

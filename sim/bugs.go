@@ -87,11 +87,6 @@ func ParseBug(name string) (Bug, error) {
 	return 0, fmt.Errorf("unknown bug %q: want one of %s", name, strings.Join(bugNames[1:], ", "))
 }
 
-// bug reports whether the world runs with bug b injected.
-func (w *World) bug(b Bug) bool {
-	return len(w.cfg.Bugs) > 0 && slices.Contains(w.cfg.Bugs, b)
-}
-
 // durableHardState is what the disk keeps of a HardState raft asks to
 // persist. With BugForgetVote it keeps the commit index and leaves the
 // term and vote as they were.

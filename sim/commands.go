@@ -522,12 +522,12 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 	}
 	op := &Op{Label: c.Label, Client: client, via: via, external: c.External, timeout: c.Timeout, Req: c.Req,
 		RequireLeader: c.RequireLeader, Kind: c.Kind.opKind()}
-	if op.Kind.isMembership() {
+	if op.Kind.isClusterOrAlarm() {
 		st := op.rare()
 		st.target, st.learner, st.peerURL, st.startAdded = c.Node, c.Learner, c.PeerURL, c.Start
 	}
 	switch k := kindOf(&c.Req); {
-	case k == op.Kind, k == 0 && op.Kind.isMembership():
+	case k == op.Kind, k == 0 && op.Kind.isClusterOrAlarm():
 	case k == 0:
 		return nil, fmt.Errorf("%s: no request given", c.Kind)
 	default:

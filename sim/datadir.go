@@ -116,32 +116,3 @@ func (m *member) noDataError() error {
 	}
 	return fmt.Errorf("%s has no data directory %s: its disk is gone (restore a snapshot onto its host, or add it anew)", m.name, m.dataDir)
 }
-
-// DataDirs returns the data directories the named member's host holds:
-// the one it runs from first (if it has one), then the others in order.
-func (w *World) DataDirs(name string) []string {
-	m := w.byName[name]
-	if m == nil {
-		return nil
-	}
-	var out []string
-	if !m.noData {
-		out = append(out, m.dataDir)
-	}
-	var others []string
-	for p := range m.dirs {
-		others = append(others, p)
-	}
-	slices.Sort(others)
-	return append(out, others...)
-}
-
-// destroy loses the member's host for good, its disks included: the
-// process is gone, and so is every data directory.
-func (w *World) destroy(m *member) {
-	if m.up {
-		m.crash()
-	}
-	m.clearDir()
-	w.fault(m.id, destroyText)
-}

@@ -10,13 +10,3 @@ func (m *member) attachDB() {
 	m.backend.Attach(m.kv, func() int64 { return int64(m.w.now) })
 	m.kv.Store.ShareRecords(&m.w.records)
 }
-
-// DBSize returns the named member's DB SIZE and IN USE, in bytes, as
-// etcd's Status reports them; 0, 0 for a member that has never started.
-func (w *World) DBSize(name string) (size, inUse int64) {
-	m := w.byName[name]
-	if m == nil {
-		return 0, 0
-	}
-	return m.backend.Size(int64(w.now))
-}

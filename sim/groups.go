@@ -31,18 +31,6 @@ type group struct {
 	check *lincheck.Stream[doneOp]
 }
 
-// newGroup adds a raft group whose store begins as kv holds it (nil: empty).
-func (w *World) newGroup(clusterID uint64, kv *server.KV) *group {
-	g := &group{clusterID: clusterID, safety: newSafety(w)}
-	g.safety.g = len(w.groups)
-	if len(w.groups) > 0 {
-		g.safety.root = w.groups[0].safety
-	}
-	g.setInitial(kv)
-	w.groups = append(w.groups, g)
-	return g
-}
-
 // setInitial makes kv's keys what the group's store begins with, for its
 // linearizability check (nil: empty).
 func (g *group) setInitial(kv *server.KV) {

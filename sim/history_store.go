@@ -276,31 +276,6 @@ func (h *history) addMsg(kind EventKind, why netmodel.DropReason, now Time, id u
 	}
 }
 
-// recordSend records a message put on the network, or dropped at once for
-// an unknown destination, and returns its ID.
-func (w *World) recordSend(from, to uint64, m *pb.Message, arrive Time, forwarded, unknown bool) uint64 {
-	h := &w.history
-	r := h.msgs.add()
-	r.from, r.to = sat16(from), sat16(to)
-	r.arrive = uint32(min(max(arrive-w.now, 0)/1000, math.MaxUint32))
-	var body msgBody
-	body.set(m, forwarded)
-	if last := &h.lastBody[body.typ%32]; last.ok && last.body.equal(&body) {
-		r.body = last.index
-	} else {
-		r.body = uint32(h.bodies.n)
-		*h.bodies.add() = body
-		*last = lastBody{body: body, index: r.body, ok: true}
-	}
-	id := uint64(h.msgs.n)
-	if unknown {
-		h.addMsg(EvDrop, netmodel.DropUnknown, w.now, id)
-	} else {
-		h.addMsg(EvSend, netmodel.NotDropped, w.now, id)
-	}
-	return id
-}
-
 // set makes b what m says.
 func (b *msgBody) set(m *pb.Message, forwarded bool) {
 	b.term, b.logTerm, b.index, b.commit = uint32(m.GetTerm()), uint32(m.GetLogTerm()), uint32(m.GetIndex()), uint32(m.GetCommit())
@@ -328,16 +303,6 @@ func (b *msgBody) set(m *pb.Message, forwarded bool) {
 func (b *msgBody) equal(o *msgBody) bool {
 	return b.term == o.term && b.logTerm == o.logTerm && b.index == o.index && b.commit == o.commit &&
 		b.entries == o.entries && b.typ == o.typ && b.flags == o.flags
-}
-
-// recordArrival records the delivery (why == NotDropped) or the drop of the
-// message with ID id.
-func (w *World) recordArrival(id uint64, why netmodel.DropReason) {
-	kind := EvDrop
-	if why == netmodel.NotDropped {
-		kind = EvDeliver
-	}
-	w.history.addMsg(kind, why, w.now, id)
 }
 
 // at returns the i-th event, and whether its text is to be worked out from

@@ -43,18 +43,3 @@ func (p raftPanic) String() string {
 // simulator; with an injected bug it is often raft catching lost data
 // ("Was the raft log corrupted, truncated, or lost?").
 const RaftAssertion = "raft assertion"
-
-// catchRaftPanic, deferred, turns a raft assertion into a violation that
-// stops the world. Any other panic goes on.
-func (w *World) catchRaftPanic() {
-	r := recover()
-	if r == nil {
-		return
-	}
-	p, ok := r.(raftPanic)
-	if !ok {
-		panic(r)
-	}
-	entropy.current = nil
-	w.safety.fail(RaftAssertion, p.member+": "+p.msg)
-}

@@ -1,9 +1,7 @@
 package sim
 
 import (
-	"cmp"
 	"encoding/binary"
-	"slices"
 	"time"
 
 	"github.com/raftsim/raftsim/membership"
@@ -102,42 +100,4 @@ type ClusterMember struct {
 	// ClientURLs: none until the member has published itself.
 	ClientURLs []string
 	IsLearner  bool
-}
-
-// MemberList returns the membership the named member has applied, sorted
-// by ID as etcd sorts it: what that member answers to a MemberList call.
-// ok is false when there is no such member or it is down.
-func (w *World) MemberList(name string) (members []ClusterMember, ok bool) {
-	m := w.byName[name]
-	if m == nil || !m.up {
-		return nil, false
-	}
-	for _, cm := range m.cluster.Members {
-		o := w.members[cm.ID-1]
-		x := ClusterMember{ID: o.memberID, Name: cm.Name, PeerURLs: []string{w.peerURLOf(cm)}, IsLearner: cm.Learner}
-		if cm.Published {
-			x.ClientURLs = []string{o.clientURL}
-		}
-		members = append(members, x)
-	}
-	slices.SortFunc(members, func(a, b ClusterMember) int { return cmp.Compare(a.ID, b.ID) })
-	return members, true
-}
-
-// ClusterVersion returns the cluster version the named member has applied
-// ("" until the leader has set it).
-func (w *World) ClusterVersion(name string) string {
-	if m := w.byName[name]; m != nil {
-		return m.cluster.Version
-	}
-	return ""
-}
-
-// peerURLOf is a member's peer URL as the cluster has it: the one it was
-// added or updated with, or the one its process started with.
-func (w *World) peerURLOf(cm membership.Member) string {
-	if cm.PeerURL != "" {
-		return cm.PeerURL
-	}
-	return w.members[cm.ID-1].peerURL
 }

@@ -51,17 +51,3 @@ func (m *member) raiseNoSpace(quota int64) {
 		m.flush()
 	}
 }
-
-// Alarms returns the kinds of the alarms the named member has applied
-// ("NOSPACE"), raised by any member, in the order raised; nil if it is
-// down.
-func (w *World) Alarms(name string) []string {
-	m := w.byName[name]
-	if m == nil || !m.up {
-		return nil
-	}
-	return m.cluster.Alarms.Kinds()
-}
-
-// Quota returns the named member's --quota-backend-bytes.
-func (w *World) Quota(name string) int64 { return w.cfg.quota(name) }

@@ -3,15 +3,18 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/raftsim/raftsim/lincheck"
 	"github.com/raftsim/raftsim/membership"
 	"github.com/raftsim/raftsim/server"
+	"github.com/raftsim/raftsim/snapshot"
 )
 
 // Disaster recovery as an operator does it: a snapshot saved from a member
@@ -237,4 +240,168 @@ func writtenKeys(in *lincheck.Operation) []string {
 		return out
 	}
 	return nil
+}
+
+// DataDirs returns the data directories the named member's host holds:
+// the one it runs from first (if it has one), then the others in order.
+func (w *World) DataDirs(name string) []string {
+	m := w.byName[name]
+	if m == nil {
+		return nil
+	}
+	var out []string
+	if !m.noData {
+		out = append(out, m.dataDir)
+	}
+	var others []string
+	for p := range m.dirs {
+		others = append(others, p)
+	}
+	slices.Sort(others)
+	return append(out, others...)
+}
+
+// destroy loses the member's host for good, its disks included: the
+// process is gone, and so is every data directory.
+func (w *World) destroy(m *member) {
+	if m.up {
+		m.crash()
+	}
+	m.clearDir()
+	w.fault(m.id, destroyText)
+}
+
+// forceNewCluster rewrites the raft log of m's data directory as etcd's
+// --force-new-cluster does, before m starts from it, and moves m to a new
+// raft group. It returns the group m left.
+func (w *World) forceNewCluster(m *member) int {
+	hs, cs, _ := m.disk.InitialState()
+	snap, _ := m.disk.Snapshot()
+	first, _ := m.disk.FirstIndex()
+	last, _ := m.disk.LastIndex()
+	commit := hs.GetCommit()
+	var kept []*pb.Entry
+	if commit >= first {
+		kept, _ = m.disk.Entries(first, commit+1, math.MaxUint64)
+	}
+	ids := effectiveIDs(cs, kept)
+	term := hs.GetTerm()
+	next := commit + 1
+	var removals []*pb.Entry
+	var removed []string
+	for _, id := range ids {
+		if id == m.id {
+			continue
+		}
+		data, err := proto.Marshal(&pb.ConfChange{Type: pb.ConfChangeRemoveNode.Enum(), NodeId: new(id)})
+		if err != nil {
+			panic("sim: " + err.Error())
+		}
+		removals = append(removals, &pb.Entry{Type: pb.EntryConfChange.Enum(), Term: new(term), Index: new(next), Data: data})
+		removed = append(removed, w.fmtNode(id))
+		next++
+	}
+	disk := raft.NewMemoryStorage()
+	if err := disk.ApplySnapshot(snap); err != nil {
+		panic("sim: " + m.name + ": " + err.Error())
+	}
+	for _, ents := range [][]*pb.Entry{kept, removals} {
+		if len(ents) > 0 {
+			if err := disk.Append(ents); err != nil {
+				panic("sim: " + m.name + ": " + err.Error())
+			}
+		}
+	}
+	hard := &pb.HardState{Term: new(term), Vote: new(hs.GetVote()), Commit: new(next - 1)}
+	if err := disk.SetHardState(hard); err != nil {
+		panic("sim: " + m.name + ": " + err.Error())
+	}
+	// The entries mirror: the uncommitted tail goes, the removals follow.
+	m.log.truncate(commit + 1)
+	prev, _ := m.entryAt(commit)
+	h := prev.Chain
+	for _, e := range removals {
+		h = chain(h, e.GetTerm(), e.GetType(), e.GetData())
+		m.log.append(logEntry{Term: e.GetTerm(), Chain: h, Type: e.GetType()})
+	}
+	m.disk, m.hard, m.commitSeen = disk, *cloneHard(hard), next-1
+	m.unsynced = nil
+	old := m.group
+	g := w.newGroup(m.clusterID(), nil)
+	g.forced = true
+	m.group = len(w.groups) - 1
+	// The new group knows m's log as its own: a member that joins later
+	// and installs m's snapshot chains on from the same hashes.
+	g.safety.logMatching(m, m.snap.Index, m.snap.Term, m.snap.Chain)
+	for i := m.log.first; i <= m.log.last(); i++ {
+		e := m.log.at(i)
+		g.safety.logMatching(m, i, e.Term, e.Chain)
+	}
+	if last > commit {
+		w.fault(m.id, fmt.Sprintf(forceDiscardText, last-commit, commit+1, last, commit))
+	}
+	if len(removed) == 0 {
+		w.fault(m.id, fmt.Sprintf(forceAloneText, m.memberID, m.clusterID()))
+	} else {
+		w.fault(m.id, fmt.Sprintf(forceRemoveText, m.memberID, m.clusterID(), strings.Join(removed, ", "), commit+1, next-1))
+	}
+	return old
+}
+
+// forcedStarted finishes a restart with --force-new-cluster once m has
+// applied what its log commits: the new group's linearizability check
+// starts from m's store, and the transcript says what the old cluster
+// (group old) acknowledged that m's store lacks.
+func (w *World) forcedStarted(m *member, old int) {
+	g := w.groups[m.group]
+	g.setInitial(m.kv)
+	rev := m.kv.Revision()
+	lost, seen, keys := w.lostWrites(old, rev)
+	if lost == 0 {
+		w.fault(m.id, fmt.Sprintf(forceLostNothingText, rev, seen))
+	} else {
+		w.fault(m.id, fmt.Sprintf(forceLostWritesText, rev, seen, lost, keys))
+	}
+}
+
+// SnapshotOf returns what `etcdctl snapshot save` streams from the named
+// member: its backend as etcd's would hold it (the consistent index and
+// term of the entry it applied last, its raft configuration and
+// membership, and what server.KV.Snapshot adds of its state machine: its
+// leases and, through records, its key bucket). It fails when the member
+// is down (its state machine is volatile).
+//
+// Members are named by etcd member ID, as etcd's raft names them; the
+// members_removed bucket stays empty (the simulator keeps no list of
+// removed members; docs/semantics.md).
+func (w *World) SnapshotOf(name string) (*snapshot.State, server.Records, error) {
+	m := w.byName[name]
+	if m == nil {
+		return nil, nil, fmt.Errorf("no member %q", name)
+	}
+	if !m.up || m.kv == nil {
+		return nil, nil, fmt.Errorf("%s is down", name)
+	}
+	st := &snapshot.State{ConsistentIndex: m.applied, ClusterVersion: m.cluster.Version}
+	if e, ok := m.entryAt(m.applied); ok {
+		st.Term = e.Term
+	} else {
+		st.Term = m.snap.Term
+	}
+	toMemberIDs := func(ids []uint64) []uint64 {
+		var out []uint64
+		for _, id := range ids {
+			out = append(out, w.members[id-1].memberID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	st.ConfState.Voters = toMemberIDs(m.conf.GetVoters())
+	st.ConfState.Learners = toMemberIDs(m.conf.GetLearners())
+	members, _ := w.MemberList(name)
+	for _, cm := range members {
+		st.Members = append(st.Members, snapshot.Member{ID: cm.ID, PeerURLs: cm.PeerURLs, IsLearner: cm.IsLearner,
+			Name: cm.Name, ClientURLs: cm.ClientURLs})
+	}
+	return st, m.kv.Snapshot(st), nil
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"reflect"
 	"slices"
@@ -392,4 +393,99 @@ func summarizeEntry(typ pb.EntryType, data []byte) string {
 		return ""
 	}
 	return server.Summary(data)
+}
+
+// DBSize returns the named member's DB SIZE and IN USE, in bytes, as
+// etcd's Status reports them; 0, 0 for a member that has never started.
+func (w *World) DBSize(name string) (size, inUse int64) {
+	m := w.byName[name]
+	if m == nil {
+		return 0, 0
+	}
+	return m.backend.Size(int64(w.now))
+}
+
+// LogTerms returns the member's durable log as terms: terms[i-1] is the
+// term of its entry at index i, for every index from 1 to its last. An
+// index it has compacted away, below its snapshot, has term 0 (raft's
+// terms start at 1). It is what the Raft paper's figures draw.
+func (w *World) LogTerms(name string) ([]uint64, bool) {
+	m := w.byName[name]
+	if m == nil {
+		return nil, false
+	}
+	terms := make([]uint64, m.lastIndex())
+	for i := range terms {
+		if e, ok := m.entryAt(uint64(i + 1)); ok {
+			terms[i] = e.Term
+		}
+	}
+	return terms, true
+}
+
+// FollowedLeader returns the member that every up member follows, with its
+// term: the leader that all of them have heard from. It reads what the
+// members have persisted and recorded, so it costs no more than a look at
+// each member.
+func (w *World) FollowedLeader() (name string, term uint64, ok bool) {
+	var lead *member
+	for _, m := range w.members {
+		if m.up && !m.removed && m.soft.RaftState == raft.StateLeader {
+			lead = m
+			break
+		}
+	}
+	if lead == nil {
+		return "", 0, false
+	}
+	term = lead.hard.GetTerm()
+	for _, m := range w.members {
+		if m.up && !m.removed && (m.soft.Lead != lead.id || m.hard.GetTerm() != term) {
+			return "", 0, false
+		}
+	}
+	return lead.name, term, true
+}
+
+// Alarms returns the kinds of the alarms the named member has applied
+// ("NOSPACE"), raised by any member, in the order raised; nil if it is
+// down.
+func (w *World) Alarms(name string) []string {
+	m := w.byName[name]
+	if m == nil || !m.up {
+		return nil
+	}
+	return m.cluster.Alarms.Kinds()
+}
+
+// Quota returns the named member's --quota-backend-bytes.
+func (w *World) Quota(name string) int64 { return w.cfg.quota(name) }
+
+// MemberList returns the membership the named member has applied, sorted
+// by ID as etcd sorts it: what that member answers to a MemberList call.
+// ok is false when there is no such member or it is down.
+func (w *World) MemberList(name string) (members []ClusterMember, ok bool) {
+	m := w.byName[name]
+	if m == nil || !m.up {
+		return nil, false
+	}
+	for _, cm := range m.cluster.Members {
+		o := w.members[cm.ID-1]
+		x := ClusterMember{ID: o.memberID, Name: cm.Name, PeerURLs: []string{w.peerURLOf(cm)}, IsLearner: cm.Learner}
+		if cm.Published {
+			x.ClientURLs = []string{o.clientURL}
+		}
+		members = append(members, x)
+	}
+	slices.SortFunc(members, func(a, b ClusterMember) int { return cmp.Compare(a.ID, b.ID) })
+	return members, true
+}
+
+// ClusterVersion returns the cluster version the named member has applied
+// ("" until the leader has set it).
+func (w *World) ClusterVersion(name string) string {
+	if m := w.byName[name]; m != nil {
+		return m.cluster.Version
+	}
+	return ""
 }

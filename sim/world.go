@@ -662,3 +662,23 @@ func (w *World) describeConf(cs *pb.ConfState) string {
 	}
 	return out
 }
+
+// bug reports whether the world runs with bug b injected.
+func (w *World) bug(b Bug) bool {
+	return len(w.cfg.Bugs) > 0 && slices.Contains(w.cfg.Bugs, b)
+}
+
+// catchRaftPanic, deferred, turns a raft assertion into a violation that
+// stops the world. Any other panic goes on.
+func (w *World) catchRaftPanic() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	p, ok := r.(raftPanic)
+	if !ok {
+		panic(r)
+	}
+	entropy.current = nil
+	w.safety.fail(RaftAssertion, p.member+": "+p.msg)
+}

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -118,7 +119,7 @@ func (g *gen) scenario(seed uint64) *scenarios.Scenario {
 	}
 	g.faults()
 	g.workload()
-	slices.SortStableFunc(g.steps, func(a, b timedStep) int { return cmpDuration(a.at, b.at) })
+	slices.SortStableFunc(g.steps, func(a, b timedStep) int { return cmp.Compare(a.at, b.at) })
 	for _, ts := range g.steps {
 		for _, st := range ts.steps {
 			at := ts.at
@@ -538,14 +539,4 @@ func (g *gen) finale() []scenarios.Step {
 			Conds: []scenarios.Condition{{Kind: scenarios.CondLeader, AnyLeader: true}}},
 		scenarios.Step{Kind: scenarios.StepWait, Both: true, Wait: settle},
 	)
-}
-
-func cmpDuration(a, b time.Duration) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -101,7 +102,7 @@ func (p *Reporter) ExitCode() int { return p.code }
 // Report writes the whole report of results (in any order).
 func Report(w io.Writer, h Header, results []Result, reproDir string) {
 	results = slices.Clone(results)
-	slices.SortFunc(results, func(a, b Result) int { return cmpUint(a.Seed, b.Seed) })
+	slices.SortFunc(results, func(a, b Result) int { return cmp.Compare(a.Seed, b.Seed) })
 	p := NewReporter(w, h, reproDir)
 	for _, r := range results {
 		p.Add(r)

@@ -204,13 +204,3 @@ func (r Result) outcome() string {
 	o := Outcome{Verdict: r.Verdict, Check: r.Check, Detail: r.Detail, At: sim.Time(r.AtNS)}
 	return o.String()
 }
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
