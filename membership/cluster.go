@@ -257,6 +257,13 @@ func (c *Cluster) Encode() []byte {
 	return b
 }
 
+// Clone returns what Decode makes of c.Encode(), without encoding: the
+// same members and alarms in new slices (nil when there are none).
+func (c *Cluster) Clone() Cluster {
+	return Cluster{Version: c.Version, Members: slices.Clip(append([]Member(nil), c.Members...)),
+		Alarms: slices.Clip(append(server.Alarms(nil), c.Alarms...))}
+}
+
 // Decode reads what Encode wrote: server.ErrCorrupt if it cannot.
 func (c *Cluster) Decode(b []byte) error {
 	var j clusterJSON

@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // raft v3.7.0 draws each randomized election timeout as
@@ -96,14 +97,37 @@ const raftPackage = "go.etcd.io/raft/v3."
 func fromRaft() bool {
 	var pcs [8]uintptr
 	n := runtime.Callers(3, pcs[:]) // above Read and fromRaft
-	frames := runtime.CallersFrames(pcs[:n])
+	for _, pc := range pcs[:n] {
+		if raftPC(pc) {
+			return true
+		}
+	}
+	return false
+}
+
+// raftPCs remembers, for each return address fromRaft has looked up,
+// whether its frame (or a frame inlined at it) is a function of raft's
+// package. An address always names the same functions, so the answer is
+// the same as looking it up again; looking the name up was a tenth of a
+// trial's time.
+var raftPCs sync.Map // uintptr → bool
+
+func raftPC(pc uintptr) bool {
+	if v, ok := raftPCs.Load(pc); ok {
+		return v.(bool)
+	}
+	found := false
+	frames := runtime.CallersFrames([]uintptr{pc})
 	for {
 		f, more := frames.Next()
 		if strings.HasPrefix(f.Function, raftPackage) {
-			return true
+			found = true
+			break
 		}
 		if !more {
-			return false
+			break
 		}
 	}
+	raftPCs.Store(pc, found)
+	return found
 }

@@ -237,7 +237,7 @@ func (f *World) forkMember(m *member) *member {
 func (fm *member) resume(m *member) error {
 	fm.up = true
 	fm.writes, fm.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
-	if err := fm.restoreData(m.snapshotData()); err != nil {
+	if err := fm.restoreFrom(m); err != nil {
 		return fmt.Errorf("fork: %s: %w", m.name, err)
 	}
 	fm.applied = m.applied
@@ -256,6 +256,21 @@ func (fm *member) resume(m *member) error {
 	e := fm.w.sched.push(fm.w.now.plus(phase))
 	e.kind, e.node, e.inc = evTick, fm.id, fm.inc
 	fm.flush()
+	return nil
+}
+
+// restoreFrom is fm.restoreData(m.snapshotData()) without encoding and
+// decoding the cluster state: fm gets a copy of m's (what decoding its
+// encoding gives) and a store decoded from m's.
+func (fm *member) restoreFrom(m *member) error {
+	kv, err := server.DecodeKV(m.kv.Encode(), fm.w.cfg.minLeaseTTL())
+	if err != nil {
+		return err
+	}
+	fm.cluster = m.cluster.Clone()
+	fm.kv = kv
+	fm.watchStore()
+	fm.attachDB()
 	return nil
 }
 

@@ -120,6 +120,14 @@ func (g *gen) scenario(seed uint64) *scenarios.Scenario {
 	g.faults()
 	g.workload()
 	slices.SortStableFunc(g.steps, func(a, b timedStep) int { return cmp.Compare(a.at, b.at) })
+	finale := g.finale()
+	n := len(finale)
+	for _, ts := range g.steps {
+		n += len(ts.steps)
+	}
+	// A Step is large: growing the list by appending was a quarter of
+	// what a swarm seed allocated.
+	g.s.Steps = make([]scenarios.Step, 0, n)
 	for _, ts := range g.steps {
 		for _, st := range ts.steps {
 			at := ts.at
@@ -127,7 +135,7 @@ func (g *gen) scenario(seed uint64) *scenarios.Scenario {
 			g.s.Steps = append(g.s.Steps, st)
 		}
 	}
-	g.s.Steps = append(g.s.Steps, g.finale()...)
+	g.s.Steps = append(g.s.Steps, finale...)
 	for i := range g.s.Steps {
 		g.s.Steps[i].Pos = scenarios.Pos{File: file, Line: i + 1, Col: 1}
 	}
