@@ -23,6 +23,10 @@ type RunOptions struct {
 	Transcript io.Writer
 	// Heartbeats includes heartbeats and their replies in the transcript.
 	Heartbeats bool
+	// Why captures raft's log lines (sim.World.SetWhy): the trace's events
+	// gain a why field, the transcript a "    why: file:line func: message"
+	// line under the event each led to.
+	Why bool
 	// Quiet leaves events out of the transcript: only captions and the
 	// outcome of each expectation.
 	Quiet bool
@@ -162,6 +166,9 @@ func NewRunner(s *Scenario, opts RunOptions) (*Runner, error) {
 		cfg.Seed = opts.Seed
 	}
 	w, err := sim.New(cfg)
+	if err == nil && opts.Why {
+		w.SetWhy(true)
+	}
 	if err != nil {
 		return nil, &Error{Pos: Pos{File: s.File, Line: 1, Col: 1}, Msg: err.Error()}
 	}
@@ -755,6 +762,11 @@ func (r *Runner) flushTranscript() {
 			continue
 		}
 		fmt.Fprintln(out, r.w.DescribeIn(r.lang, e))
+		if e.Why != "" {
+			for _, why := range strings.Split(e.Why, "\n") {
+				fmt.Fprintln(out, "    why:", why)
+			}
+		}
 	}
 	if r.opts.ForgetHistory && r.printed-r.w.HistoryStart() >= forgetEvery {
 		r.w.ForgetHistory(r.needed())

@@ -66,6 +66,7 @@ type Event struct {
 	N      int
 	Op     uint64 // client operation ID (see World.Ops)
 	Text   string
+	Why    string // raft's log lines that led to it, one a line (why.go); only with SetWhy
 }
 
 // MsgSummary is what the history keeps of a raft message.
@@ -123,6 +124,9 @@ func (w *World) event(i int) Event {
 			e.Text = describeResult(i18n.En, op)
 		}
 	}
+	if w.history.whys != nil {
+		e.Why = w.history.whys[i]
+	}
 	return e
 }
 
@@ -154,6 +158,11 @@ func (w *World) ForgetHistory(before int) {
 		}
 	}
 	w.compactOps(w.history.forget(before, uint32(inFlight)))
+	for i := range w.history.whys {
+		if i < w.history.first {
+			delete(w.history.whys, i)
+		}
+	}
 }
 
 // EventAt returns the i-th event (0-based).

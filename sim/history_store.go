@@ -39,15 +39,18 @@ import (
 // node IDs and entry counts, which saturate), and a message's arrival time
 // as microseconds after its send, which is what the network draws.
 type history struct {
-	events   recordLog
-	n        int          // events recorded
-	last     Time         // the time of the last event
-	marks    []streamMark // where each block of blockLen events kept starts
-	msgs     chunked[msgRec]
-	bodies   chunked[msgBody]
-	texts    []string     // an event's text is an index into this (less textBase); 0 is ""
-	lastBody [32]lastBody // by message type
-	started  int          // the header and time length of the record begun last
+	whyOn      bool           // capture raft's log lines (why.go)
+	whyPending []string       // lines not yet attached to an event
+	whys       map[int]string // event index -> its citations, one a line
+	events     recordLog
+	n          int          // events recorded
+	last       Time         // the time of the last event
+	marks      []streamMark // where each block of blockLen events kept starts
+	msgs       chunked[msgRec]
+	bodies     chunked[msgBody]
+	texts      []string     // an event's text is an index into this (less textBase); 0 is ""
+	lastBody   [32]lastBody // by message type
+	started    int          // the header and time length of the record begun last
 
 	// A headless run gives back what it has written out (see forget):
 	// the events before first (a multiple of blockLen), and the messages,
@@ -178,6 +181,9 @@ func (h *history) begin(kind EventKind, reason netmodel.DropReason, now Time) []
 		binary.LittleEndian.PutUint32(b[1:], longDelay)
 		binary.LittleEndian.PutUint64(b[5:], uint64(now))
 		h.started += 12
+	}
+	if h.whyOn {
+		h.takeWhy(h.n)
 	}
 	h.n++
 	h.last = now

@@ -5,16 +5,18 @@ import "fmt"
 // raftLogger keeps raft quiet (its default logger writes wall-clock
 // timestamps to stderr) but keeps its Panic and Fatal methods fatal: raft
 // calls them on broken invariants, and those must never pass silently.
+// With the world's why switch on, its other methods record raft's line
+// and message on the next event (why.go).
 type raftLogger struct{ m *member }
 
-func (raftLogger) Debug(...any)            {}
-func (raftLogger) Debugf(string, ...any)   {}
-func (raftLogger) Info(...any)             {}
-func (raftLogger) Infof(string, ...any)    {}
-func (raftLogger) Warning(...any)          {}
-func (raftLogger) Warningf(string, ...any) {}
-func (raftLogger) Error(...any)            {}
-func (raftLogger) Errorf(string, ...any)   {}
+func (l raftLogger) Debug(v ...any)                   { l.whyNote("", v, true) }
+func (l raftLogger) Debugf(format string, v ...any)   { l.whyNote(format, v, false) }
+func (l raftLogger) Info(v ...any)                    { l.whyNote("", v, true) }
+func (l raftLogger) Infof(format string, v ...any)    { l.whyNote(format, v, false) }
+func (l raftLogger) Warning(v ...any)                 { l.whyNote("", v, true) }
+func (l raftLogger) Warningf(format string, v ...any) { l.whyNote(format, v, false) }
+func (l raftLogger) Error(v ...any)                   { l.whyNote("", v, true) }
+func (l raftLogger) Errorf(format string, v ...any)   { l.whyNote(format, v, false) }
 
 func (l raftLogger) Fatal(v ...any)                 { l.Panic(v...) }
 func (l raftLogger) Fatalf(format string, v ...any) { l.Panicf(format, v...) }

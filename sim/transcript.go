@@ -250,6 +250,9 @@ func (w *World) AppendTraceLine(b []byte, e Event) []byte {
 	if e.Text != "" {
 		b = appendJSONField(b, "text", e.Text)
 	}
+	if e.Why != "" {
+		b = appendJSONField(b, "why", e.Why)
+	}
 	return append(b, "}\n"...)
 }
 

@@ -47,6 +47,7 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	quiet := fs.BoolP("quiet", "q", false, "print only captions, expectations and the result")
 	lang := fs.String("lang", "en", "caption language: en or zh")
 	heartbeats := fs.Bool("heartbeats", false, "include heartbeats in the text transcript")
+	why := fs.Bool("why", false, "cite raft's own log line (file:line, function, message) under each event it led to, and in the trace's why field")
 	linHTML := fs.String("linearizability-html", "", "write porcupine's visualization of the client history to this HTML file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -84,7 +85,7 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	defer out.Flush()
 	// A headless run keeps no more of its history than it has yet to
 	// write out: the trace goes to a spool file as the run goes.
-	opts := scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Heartbeats: *heartbeats, Quiet: *quiet,
+	opts := scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Heartbeats: *heartbeats, Why: *why, Quiet: *quiet,
 		ForgetHistory: true}
 	if *format == "text" {
 		opts.Transcript = out
