@@ -162,6 +162,8 @@ var zh = map[string]string{
 	"missing %s":        "缺少 %s",
 	"(empty)":           "（空）",
 	"leader %s":         "领导者 %s",
+	"%s (dropped: %s)":  "%s（被丢弃：%s）",
+	"%s's local client": "%s 的本地客户端",
 	" (serializable)":   "（串行化）",
 	" (linearizable)":   "（线性一致）",
 	" = (not found)":    " = （未找到）",

@@ -695,10 +695,19 @@ func opPath(lang i18n.Lang, op sim.Op, path []Hop) string {
 		path = []Hop{{Member: op.Member}}
 	}
 	for k, h := range path {
+		if k == 0 && h.Member == op.Client && !h.Failed {
+			// A member's own client: named so that it does not read as a
+			// member ("etcd-2 → etcd-2 → ...").
+			p = lang.F("%s's local client", op.Client)
+		}
 		p += " → "
-		if k > 0 && path[k-1].Forwarded {
+		switch {
+		case k > 0 && path[k-1].Forwarded && h.Dropped != "":
+			// forwarded, and lost on the way: it never got there
+			p += lang.F("%s (dropped: %s)", h.Member, lang.T(h.Dropped))
+		case k > 0 && path[k-1].Forwarded && h.Leader:
 			p += lang.F("leader %s", h.Member)
-		} else {
+		default:
 			p += h.Member
 		}
 		if h.Failed {

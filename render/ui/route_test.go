@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/raftsim/raftsim/server"
@@ -81,5 +82,50 @@ func TestOpPathFailsOver(t *testing.T) {
 	p := s.OpPath(op.ID)
 	if len(p) < 2 || p[0].Member != "etcd-1" || !p[0].Failed || p[1].Member != "etcd-2" || p[1].Failed {
 		t.Errorf("path %+v: want etcd-1 refused, then etcd-2", p)
+	}
+}
+
+// TestOpPathDroppedAtCut is the split-brain student's case: the leader cut
+// off in the minority, a write through a member of the majority. The
+// member forwards the proposal to the leader it knew, and the partition
+// drops it: the path must say so, and never show a hop that reached the
+// leader (it showed "etcd-2 → leader etcd-5" before).
+func TestOpPathDroppedAtCut(t *testing.T) {
+	s, err := NewSession(sim.SandboxConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, s.Seek(sec(3)))
+	lead, _ := s.World().Leader()
+	var minority, majority []string
+	for _, in := range s.World().Infos() {
+		switch {
+		case in.Name == lead:
+			minority = append(minority, in.Name)
+		case len(minority) < 2:
+			minority = append(minority, in.Name)
+		default:
+			majority = append(majority, in.Name)
+		}
+	}
+	mustDo(t, s, sim.Command{Kind: sim.CmdPartition, Groups: [][]string{minority, majority}})
+	// Before the majority elects its own leader: its members still know
+	// the old one and forward to it.
+	op, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: majority[0], Req: server.Put("/x", "from-majority")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, s.Seek(sec(6)))
+	p := s.OpPath(op.ID)
+	line := opPath(0, *s.World().Ops()[op.ID-1], p)
+	dropped := false
+	for k, h := range p {
+		if h.Member == lead && k > 0 && p[k-1].Forwarded && h.Reached {
+			t.Errorf("path %q %+v: a hop reached the cut-off leader %s", line, p, lead)
+		}
+		dropped = dropped || h.Dropped != ""
+	}
+	if !dropped || !strings.Contains(line, "dropped") || strings.Contains(line, "leader "+lead) {
+		t.Errorf("path %q %+v: want the proposal to %s marked dropped at the partition, no \"leader %s\"", line, p, lead, lead)
 	}
 }

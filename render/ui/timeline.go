@@ -68,6 +68,16 @@ type markScanner struct {
 	paths  map[uint64][]Hop
 	open   map[uint64][]uint64 // by member: the operations waiting there
 	commit uint64
+	// sent: by message ID, the hops a proposal or read-index request
+	// that is on its way would make (the operation and its path's
+	// index), until it arrives or is dropped.
+	sent map[uint64][]sentHop
+}
+
+// sentHop is a hop of an operation's path waiting on a message.
+type sentHop struct {
+	op  uint64
+	hop int
 }
 
 // Hop is one member a client operation reached.
@@ -79,11 +89,18 @@ type Hop struct {
 	// Forwarded: the member passed the operation on (a proposal, or a
 	// read-index request) to the next hop, the leader it knew.
 	Forwarded bool
+	// Reached: the message that forwarded the operation here arrived;
+	// Leader: this member led when it did. Dropped: why the message was
+	// lost instead ("partition", ...). A forwarded hop with none of these
+	// is still on its way.
+	Reached, Leader bool
+	Dropped         string
 }
 
 func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 	if sc.roles == nil {
 		sc.roles, sc.paths, sc.open = map[uint64]raft.StateType{}, map[uint64][]Hop{}, map[uint64][]uint64{}
+		sc.sent = map[uint64][]sentHop{}
 	}
 	name := func(id uint64) string { return w.MemberNames()[id-1] }
 	switch e.Kind {
@@ -132,7 +149,20 @@ func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 			}
 			last.Forwarded = true
 			sc.paths[id] = append(hops, Hop{Member: name(e.Peer)})
+			sc.sent[e.Msg.ID] = append(sc.sent[e.Msg.ID], sentHop{op: id, hop: len(hops)})
 		}
+	case sim.EvDeliver, sim.EvDrop:
+		// The forwarded message arrived, or was lost: its hops say so. (A
+		// duplicate delivery of one already settled changes nothing.)
+		for _, sh := range sc.sent[e.Msg.ID] {
+			h := &sc.paths[sh.op][sh.hop]
+			if e.Kind == sim.EvDrop {
+				h.Dropped = e.Reason.String()
+			} else {
+				h.Reached, h.Leader = true, sc.roles[e.Node] == raft.StateLeader
+			}
+		}
+		delete(sc.sent, e.Msg.ID)
 	case sim.EvReply:
 		// An answer, a timeout or a failover: the operation no longer waits
 		// at that member.
