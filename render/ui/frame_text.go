@@ -921,6 +921,8 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 		full        string // its whole line (shown on hover)
 		text        string // what the row shows: full, or its short form
 		keep, lines int    // the lines that keep its outcome; that it takes
+		short       string // its short form (OpShort), which keeps only its outcome
+		shortKeep   int    // the lines the short form takes
 	}
 	order := panelOrder(v.Ops, a.pinned())
 	pins := 0
@@ -960,6 +962,8 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 				w.lines = w.keep
 			}
 			w.text = text
+			w.short = OpShort(l.Lang, op, v.Now)
+			w.shortKeep = len(Wrap(l.M, w.short, l.Small, textW))
 			ops = append(ops, w)
 		}
 	}
@@ -977,10 +981,19 @@ func (f *Frame) opPanel(a *App) (rows []OpRow, older int, note Rect) {
 		for i, w := range ops[:k] {
 			n := w.lines
 			if room := int((bottom - noteH - y - l.Px(3)) / sh); n > room {
-				if i < k-1 || room < w.keep {
+				switch {
+				case i < k-1:
+					return nil, false
+				case room >= w.keep:
+					n = room
+				case room >= w.shortKeep:
+					// The last row's whole outcome does not fit, its short
+					// form does: better the request in sight, with its
+					// outcome, than counted among the older ones.
+					w.text, n = w.short, w.shortKeep
+				default:
 					return nil, false
 				}
-				n = room
 			}
 			lines, cut := wrapInto(l, w.text, textW, n)
 			op := w.op
