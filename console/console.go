@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -462,23 +460,9 @@ func (c *Console) writeFile(name string, data []byte) error {
 		if oe != nil {
 			return fmt.Errorf("cannot write %s: %s", name, oe.Why)
 		}
-		return fmt.Errorf("cannot write %s: %v", name, pathErr(err))
+		return fmt.Errorf("cannot write %s: %v", name, outfile.Reason(err))
 	}
 	return nil
-}
-
-// pathErr is the reason of a file error, without the path (which names the
-// file as resolved, or a temporary one).
-func pathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }
 
 // Files is where the console's files go when not on the disk.

@@ -46,7 +46,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // sysErr is an Error for a failed system call.
 func sysErr(path, why string, err error) *Error {
-	err = pathErr(err)
+	err = Reason(err)
 	if why == "" {
 		return &Error{path, err.Error(), err}
 	}
@@ -301,9 +301,10 @@ func RemoveEmpty(made []string) {
 	}
 }
 
-// pathErr is the reason of a file error, without the path (which may be
-// the temporary file's).
-func pathErr(err error) error {
+// Reason is the reason of a file error, without the path (which may be
+// the temporary file's): what an error message that names the path
+// itself says.
+func Reason(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
