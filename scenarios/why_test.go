@@ -224,3 +224,65 @@ func TestWhyCheckRejects(t *testing.T) {
 		}
 	}
 }
+
+// Each citation is on an event of the member that logged it: raft starts
+// most of its lines with the logging member's ID ("3 became candidate at
+// term 2"), and the trace names each event's member (a send's sender, an
+// arrival's receiver). (Seen to fail when a citation went to the next event
+// anyone recorded: etcd-1's arrival of a MsgVote carried etcd-3's "3
+// received MsgVoteResp from 3 at term 2".)
+func TestWhyCitationsAreOfTheirMember(t *testing.T) {
+	lead := regexp.MustCompile(`^[^ ]+ [^ ]+: ([0-9a-f]+) `)
+	checked := 0
+	for _, name := range lessonOrder() {
+		s, err := LoadLesson(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var trace bytes.Buffer
+		r, err := NewRunner(s, RunOptions{Trace: &trace, Why: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err := r.Run(); st != Done || err != nil {
+			t.Fatalf("%s: %v %v", name, st, err)
+		}
+		ids := map[string]uint64{} // member i has raft ID i, added ones too
+		for i, m := range r.World().MemberNames() {
+			ids[m] = uint64(i + 1)
+		}
+		for _, l := range bytes.Split(trace.Bytes(), []byte("\n")) {
+			var e struct {
+				T    int64
+				Ev   string
+				Node string
+				Why  string
+			}
+			if len(l) == 0 || json.Unmarshal(l, &e) != nil || e.Why == "" {
+				continue
+			}
+			id, ok := ids[e.Node]
+			if !ok {
+				t.Fatalf("%s: %s is not a member", name, e.Node)
+			}
+			for _, cite := range strings.Split(e.Why, "\n") {
+				m := lead.FindStringSubmatch(cite)
+				if m == nil {
+					continue
+				}
+				got, err := strconv.ParseUint(m[1], 16, 64)
+				if err != nil {
+					continue
+				}
+				checked++
+				if got != id {
+					t.Errorf("%s: %s at %dns (%s): %q is member %x's line", name, e.Ev, e.T, e.Node, cite, got)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no citation checked")
+	}
+	t.Logf("%d citations checked", checked)
+}

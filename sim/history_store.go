@@ -39,9 +39,11 @@ import (
 // node IDs and entry counts, which saturate), and a message's arrival time
 // as microseconds after its send, which is what the network draws.
 type history struct {
-	whyOn      bool           // capture raft's log lines (why.go)
-	whyPending []string       // lines not yet attached to an event
-	whys       map[int]string // event index -> its citations, one a line
+	whyOn      bool                // capture raft's log lines (why.go)
+	whyPending []whyLine           // lines not yet attached to an event
+	whyInput   map[uint64]uint64   // member -> the count of inputs it has begun to handle
+	whyLast    map[uint64]whyEvent // member -> its last event
+	whys       map[int]string      // event index -> its citations, one a line
 	events     recordLog
 	n          int          // events recorded
 	last       Time         // the time of the last event
@@ -157,7 +159,8 @@ func (h *history) len() int { return h.n }
 // begin writes the header and time of an event of kind at now at the end
 // of the log, and returns the space after them (at least maxRecord-13
 // bytes) for the rest of the record. end(n) says how much of it was used.
-func (h *history) begin(kind EventKind, reason netmodel.DropReason, now Time) []byte {
+// node is the member the event is of, for the citations of why.go.
+func (h *history) begin(kind EventKind, reason netmodel.DropReason, now Time, node uint64) []byte {
 	l := &h.events
 	if len(l.last)-l.used < maxRecord {
 		l.grow()
@@ -183,7 +186,7 @@ func (h *history) begin(kind EventKind, reason netmodel.DropReason, now Time) []
 		h.started += 12
 	}
 	if h.whyOn {
-		h.takeWhy(h.n)
+		h.takeWhy(h.n, node)
 	}
 	h.n++
 	h.last = now
@@ -198,7 +201,7 @@ func (h *history) end(n int) { h.events.used += h.started + n }
 func (h *history) addFact(e Event, fromOp bool) {
 	// NB: begin first: it notes where a block's texts start, and this
 	// event's text is its block's.
-	b := h.begin(e.Kind, 0, e.At)
+	b := h.begin(e.Kind, 0, e.At, e.Node)
 	var text uint64
 	switch {
 	case fromOp:
@@ -275,7 +278,15 @@ func (r *fieldReader) get(bit byte, width int) uint64 {
 
 // addMsg records an event of the message with ID id.
 func (h *history) addMsg(kind EventKind, why netmodel.DropReason, now Time, id uint64) {
-	binary.LittleEndian.PutUint32(h.begin(kind, why, now), uint32(id-1))
+	var node uint64 // whose event it is, as the event's Node says: the receiver's delivery, else the sender's
+	if h.whyOn {
+		r := h.msgs.at(int(id - 1))
+		node = uint64(r.from)
+		if kind == EvDeliver {
+			node = uint64(r.to)
+		}
+	}
+	binary.LittleEndian.PutUint32(h.begin(kind, why, now, node), uint32(id-1))
 	h.end(4)
 	if b := &h.blockMsg[len(h.blockMsg)-1]; uint32(id-1) < *b {
 		*b = uint32(id - 1)

@@ -270,6 +270,7 @@ func (m *member) tick() {
 	if m.stalled {
 		return // a frozen process misses its ticks
 	}
+	m.w.history.newInput(m.id)
 	m.enter()
 	m.rn.Tick()
 	m.leave()
