@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/raftsim/raftsim/raftsrc"
 )
 
 // runWhy runs a lesson and returns its trace and transcript.
@@ -115,6 +117,9 @@ func checkCitation(dir, cite string, src map[string][]string) error {
 	if n < 1 || n > len(lines) {
 		return fmt.Errorf("%s has %d lines, not %d", m[1], len(lines), n)
 	}
+	if strings.HasSuffix(m[4], notLogged) {
+		return checkDecision(dir, m[1], n, m[3], lines[n-1])
+	}
 	// The call may start a few lines above the line the runtime reports
 	// when its arguments span lines.
 	for start := n - 1; start >= 0 && start >= n-6; start-- {
@@ -166,6 +171,45 @@ func checkCitation(dir, cite string, src map[string][]string) error {
 	return fmt.Errorf("%s:%d is not a logger call: %q", m[1], n, strings.TrimSpace(lines[n-1]))
 }
 
+// notLogged ends the citation of a decision raft makes without a log line.
+const notLogged = "(not logged by raft; the decision is this line)"
+
+// checkDecision checks the citation of a decision raft does not log: the
+// line is inside the function cited, and it is a commit decision (the
+// only kind sim cites so far: maybeCommit's term check, or a commitTo).
+func checkDecision(dir, file string, n int, fn, line string) error {
+	src, err := moduleSource(dir)
+	if err != nil {
+		return err
+	}
+	got, _, _, ok := src.Func(file, n)
+	if !ok || got != fn {
+		return fmt.Errorf("%s:%d is in %q, not %q", file, n, got, fn)
+	}
+	if code := strings.TrimSpace(line); !strings.Contains(code, "commitTo(") && !strings.Contains(code, "l.matchTerm(at)") && !strings.HasPrefix(code, "l.committed = ") {
+		return fmt.Errorf("%s:%d is not a commit decision: %q", file, n, code)
+	}
+	return nil
+}
+
+var moduleSrc struct {
+	src *raftsrc.Source
+	err error
+}
+
+// moduleSource is raft's source read from the module cache (not the
+// embedded copy, which raftsrc's test holds to it).
+func moduleSource(dir string) (*raftsrc.Source, error) {
+	if moduleSrc.src == nil && moduleSrc.err == nil {
+		b, err := raftsrc.Build(dir)
+		if err == nil {
+			moduleSrc.src, err = raftsrc.Open(b)
+		}
+		moduleSrc.err = err
+	}
+	return moduleSrc.src, moduleSrc.err
+}
+
 // Every citation of every lesson names a logger call in raft v3.7.0's
 // source and the message that call formats. (Seen to fail with every
 // captured line number shifted by one: "raft.go:989 is not a logger call:
@@ -215,6 +259,9 @@ func TestWhyCheckRejects(t *testing.T) {
 		"raft.go:988 (*raft).hup: 3 is starting an old election at term 1", // not its message
 		"raft.go:1066 (*raft).campaign: 3 [logterm: 1, index: 5] sent MsgVote request to 1 at term 2",
 		"raft.go:99999 (*raft).hup: x",
+		"log.go:458 (*raftLog).maybeCommit: 3 commits up to index 6: x " + notLogged, // a comment above the test
+		"log.go:459 (*raftLog).maybeAppend: 3 commits up to index 6: x " + notLogged, // another function
+		"raft.go:988 (*raft).hup: 3 commits up to index 6: x " + notLogged,           // not a commit
 		"nosuch.go:1 f: x",
 	} {
 		if err := checkCitation(dir, bad, src); err == nil {
@@ -285,4 +332,43 @@ func TestWhyCitationsAreOfTheirMember(t *testing.T) {
 		t.Fatal("no citation checked")
 	}
 	t.Logf("%d citations checked", checked)
+}
+
+// Every commit index that advances is cited, though raft logs none of
+// them: by the leader's maybeCommit, or a follower's maybeAppend,
+// handleHeartbeat or snapshot restore, found in raft's source by their code (raftsrc). (Seen
+// to fail with the citation left out: "no citation".)
+func TestWhyDecisionsAreCited(t *testing.T) {
+	kinds := map[string]int{}
+	for _, name := range lessonOrder() {
+		trace, _ := runWhy(t, name, true)
+		for _, l := range bytes.Split(trace, []byte("\n")) {
+			var e struct {
+				T        int64
+				Ev, Node string
+				Index    uint64
+				Why      string
+			}
+			if len(l) == 0 || json.Unmarshal(l, &e) != nil || e.Ev != "commit" {
+				continue
+			}
+			found := false
+			for _, cite := range strings.Split(e.Why, "\n") {
+				if m := citeRE.FindStringSubmatch(cite); m != nil && strings.HasSuffix(m[4], notLogged) &&
+					strings.Contains(m[4], fmt.Sprintf(" commits up to index %d", e.Index)) {
+					kinds[m[3]]++
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: %s's commit to %d at %dns: no citation (why: %q)", name, e.Node, e.Index, e.T, e.Why)
+			}
+		}
+	}
+	for _, fn := range []string{"(*raftLog).maybeCommit", "(*raftLog).maybeAppend"} {
+		if kinds[fn] == 0 {
+			t.Errorf("no commit cited by %s", fn)
+		}
+	}
+	t.Logf("%v", kinds)
 }

@@ -43,6 +43,7 @@ type history struct {
 	whyPending []whyLine           // lines not yet attached to an event
 	whyInput   map[uint64]uint64   // member -> the count of inputs it has begun to handle
 	whyLast    map[uint64]whyEvent // member -> its last event
+	whyMsg     map[uint64]int32    // member -> the type of the message it is stepping, or noMessage
 	whys       map[int]string      // event index -> its citations, one a line
 	events     recordLog
 	n          int          // events recorded

@@ -270,7 +270,7 @@ func (m *member) tick() {
 	if m.stalled {
 		return // a frozen process misses its ticks
 	}
-	m.w.history.newInput(m.id)
+	m.w.history.newInput(m.id, noMessage)
 	m.enter()
 	m.rn.Tick()
 	m.leave()
@@ -395,6 +395,7 @@ func (m *member) onDisk(e *pb.Entry) bool {
 func (m *member) noteCommit(c, term uint64) {
 	if c > m.commitSeen {
 		m.commitSeen = c
+		m.noteCommitWhy(c, term)
 		m.w.record(Event{Kind: EvCommit, Node: m.id, Index: c, Term: term})
 	}
 }

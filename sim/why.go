@@ -5,6 +5,10 @@ import (
 	"path"
 	"runtime"
 	"strings"
+
+	"github.com/raftsim/raftsim/raftsrc"
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
 )
 
 // Why: raft's own reasons, cited (issue 32). With the world's why switch on
@@ -93,15 +97,75 @@ type whyEvent struct {
 }
 
 // newInput notes that a member begins to handle an input: the citations
-// logged from now on are of this handling.
-func (h *history) newInput(node uint64) {
+// logged from now on are of this handling. msg is the type of the message
+// it steps, or noMessage (a tick, a report).
+func (h *history) newInput(node uint64, msg int32) {
 	if !h.whyOn {
 		return
 	}
 	if h.whyInput == nil {
-		h.whyInput, h.whyLast = map[uint64]uint64{}, map[uint64]whyEvent{}
+		h.whyInput, h.whyLast, h.whyMsg = map[uint64]uint64{}, map[uint64]whyEvent{}, map[uint64]int32{}
 	}
 	h.whyInput[node]++
+	h.whyMsg[node] = msg
+}
+
+// noMessage is newInput's msg for an input that is not a message.
+const noMessage = -1
+
+// A decision raft makes without logging it, cited by the line that makes
+// it: raft's source (package raftsrc) is searched for the line's code
+// inside its function, so a line number is never written down by hand.
+type decision struct {
+	file, fn, code string
+	format         string // the citation's message: the member's ID, the index, then the term
+}
+
+// The commit index advances without a log line: at a leader in
+// maybeCommit, whose term check is the rule of the Raft paper's section
+// 5.4.2 (only an entry of the leader's own term is committed by counting
+// replicas); at a follower from the leader's commit index, in a MsgApp or
+// a heartbeat, or from the snapshot it restores.
+var (
+	commitByQuorum = decision{"log.go", "(*raftLog).maybeCommit", "if at.term != 0 && at.index > l.committed && l.matchTerm(at) {",
+		"%x commits up to index %d: a quorum of the voters holds it, and its entry is of the leader's term %d (not logged by raft; the decision is this line)"}
+	commitByAppend = decision{"log.go", "(*raftLog).maybeAppend", "l.commitTo(min(committed, lastnewi))",
+		"%x commits up to index %d in term %d: the leader's commit index, as far as its log is known to match the leader's (not logged by raft; the decision is this line)"}
+	commitByHeartbeat = decision{"raft.go", "(*raft).handleHeartbeat", "r.raftLog.commitTo(m.GetCommit())",
+		"%x commits up to index %d in term %d: the leader's commit index in its heartbeat (not logged by raft; the decision is this line)"}
+	commitBySnapshot = decision{"log.go", "(*raftLog).restore", "l.committed = s.GetMetadata().GetIndex()",
+		"%x commits up to index %d in term %d: the snapshot it restores holds only committed entries (not logged by raft; the decision is this line)"}
+)
+
+// noteCommitWhy cites the decision that advanced m's commit index to c,
+// before its commit event is recorded.
+func (m *member) noteCommitWhy(c, term uint64) {
+	h := &m.w.history
+	if !h.whyOn {
+		return
+	}
+	d := commitByQuorum
+	switch {
+	case m.soft.RaftState == raft.StateLeader:
+	case h.whyMsg[m.id] == int32(pb.MsgApp):
+		d = commitByAppend
+	case h.whyMsg[m.id] == int32(pb.MsgHeartbeat):
+		d = commitByHeartbeat
+	case h.whyMsg[m.id] == int32(pb.MsgSnap):
+		d = commitBySnapshot
+	default:
+		return // a restart: the commit index was on its disk
+	}
+	src, err := raftsrc.Embedded()
+	if err != nil {
+		return
+	}
+	n, ok := src.Find(d.file, d.fn, d.code)
+	if !ok {
+		return // another raft: TestWhyDecisionsAreCited says so
+	}
+	h.whyPending = append(h.whyPending, whyLine{node: m.id, input: h.whyInput[m.id],
+		text: fmt.Sprintf("%s:%d %s: "+d.format, d.file, n, d.fn, m.id, c, term)})
 }
 
 // takeWhy hands node's pending citations to event i, node's (called as it

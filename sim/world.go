@@ -519,7 +519,7 @@ func (w *World) handle(m *member, e *event) {
 			if e.flag {
 				status = raft.SnapshotFailure
 			}
-			w.history.newInput(m.id)
+			w.history.newInput(m.id, noMessage)
 			m.enter()
 			m.rn.ReportSnapshot(e.peer, status)
 			m.leave()
@@ -531,7 +531,7 @@ func (w *World) handle(m *member, e *event) {
 		m.progressTick(e.op)
 	case evReportUnreachable:
 		if m.up && m.rn != nil {
-			w.history.newInput(m.id)
+			w.history.newInput(m.id, noMessage)
 			m.enter()
 			m.rn.ReportUnreachable(e.peer)
 			m.leave()
@@ -620,7 +620,7 @@ func (w *World) arrival(m *member, e *event) netmodel.DropReason {
 }
 
 func (w *World) deliver(m *member, e *event) {
-	w.history.newInput(m.id)
+	w.history.newInput(m.id, int32(e.msg.GetType()))
 	if why := w.arrival(m, e); why != netmodel.NotDropped {
 		w.drop(e, why)
 		return
