@@ -109,7 +109,9 @@ func (r *Renderer) overlays(p *painter, a *ui.App, f *ui.Frame) {
 		r.legendItems(p, f.L)
 	}
 	r.tooltip(p, a, f)
-	if m := a.Message; m != nil {
+	if c := a.Why; c != nil {
+		r.whyCard(p, f, c)
+	} else if m := a.Message; m != nil {
 		lines := []string{
 			sim.DescribeMessageIn(lang, m.MsgSummary),
 			lang.F("%s → %s · message %d", m.From, m.To, m.ID),

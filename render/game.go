@@ -31,7 +31,9 @@ type Options struct {
 	ScreenshotAt  time.Duration
 	ScreenshotOut string
 	// ShotInput is fed to the App just before the screenshot: "key:K" presses
-	// a key, "click:NAME" clicks a member or client box (to show a menu),
+	// a key, "click:NAME" clicks a member or client box (to show a menu)
+	// or a message in flight by its type ("click:MsgVoteResp-reject" opens
+	// the newest rejected vote's why card),
 	// "type:TEXT" types text (into the command box, which key:: opens and
 	// key:enter runs).
 	ShotInput []string

@@ -607,10 +607,23 @@ func (w *World) MemberNames() []string {
 // until. It is how a view of an earlier time is made: the same config and
 // commands give the same world.
 func Replay(cfg Config, cmds []Command, until Time) (*World, error) {
+	return replay(cfg, cmds, until, false)
+}
+
+// ReplayWhy is Replay with raft's reasons captured (SetWhy) from the
+// start: the same world, its events citing raft's source. The window makes
+// one when a "why" card opens, so that a world drawn live pays nothing for
+// citations until one is asked for.
+func ReplayWhy(cfg Config, cmds []Command, until Time) (*World, error) {
+	return replay(cfg, cmds, until, true)
+}
+
+func replay(cfg Config, cmds []Command, until Time, why bool) (*World, error) {
 	w, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
+	w.SetWhy(why)
 	for _, c := range cmds {
 		if c.At > until {
 			break

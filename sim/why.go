@@ -82,6 +82,41 @@ func raftFile(file string) string {
 	return path.Base(file)
 }
 
+// MessageWhy returns the citations of the message with ID id: on its send
+// (raft's decision to send it: the citations of the sender's events in
+// the handling that sent it, up to the send, since a line goes to the
+// first event after it, often a role change before the message), and on
+// its delivery or drop (what the receiver's raft made of it); "" for none.
+func (w *World) MessageWhy(id uint64) (send, arrival string) {
+	for i := w.history.len() - 1; i >= w.history.first; i-- {
+		e, _ := w.history.at(i)
+		if !isMsgKind(e.Kind) || e.Msg.ID != id {
+			continue
+		}
+		if e.Kind != EvSend {
+			arrival = w.history.whys[i]
+			continue
+		}
+		var lines []string
+		for j := i; j >= w.history.first; j-- {
+			p, _ := w.history.at(j)
+			if p.At != e.At {
+				break
+			}
+			if p.Node == e.Node {
+				if why := w.history.whys[j]; why != "" {
+					lines = append([]string{why}, lines...)
+				}
+			}
+			if p.Kind == EvDeliver && p.Node == e.Node {
+				break // the input the handling began with
+			}
+		}
+		return strings.Join(lines, "\n"), arrival
+	}
+	return "", arrival
+}
+
 // whyLine is one of raft's log lines, cited, waiting for an event of the
 // member (node) that logged it, during its input-th handling.
 type whyLine struct {

@@ -45,6 +45,7 @@ type App struct {
 	Help     bool
 	Selected string           // the selected member
 	Message  *sim.MessageView // the message whose fields are shown
+	Why      *WhyCard         // the message's "why" card, shown with it (whycard.go)
 	Status   string           // the last thing that happened, or an error
 	// Pace decides how fast virtual time runs, frame by frame.
 	Pace *present.Pacer
@@ -380,6 +381,7 @@ func (a *App) click(h Hit) {
 		a.menu = nil
 		m := h.Msg
 		a.Message = &m
+		a.OpenWhy(m)
 	case HitMember:
 		a.Selected = h.Name
 		a.menu = &menuState{target: h.Name}
@@ -387,7 +389,7 @@ func (a *App) click(h Hit) {
 		a.menu = &menuState{target: h.Name, client: true}
 	default:
 		a.menu = nil
-		a.Message = nil
+		a.Message, a.Why = nil, nil
 	}
 }
 
@@ -418,11 +420,10 @@ func (a *App) key(k string, shift bool) {
 		return
 	}
 	if k == "escape" {
-		if a.menu != nil {
-			a.menu = nil
-		} else {
-			a.Selected, a.Message = "", nil
-		}
+		// One Escape closes what is open and deselects: a member left
+		// selected under a closed menu would take the next key (x crashes
+		// it) though nothing on screen says it is still the target.
+		a.menu, a.Selected, a.Message, a.Why = nil, "", nil, nil
 		return
 	}
 	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strings"
 	"time"
 
 	"github.com/raftsim/raftsim/netmodel"
@@ -568,6 +569,16 @@ func (f *Frame) Where(name string) (Point, bool) {
 	for _, c := range f.Clients {
 		if c.Name == name {
 			return c.R.Center(), true
+		}
+	}
+	// A message in flight, by its type ("MsgVoteResp", or
+	// "MsgVoteResp-reject" for a rejection): the newest one a click there
+	// lands on.
+	typ, reject := strings.CutSuffix(name, "-reject")
+	for i := len(f.Msgs) - 1; i >= 0; i-- {
+		m := f.Msgs[i]
+		if m.M.Type.String() == typ && (!reject || m.M.Reject) && HitTest(f, m.P, false).Kind == HitMessage {
+			return m.P, true
 		}
 	}
 	return Point{}, false

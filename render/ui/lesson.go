@@ -19,7 +19,7 @@ func (a *App) OpenLesson(l *present.Lesson) error {
 	a.Lesson = p
 	p.Attach(lessonHost{a})
 	a.Picker = nil
-	a.menu, a.drag, a.scrub, a.Selected, a.Message = nil, nil, nil, "", nil
+	a.menu, a.drag, a.scrub, a.Selected, a.Message, a.Why = nil, nil, nil, "", nil, nil
 	a.Status = ""
 	a.Playing = true
 	a.Pace = present.NewPacer(TPS)
@@ -35,7 +35,7 @@ type lessonHost struct{ a *App }
 
 func (h lessonHost) Show(run *present.Run, keep bool) {
 	h.a.S.Drive(run, keep)
-	h.a.menu, h.a.Message = nil, nil
+	h.a.menu, h.a.Message, h.a.Why = nil, nil, nil
 }
 func (h lessonHost) Drives(run *present.Run) bool       { return h.a.S.Driver() == Driver(run) }
 func (h lessonHost) AdvanceTo(t sim.Time) (bool, error) { return h.a.S.AdvanceTo(t) }

@@ -109,7 +109,7 @@ func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
 	fs.StringVar(&f.LinkBase, "link-base", "", "the web page that u (copy a link to this moment) links to (default: $RAFTSIM_WEB_URL, else raftsim serve-web's "+DefaultLinkBase+")")
 	fs.StringVar(&f.SaveDir, "save-dir", ".", "where s (save session) and F12 (screenshot) write")
 	fs.StringArrayVar(&f.Ats, "at", nil, AtHelp)
-	fs.StringArrayVar(&f.Inputs, "input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member or client, type:TEXT types text (into the command box: key:: opens it, key:enter runs the line) (repeatable)")
+	fs.StringArrayVar(&f.Inputs, "input", nil, "with --screenshot-at: before the shot, key:K presses a key, click:NAME clicks a member, a client or a message in flight by its type (click:MsgVoteResp-reject opens its why card), type:TEXT types text (into the command box: key:: opens it, key:enter runs the line) (repeatable)")
 	fs.StringVar(&f.CPUProfile, "cpuprofile", "", "write a CPU profile (for --bench-frames)")
 	fs.StringVar(&f.FramesDir, "frames-dir", "", "save the view as frame-00000.png... in this directory, one every --frames-every of virtual time from --frames-from to --frames-to, and exit (raftsim export --frames)")
 	fs.DurationVar(&f.FramesEvery, "frames-every", 100*time.Millisecond, "with --frames-dir: virtual time between frames")
