@@ -32,7 +32,7 @@ var kept = map[string]bool{
 	"Election": true, "Safety": true, "State": true, "Machine": true, "Log": true,
 	"Matching": true, "Leader": true, "Completeness": true, "Append": true, "Only": true,
 	// Names of things: programs, raft's and etcd's fields, formats, units.
-	"raftsim": true, "etcd": true, "etcdctl": true, "etcdutl": true, "NOSPACE": true, "DB": true, "SIZE": true, "snapshot": true, "restore": true, "ID": true, "raft": true, "apiserver": true, "HardState": true,
+	"raftsim": true, "etcd": true, "etcdctl": true, "etcdutl": true, "NOSPACE": true, "DB": true, "SIZE": true, "snapshot": true, "restore": true, "ID": true, "raft": true, "Apache": true, "apiserver": true, "HardState": true,
 	"Match": true, "Next": true, "tick": true, "PNG": true, "YAML": true, "TTL": true, "ms": true, "s": true,
 }
 

@@ -218,7 +218,6 @@ var zh = map[string]string{
 	"what %s's raft made of it:":            "%s 的 raft 如何处理它：",
 	"raft logged nothing for it: a routine message (a heartbeat, an append to a follower in step)": "raft 没有为它记录日志：这是例行消息（心跳，或发给已同步跟随者的追加）",
 	"%s: %s, lines %d-%d (%s %s, Apache-2.0)":                                                      "%s：%s，第 %d-%d 行（%s %s，Apache-2.0）",
-	"w: why (raft's code)": "w：原因（raft 的代码）",
 
 	// The command box.
 	"Command box · etcdctl on the cluster on screen":                                                                             "命令框 · 在屏幕上的集群运行 etcdctl",
