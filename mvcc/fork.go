@@ -2,7 +2,6 @@ package mvcc
 
 import (
 	"bytes"
-	"slices"
 )
 
 // The members of a cluster restored from one snapshot begin with the same
@@ -48,30 +47,15 @@ func (s *Store) encodedAsForked() []byte {
 
 // Fork returns a store that answers as s does and changes apart from it,
 // sharing its records; lessor is told of the leases attached to keys, in
-// key order, as Decode tells it.
+// key order, as Decode tells it. The two share the key index's blocks and
+// the backend's chunks until either changes them (copy on write), so a
+// fork costs a pointer per block of keys and per chunk of records, not a
+// copy of the index: a member's raft snapshot forks its store (issue 30).
 func (s *Store) Fork(lessor Lessor) *Store {
 	f := New()
 	f.currentRev, f.compactMainRev, f.lessor, f.encoded = s.currentRev, s.compactMainRev, lessor, s.encoded
-	f.backend.n = s.backend.n
-	f.backend.chunks = make([][]*record, len(s.backend.chunks))
-	for i, c := range s.backend.chunks {
-		f.backend.chunks[i] = append(make([]*record, 0, cap(c)), c...)
-	}
-	f.index.n = s.index.n
-	f.index.blocks = make([][]*keyIndex, len(s.index.blocks))
-	for i, blk := range s.index.blocks {
-		nb := make([]*keyIndex, len(blk), cap(blk))
-		for j, ki := range blk {
-			c := *ki
-			c.generations = slices.Clone(ki.generations)
-			for g := range c.generations {
-				revs := c.generations[g].revs
-				c.generations[g].revs = revs[:len(revs):len(revs)] // shared: an append copies them
-			}
-			nb[j] = &c
-		}
-		f.index.blocks[i] = nb
-	}
+	f.backend = s.backend.fork()
+	f.index = s.index.fork()
 	if lessor != nil {
 		f.index.ascend(nil, func(ki *keyIndex) bool {
 			if g := &ki.generations[len(ki.generations)-1]; !g.isEmpty() {

@@ -61,7 +61,7 @@ func (tw *writeTxn) put(key, value []byte, lease int64) {
 	if existed {
 		r.create, r.version = prev.CreateRevision, prev.Version+1
 	}
-	ki := s.index.get(key)
+	ki := s.index.getWritable(key)
 	if ki == nil {
 		ki = &keyIndex{key: key}
 		s.index.insert(ki)
@@ -109,7 +109,7 @@ func (tw *writeTxn) deleteRange(key, end []byte) int64 {
 
 func (tw *writeTxn) delete(prev mvccpb.KeyValue) {
 	s := tw.s
-	ki := s.index.get(prev.Key)
+	ki := s.index.getWritable(prev.Key)
 	r := record{rev: Revision{Main: tw.beginRev + 1, Sub: int64(tw.changes)}, key: ki.key, tomb: true}
 	if err := ki.tombstone(r.rev); err != nil {
 		panic("mvcc: tombstone of " + string(prev.Key) + ": " + err.Error())
