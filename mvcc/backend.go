@@ -55,12 +55,14 @@ func (b *backend) append(r *record) {
 // until either changes them. The fork's chunks are at their length, so
 // that its append to its last chunk copies it; b's appends go past the
 // fork's length, where the fork does not look.
-func (b *backend) fork() backend {
+func (b *backend) fork(live bool) backend {
 	f := backend{chunks: make([][]*record, len(b.chunks)), n: b.n, shared: len(b.chunks)}
 	for i, c := range b.chunks {
 		f.chunks[i] = c[:len(c):len(c)]
 	}
-	b.shared = len(b.chunks)
+	if live {
+		b.shared = len(b.chunks)
+	}
 	return f
 }
 

@@ -108,11 +108,14 @@ func (ki *keyIndex) clone(tag *byte) *keyIndex {
 }
 
 // fork returns an index that holds what x holds and shares its blocks and
-// keyIndexes until either changes them.
-func (x *index) fork() index {
+// keyIndexes until either changes them. x will change too, unless it is
+// frozen (!live): then it is left as it is, and only read.
+func (x *index) fork(live bool) index {
 	f := index{blocks: slices.Clone(x.blocks), own: make([]bool, len(x.blocks)), n: x.n, tag: new(byte)}
-	x.tag = new(byte)
-	clear(x.own)
+	if live {
+		x.tag = new(byte)
+		clear(x.own)
+	}
 	return f
 }
 

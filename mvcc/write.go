@@ -15,7 +15,12 @@ type writeTxn struct {
 	events   []mvccpb.Event
 }
 
-func (s *Store) write() writeTxn { return writeTxn{s: s, beginRev: s.currentRev} }
+func (s *Store) write() writeTxn {
+	if s.frozen {
+		panic("mvcc: a write to a frozen store")
+	}
+	return writeTxn{s: s, beginRev: s.currentRev}
+}
 
 // rev is the revision reads inside the transaction see: its own changes
 // included.
@@ -217,6 +222,9 @@ func (s *Store) DeleteKeys(keys []string) []mvccpb.Event {
 // deleted by then. Reads and watches before rev then fail with
 // ErrCompacted.
 func (s *Store) Compact(rev int64) (*pb.CompactionResponse, error) {
+	if s.frozen {
+		panic("mvcc: a compaction of a frozen store")
+	}
 	if rev <= s.compactMainRev {
 		return nil, ErrCompacted
 	}

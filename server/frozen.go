@@ -22,7 +22,7 @@ type FrozenKV struct {
 // Freeze returns the state machine as it stands now; kv's later changes
 // leave it as it is.
 func (kv *KV) Freeze() *FrozenKV {
-	return &FrozenKV{store: kv.Store.Fork(nil), leases: kv.Lessor.Encode()}
+	return &FrozenKV{store: kv.Store.Freeze(), leases: kv.Lessor.Encode()}
 }
 
 // Thaw returns a state machine of its own that begins as f, as DecodeKV of

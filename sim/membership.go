@@ -54,7 +54,7 @@ func (m *member) restoreData(b []byte) error {
 		// no snapshot yet: the store the cluster began with
 		m.kv = server.NewKV(m.w.cfg.minLeaseTTL())
 		if m.w.initialKV != nil {
-			m.kv = m.w.initialKV.KV() // cfg.InitialKV, decoded once (World.initialKV)
+			m.kv = m.w.initialKV.KV(m.w.cfg.minLeaseTTL()) // cfg.InitialKV, decoded once (World.initialKV)
 		}
 		m.cluster.Version = m.w.cfg.InitialClusterVersion
 		m.watchStore()

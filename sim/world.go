@@ -108,12 +108,15 @@ func New(cfg Config) (*World, error) {
 		net:           netmodel.New(cfg.Network, stream(cfg.Seed, "network")),
 	}
 	var initial *server.KV
-	if len(cfg.InitialKV) > 0 {
+	switch {
+	case cfg.InitialStore != nil:
+		w.initialKV, initial = cfg.InitialStore, cfg.InitialStore.KV(cfg.minLeaseTTL())
+	case len(cfg.InitialKV) > 0:
 		shared, err := server.DecodeShared(cfg.InitialKV, cfg.minLeaseTTL())
 		if err != nil {
 			return nil, err
 		}
-		w.initialKV, initial = shared, shared.KV()
+		w.initialKV, initial = shared, shared.KV(cfg.minLeaseTTL())
 	}
 	w.safety = w.newGroup(0, initial).safety
 	var boot []*pb.Entry

@@ -70,3 +70,32 @@ func WriteKubeShaped(path string, size int64) (written int64, records int, err e
 	}
 	return w.Size, n, nil
 }
+
+// WriteSmallKeys writes a snapshot of keys keys, /registry/configmaps/
+// ns-<i%97>/small-<i>, each put once with a value of 16 bytes: a store of
+// many small keys, whose cost is in the key index rather than the values.
+// It returns the file's size and the records written.
+func WriteSmallKeys(path string, keys int) (written int64, records int, err error) {
+	st := &State{ConsistentIndex: 10, Term: 2, StorageVersion: "3.6.0", ClusterVersion: "3.6.0", AuthRevision: 1,
+		Members:   []Member{{ID: 1, Name: "etcd-1", PeerURLs: []string{"https://10.0.0.1:2380"}, ClientURLs: []string{"https://10.0.0.1:2379"}}},
+		ConfState: ConfState{Voters: []uint64{1}}}
+	value := []byte("0123456789abcdef")
+	recs := func(yield func(*Record) error) error {
+		var r Record
+		for i := range keys {
+			rev := int64(2 + i)
+			r = Record{Rev: Revision{Main: rev}}
+			r.KV.Key = fmt.Appendf(nil, "/registry/configmaps/ns-%d/small-%08d", i%97, i)
+			r.KV.Value, r.KV.CreateRevision, r.KV.ModRevision, r.KV.Version = value, rev, rev, 1
+			if err := yield(&r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	w, err := Write(path, st, recs)
+	if err != nil {
+		return 0, 0, err
+	}
+	return w.Size, keys, nil
+}
