@@ -9,9 +9,13 @@ import "sort"
 // (and make the collector scan the old copies too). It holds pointers: a
 // record is never changed once in a backend, so that the members of a
 // cluster can share it (RecordPool).
+//
+// Forks share chunks (copy on write): the chunks before shared may be
+// shared with a fork, and are copied before a compaction changes them.
 type backend struct {
 	chunks [][]*record // every chunk but the last holds chunkSize records
 	n      int
+	shared int // chunks[:shared] are shared with a fork
 }
 
 const (
@@ -47,6 +51,21 @@ func (b *backend) append(r *record) {
 	b.n++
 }
 
+// fork returns a backend that holds what b holds and shares its chunks
+// until either changes them. The fork's chunks are at their length, so
+// that its append to its last chunk copies it; b's appends go past the
+// fork's length, where the fork does not look.
+func (b *backend) fork(live bool) backend {
+	f := backend{chunks: make([][]*record, len(b.chunks)), n: b.n, shared: len(b.chunks)}
+	for i, c := range b.chunks {
+		f.chunks[i] = c[:len(c):len(c)]
+	}
+	if live {
+		b.shared = len(b.chunks)
+	}
+	return f
+}
+
 // search returns the first position whose record is not before target,
 // with before saying whether a record comes before it (sort.Search).
 func (b *backend) search(before func(r *record) bool) int {
@@ -58,6 +77,10 @@ func (b *backend) set(i int, r *record) { b.chunks[i>>chunkBits][i&(chunkSize-1)
 // deleteFunc drops the records del names, keeping the others in order,
 // as slices.DeleteFunc does.
 func (b *backend) deleteFunc(del func(r *record) bool) {
+	for i := range b.shared {
+		b.chunks[i] = append(make([]*record, 0, max(cap(b.chunks[i]), chunkSize)), b.chunks[i]...)
+	}
+	b.shared = 0
 	w := 0
 	for i := 0; i < b.n; i++ {
 		r := b.at(i)

@@ -43,9 +43,6 @@ func (s *Store) Changes(minRev int64) ([]mvccpb.Event, error) {
 // backend. The index is rebuilt from the backend on Decode, as etcd
 // rebuilds its tree index from bbolt when it restores a snapshot.
 func (s *Store) Encode() []byte {
-	if b := s.encodedAsForked(); b != nil {
-		return b // shared: its capacity is its length, so an append copies it
-	}
 	b := binary.AppendVarint(nil, s.currentRev)
 	b = binary.AppendVarint(b, s.compactMainRev)
 	b = binary.AppendUvarint(b, uint64(s.backend.len()))
@@ -249,7 +246,10 @@ const MaxRestoredRev = 1 << 62
 // revision is the newest one read, or the compaction revision (finished,
 // else scheduled) when that is later; compactRev is -1 when there has been
 // no compaction. Leases attached to keys are reported to the lessor, if
-// one is set.
+// one is set. The store keeps the key-values' key and value bytes, not
+// copies: records must hand each record in bytes of its own, never
+// changed afterwards (a copy of a snapshot's values doubled what opening
+// one allocated, issue 30).
 func Load(compactRev, scheduledCompact int64, lessor Lessor, records func(yield func(rev Revision, tomb bool, kv *mvccpb.KeyValue) error) error) (*Store, error) {
 	s := New()
 	s.lessor = lessor
@@ -261,9 +261,9 @@ func Load(compactRev, scheduledCompact int64, lessor Lessor, records func(yield 
 		if rev.Main < 1 {
 			return fmt.Errorf("revision %d_%d is before the first", rev.Main, rev.Sub)
 		}
-		r := record{rev: rev, key: slices.Clone(kv.Key), tomb: tomb}
+		r := record{rev: rev, key: kv.Key, tomb: tomb}
 		if !tomb {
-			r.value, r.create, r.version, r.lease = slices.Clone(kv.Value), kv.CreateRevision, kv.Version, kv.Lease
+			r.value, r.create, r.version, r.lease = kv.Value, kv.CreateRevision, kv.Version, kv.Lease
 		}
 		s.backend.append(&r)
 		s.currentRev = rev.Main

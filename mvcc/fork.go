@@ -1,10 +1,5 @@
 package mvcc
 
-import (
-	"bytes"
-	"slices"
-)
-
 // The members of a cluster restored from one snapshot begin with the same
 // store: a snapshot of a production cluster holds hundreds of megabytes of
 // records, which every member decoding its own copy held five times over
@@ -15,63 +10,37 @@ import (
 // revision list, which its writes and compactions change.
 
 // DecodeShared is Decode whose records' keys and values are data's own
-// bytes, not copies: data must not change while the store, or a fork of
-// it, is in use.
+// bytes, not copies, frozen (Freeze): data must not change while the
+// store, or a fork of it, is in use.
 func DecodeShared(data []byte) (*Store, error) {
 	s, err := decode(data, nil, true)
 	if err != nil {
 		return nil, err
 	}
-	// Every member's raft snapshot encodes its store, five times after a
-	// cluster of five bootstraps, before any write: the encoding of a store
-	// no write or compaction changed since it was forked is data itself.
-	// (data is Encode's, so it encodes back to itself; checked once.)
-	if bytes.Equal(s.Encode(), data) {
-		s.encoded = encoded{data: data[:len(data):len(data)], rev: s.currentRev, compact: s.compactMainRev}
-	}
-	return s, nil
+	return s.Freeze(), nil
 }
 
-// encoded is what a store forked from a shared one encodes to while its
-// revision and compaction are those of the fork.
-type encoded struct {
-	data         []byte
-	rev, compact int64
-}
-
-func (s *Store) encodedAsForked() []byte {
-	if s.encoded.data != nil && s.currentRev == s.encoded.rev && s.compactMainRev == s.encoded.compact {
-		return s.encoded.data
-	}
-	return nil
+// Freeze returns a fork of s that is never written (a write panics), and
+// whose own forks leave it as it is: forks of it may be taken and used
+// from several goroutines at once (a restored snapshot's store, which the
+// worlds of a scenario's seeds start from).
+func (s *Store) Freeze() *Store {
+	f := s.Fork(nil)
+	f.frozen = true
+	return f
 }
 
 // Fork returns a store that answers as s does and changes apart from it,
 // sharing its records; lessor is told of the leases attached to keys, in
-// key order, as Decode tells it.
+// key order, as Decode tells it. The two share the key index's blocks and
+// the backend's chunks until either changes them (copy on write), so a
+// fork costs a pointer per block of keys and per chunk of records, not a
+// copy of the index: a member's raft snapshot forks its store (issue 30).
 func (s *Store) Fork(lessor Lessor) *Store {
 	f := New()
-	f.currentRev, f.compactMainRev, f.lessor, f.encoded = s.currentRev, s.compactMainRev, lessor, s.encoded
-	f.backend.n = s.backend.n
-	f.backend.chunks = make([][]*record, len(s.backend.chunks))
-	for i, c := range s.backend.chunks {
-		f.backend.chunks[i] = append(make([]*record, 0, cap(c)), c...)
-	}
-	f.index.n = s.index.n
-	f.index.blocks = make([][]*keyIndex, len(s.index.blocks))
-	for i, blk := range s.index.blocks {
-		nb := make([]*keyIndex, len(blk), cap(blk))
-		for j, ki := range blk {
-			c := *ki
-			c.generations = slices.Clone(ki.generations)
-			for g := range c.generations {
-				revs := c.generations[g].revs
-				c.generations[g].revs = revs[:len(revs):len(revs)] // shared: an append copies them
-			}
-			nb[j] = &c
-		}
-		f.index.blocks[i] = nb
-	}
+	f.currentRev, f.compactMainRev, f.lessor = s.currentRev, s.compactMainRev, lessor
+	f.backend = s.backend.fork(!s.frozen)
+	f.index = s.index.fork(!s.frozen)
 	if lessor != nil {
 		f.index.ascend(nil, func(ki *keyIndex) bool {
 			if g := &ki.generations[len(ki.generations)-1]; !g.isEmpty() {

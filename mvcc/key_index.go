@@ -30,6 +30,7 @@ type keyIndex struct {
 	modified    Revision
 	pos         int // where modified was in the backend when last seen (Store.fetch checks it)
 	generations []generation
+	owner       *byte // the index that may change it (index.writable)
 }
 
 // generation is one life of a key: ver counts its puts, created is its

@@ -53,7 +53,7 @@ type Store struct {
 
 	records *RecordPool // shared with the other members of its cluster, if set
 
-	encoded encoded // a fork's encoding until it changes (DecodeShared)
+	frozen bool // never written, and forks leave it as it is (Freeze)
 }
 
 // SizeObserver is told of each record the backend gains or loses, as
@@ -123,8 +123,8 @@ func (s *Store) fetch(ki *keyIndex, rev Revision) *record {
 	if i == s.backend.len() || s.backend.at(i).rev != rev {
 		panic("mvcc: the index names a revision the backend does not hold")
 	}
-	if rev == ki.modified {
-		ki.pos = i
+	if rev == ki.modified && ki.owner == s.index.tag {
+		ki.pos = i // not in a keyIndex shared with a fork: a frozen store is only read
 	}
 	return s.backend.at(i)
 }

@@ -15,7 +15,12 @@ type writeTxn struct {
 	events   []mvccpb.Event
 }
 
-func (s *Store) write() writeTxn { return writeTxn{s: s, beginRev: s.currentRev} }
+func (s *Store) write() writeTxn {
+	if s.frozen {
+		panic("mvcc: a write to a frozen store")
+	}
+	return writeTxn{s: s, beginRev: s.currentRev}
+}
 
 // rev is the revision reads inside the transaction see: its own changes
 // included.
@@ -61,7 +66,7 @@ func (tw *writeTxn) put(key, value []byte, lease int64) {
 	if existed {
 		r.create, r.version = prev.CreateRevision, prev.Version+1
 	}
-	ki := s.index.get(key)
+	ki := s.index.getWritable(key)
 	if ki == nil {
 		ki = &keyIndex{key: key}
 		s.index.insert(ki)
@@ -109,7 +114,7 @@ func (tw *writeTxn) deleteRange(key, end []byte) int64 {
 
 func (tw *writeTxn) delete(prev mvccpb.KeyValue) {
 	s := tw.s
-	ki := s.index.get(prev.Key)
+	ki := s.index.getWritable(prev.Key)
 	r := record{rev: Revision{Main: tw.beginRev + 1, Sub: int64(tw.changes)}, key: ki.key, tomb: true}
 	if err := ki.tombstone(r.rev); err != nil {
 		panic("mvcc: tombstone of " + string(prev.Key) + ": " + err.Error())
@@ -217,6 +222,9 @@ func (s *Store) DeleteKeys(keys []string) []mvccpb.Event {
 // deleted by then. Reads and watches before rev then fail with
 // ErrCompacted.
 func (s *Store) Compact(rev int64) (*pb.CompactionResponse, error) {
+	if s.frozen {
+		panic("mvcc: a compaction of a frozen store")
+	}
 	if rev <= s.compactMainRev {
 		return nil, ErrCompacted
 	}

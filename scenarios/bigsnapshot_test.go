@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,79 +12,32 @@ import (
 	"github.com/raftsim/raftsim/snapshot"
 )
 
-// writeKubeSnapshot writes, with the project's own writer, a snapshot
-// shaped as a Kubernetes cluster's: keys /registry/<kind>/<ns>/<name>,
-// values of about 2 kB, each key created, then updated twice (history),
-// a tenth of them deleted, a compaction finished at a third of the
-// history, and a lease for every 50th key, until the records' bytes reach
-// about size. It returns the file's size and the records written.
+// writeKubeSnapshot writes a Kubernetes-shaped snapshot of about size
+// bytes (snapshot.WriteKubeShaped).
 func writeKubeSnapshot(t testing.TB, path string, size int64) (int64, int) {
-	kinds := []string{"pods", "configmaps", "secrets", "events", "leases"}
-	value := make([]byte, 2000)
-	for i := range value {
-		value[i] = byte('a' + i%26)
-	}
-	keys := int(size / (3 * 2 * 2100))
-	st := &snapshot.State{ConsistentIndex: 10, Term: 2, StorageVersion: "3.6.0", ClusterVersion: "3.6.0", AuthRevision: 1,
-		Members:   []snapshot.Member{{ID: 1, Name: "etcd-1", PeerURLs: []string{"https://10.0.0.1:2380"}, ClientURLs: []string{"https://10.0.0.1:2379"}}},
-		ConfState: snapshot.ConfState{Voters: []uint64{1}}}
-	for i := 0; i < keys; i += 50 {
-		st.Leases = append(st.Leases, snapshot.Lease{ID: int64(0x7000 + i), TTL: 3600})
-	}
-	key := func(i int) []byte {
-		return fmt.Appendf(nil, "/registry/%s/ns-%d/object-%07d", kinds[i%len(kinds)], i%97, i)
-	}
-	n := 0
-	records := func(yield func(*snapshot.Record) error) error {
-		rev := int64(1)
-		var r snapshot.Record
-		put := func(i int, version int64, create int64) error {
-			rev++
-			r = snapshot.Record{Rev: snapshot.Revision{Main: rev}}
-			r.KV.Key, r.KV.Value, r.KV.CreateRevision, r.KV.ModRevision, r.KV.Version = key(i), value, create, rev, version
-			if i%50 == 0 {
-				r.KV.Lease = int64(0x7000 + i)
-			}
-			n++
-			return yield(&r)
-		}
-		for round := int64(1); round <= 3; round++ {
-			for i := range keys {
-				if err := put(i, round, int64(2+i)); err != nil {
-					return err
-				}
-			}
-			if round == 1 {
-				st.ScheduledCompact, st.FinishedCompact = rev, rev
-			}
-		}
-		for i := 0; i < keys; i += 10 {
-			rev++
-			r = snapshot.Record{Rev: snapshot.Revision{Main: rev}, Tombstone: true}
-			r.KV.Key, r.KV.ModRevision = key(i), rev
-			n++
-			if err := yield(&r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	// the compaction's revisions are known before the file is written
-	st.ScheduledCompact, st.FinishedCompact = int64(1+keys), int64(1+keys)
-	w, err := snapshot.Write(path, st, records)
+	n, records, err := snapshot.WriteKubeShaped(path, size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w.Size, n
+	return n, records
 }
 
 // TestKubeSnapshotGenerate writes a Kubernetes-shaped snapshot of
 // RAFTSIM_KUBE_SNAPSHOT_MB MB to RAFTSIM_KUBE_SNAPSHOT (for measuring
-// raftsim on it by hand, as docs/scenarios.md's limits do).
+// raftsim on it by hand, as docs/scenarios.md's limits do), or with
+// RAFTSIM_SMALL_KEYS=N one of N small keys (snapshot.WriteSmallKeys).
 func TestKubeSnapshotGenerate(t *testing.T) {
 	out := os.Getenv("RAFTSIM_KUBE_SNAPSHOT")
 	if out == "" {
 		t.Skip("RAFTSIM_KUBE_SNAPSHOT names no file to write")
+	}
+	if keys, err := strconv.Atoi(os.Getenv("RAFTSIM_SMALL_KEYS")); err == nil {
+		size, n, err := snapshot.WriteSmallKeys(out, keys) // many small keys instead
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d bytes, %d records", out, size, n)
+		return
 	}
 	mb, _ := strconv.Atoi(os.Getenv("RAFTSIM_KUBE_SNAPSHOT_MB"))
 	size, n := writeKubeSnapshot(t, out, int64(max(mb, 1))<<20)
@@ -105,7 +57,9 @@ func liveHeap() uint64 {
 // started: 3.5 times the file. Seen to fail before the members shared the
 // decoded records (server.SharedKV): they kept 584 MB of a 98 MB file; 328
 // MB with them, most of it each member's raft snapshot of the store
-// (sim.snapshotData), which is left to do.
+// (sim.snapshotData), which now refers to the store, frozen copy on write,
+// instead (sim/snapref.go). TestKubeSnapshotPeakRSS bounds the process's
+// peak.
 func TestKubeSnapshotOpensInBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 100 MB snapshot")

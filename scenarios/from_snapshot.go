@@ -16,11 +16,16 @@ import (
 // with their TTLs, the cluster version already set. The file is read once
 // and bounded (snapshot.MaxBytes); cfg keeps the path it was given.
 func RestoreFrom(cfg *sim.Config, path string) error {
-	kv, version, err := ReadSnapshot(path)
+	s, err := snapshot.Open(path, snapshot.Options{})
 	if err != nil {
 		return err
 	}
-	cfg.InitialKV, cfg.InitialClusterVersion = kv, version
+	defer s.Close()
+	kv, err := server.RestoreShared(&s.State, s.Records)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	cfg.InitialKV, cfg.InitialStore, cfg.InitialClusterVersion = nil, kv, s.ClusterVersion
 	return nil
 }
 

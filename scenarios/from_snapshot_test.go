@@ -26,8 +26,8 @@ func TestFromSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Config.InitialKV) == 0 || s.Config.InitialClusterVersion != "3.6.0" || s.Config.FromSnapshot != "backup.db" {
-		t.Errorf("config: %d bytes, version %q, file %q", len(s.Config.InitialKV), s.Config.InitialClusterVersion, s.Config.FromSnapshot)
+	if s.Config.InitialStore == nil || s.Config.InitialClusterVersion != "3.6.0" || s.Config.FromSnapshot != "backup.db" {
+		t.Errorf("config: store %v, version %q, file %q", s.Config.InitialStore != nil, s.Config.InitialClusterVersion, s.Config.FromSnapshot)
 	}
 	out, err := MarshalScenario(s)
 	if err != nil {

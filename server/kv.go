@@ -82,9 +82,8 @@ func DecodeKV(b []byte, minLeaseTTL int64) (*KV, error) {
 // snapshot) each take their own (KV), sharing its records: with five
 // members, a snapshot's records were decoded six times (issue 30).
 type SharedKV struct {
-	store  *mvcc.Store
-	leases []byte // the lessor's part of the data, decoded for each KV
-	minTTL int64
+	store  *mvcc.Store // frozen: only forked
+	leases []byte      // the lessor's part of the data, decoded for each KV
 }
 
 // DecodeShared decodes Encode's bytes once, for KV to fork. The records'
@@ -92,7 +91,7 @@ type SharedKV struct {
 // in use.
 func DecodeShared(b []byte, minLeaseTTL int64) (*SharedKV, error) {
 	if len(b) == 0 {
-		return &SharedKV{store: mvcc.New(), minTTL: minLeaseTTL}, nil
+		return &SharedKV{store: mvcc.New().Freeze()}, nil
 	}
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)-k) {
@@ -106,13 +105,14 @@ func DecodeShared(b []byte, minLeaseTTL int64) (*SharedKV, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SharedKV{store: st, leases: leases, minTTL: minLeaseTTL}, nil
+	return &SharedKV{store: st, leases: leases}, nil
 }
 
 // KV returns a state machine of its own, as DecodeKV of the same bytes
-// gives, that shares the records with the others.
-func (s *SharedKV) KV() *KV {
-	le, err := lease.Decode(s.leases, s.minTTL)
+// gives, that shares the records with the others, its leases living at
+// least minLeaseTTL seconds. Several goroutines may call it at once.
+func (s *SharedKV) KV(minLeaseTTL int64) *KV {
+	le, err := lease.Decode(s.leases, minLeaseTTL)
 	if err != nil {
 		panic("server: the leases decoded once fail to decode: " + err.Error()) // DecodeShared decoded them
 	}

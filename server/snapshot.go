@@ -27,6 +27,8 @@ func (kv *KV) Snapshot(st *snapshot.State) Records {
 		st.ScheduledCompact, st.FinishedCompact = c, c
 	}
 	store := kv.Store
+	// NB: the records' key and value bytes are the store's, which never
+	// change once kept: a restore may keep them (mvcc.Load).
 	return func(yield func(*snapshot.Record) error) error {
 		var r snapshot.Record
 		return store.Records(func(rev mvcc.Revision, tomb bool, kv *mvccpb.KeyValue) error {
@@ -47,6 +49,26 @@ func (kv *KV) Snapshot(st *snapshot.State) Records {
 // the revision and the compaction are kept; leases keep their IDs and
 // TTLs.
 func RestoreKV(st *snapshot.State, records Records) ([]byte, error) {
+	kv, err := restore(st, records)
+	if err != nil {
+		return nil, err
+	}
+	return kv.Encode(), nil
+}
+
+// RestoreShared is RestoreKV's state machine not encoded, for the members
+// of a restored cluster to fork (SharedKV.KV): what DecodeShared of
+// RestoreKV's bytes gives, without a copy of the store in its encoding
+// beside the one read (issue 30).
+func RestoreShared(st *snapshot.State, records Records) (*SharedKV, error) {
+	kv, err := restore(st, records)
+	if err != nil {
+		return nil, err
+	}
+	return &SharedKV{store: kv.Store.Freeze(), leases: kv.Lessor.Encode()}, nil
+}
+
+func restore(st *snapshot.State, records Records) (*KV, error) {
 	le := lease.New(0)
 	for _, l := range st.Leases {
 		if _, err := le.Grant(l.ID, l.TTL, 0); err != nil {
@@ -65,5 +87,5 @@ func RestoreKV(st *snapshot.State, records Records) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return (&KV{Store: store, Lessor: le}).Encode(), nil
+	return &KV{Store: store, Lessor: le}, nil
 }

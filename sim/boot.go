@@ -266,7 +266,7 @@ func (w *World) bootstrapRaft(m *member) error {
 		}
 		cluster.Members = append(cluster.Members, membership.Member{ID: id, Name: name, Learner: learner, Published: true})
 	}
-	data := snapshotData(cluster.Encode(), server.NewKV(w.cfg.minLeaseTTL()).Encode())
+	data := w.snapshotData(cluster.Encode(), server.NewKV(w.cfg.minLeaseTTL()).Freeze())
 	snap := &pb.Snapshot{Data: data, Metadata: &pb.SnapshotMetadata{Index: new(uint64(1)), Term: new(uint64(1)), ConfState: cs}}
 	if err := m.disk.ApplySnapshot(snap); err != nil {
 		return err

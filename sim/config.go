@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/raftsim/raftsim/netmodel"
+	"github.com/raftsim/raftsim/server"
 )
 
 // Config describes a cluster and its surroundings. A World built from the
@@ -97,6 +98,10 @@ type Config struct {
 	// a cluster restored from a snapshot, as etcdutl snapshot restore
 	// builds one on each member's disk. nil starts with an empty store.
 	InitialKV []byte
+	// InitialStore is InitialKV already decoded (server.RestoreShared
+	// reads one from an etcd snapshot without encoding it); it takes
+	// InitialKV's place. Worlds may share it, from several goroutines.
+	InitialStore *server.SharedKV
 	// QuotaBackendBytes is every member's --quota-backend-bytes: past it a
 	// member refuses writes and raises the NOSPACE alarm (quota.go). 0 is
 	// etcd's default, 2 GiB.

@@ -93,6 +93,8 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		untracked:   slices.Clone(w.untracked),
 		saved:       maps.Clone(w.saved),
 		initialKV:   w.initialKV, // never changed: shared
+		// frozen stores are never changed: shared
+		snapKVs: maps.Clone(w.snapKVs), snapSeq: w.snapSeq, snapKept: w.snapKept,
 		// the revocations lessors proposed may yet apply in the fork
 		lessorRevokes: maps.Clone(w.lessorRevokes),
 	}
@@ -261,9 +263,9 @@ func (fm *member) resume(m *member) error {
 
 // restoreFrom is fm.restoreData(m.snapshotData()) without encoding and
 // decoding the cluster state: fm gets a copy of m's (what decoding its
-// encoding gives) and a store decoded from m's.
+// encoding gives) and a fork of m's store (server.FrozenKV).
 func (fm *member) restoreFrom(m *member) error {
-	kv, err := server.DecodeKV(m.kv.Encode(), fm.w.cfg.minLeaseTTL())
+	kv, err := m.kv.Freeze().Thaw(fm.w.cfg.minLeaseTTL())
 	if err != nil {
 		return err
 	}

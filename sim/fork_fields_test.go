@@ -16,7 +16,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"leaderMonitor", "leaseLoop", "ids", "commitSeen", "lastRole", "unsynced", "peers", "started", "leadElected", "backend",
 		"group", "dataDir", "noData", "dirs"}
 	resumed := []string{"up", "rn", "cluster", "kv", "watches", "applied", "ready", "publishing", "wantVersion", "advancePolls",
-		"writes", "confOrigins", "soft", "timeoutTicks", "st", "statusValid"}
+		"writes", "confOrigins", "soft", "timeoutTicks", "st", "statusValid", "snapHeld"}
 	// Empty in a world Fork accepts (not stalled, no disk write in progress,
 	// no request pending, no watch or lease keep-alive): empty in the copy.
 	empty := []string{"stalled", "queue", "diskBusy", "pending", "checkLeader", "unready", "held", "reads", "leaseWaits", "confSnapDue"}

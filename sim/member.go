@@ -36,6 +36,9 @@ type member struct {
 	removed bool // removed from the cluster and shut down
 	stalled bool
 	queue   []event // input that arrived while stalled
+	// snapHeld: the frozen stores its raft may refer to beside its disk's
+	// (snapref.go), until raft next has nothing to hand out.
+	snapHeld []uint64
 
 	tickEvery    Time
 	rate         float64
@@ -301,6 +304,7 @@ func (m *member) flush() {
 		m.enter()
 		if !m.rn.HasReady() {
 			m.leave()
+			m.snapHeld = m.snapHeld[:0] // raft holds no message and no snapshot now
 			return
 		}
 		rd := m.rn.Ready()
@@ -546,6 +550,7 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 		panic("sim: apply snapshot: " + err.Error())
 	}
 	md := s.GetMetadata()
+	m.holdDiskSnapshot() // replaced: raft may still hold a MsgSnap made of it
 	m.backend.File = nil // etcd replaces its database file with the leader's
 	if err := m.restoreData(s.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())

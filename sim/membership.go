@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"encoding/binary"
 	"time"
 
 	"github.com/raftsim/raftsim/membership"
@@ -46,38 +45,30 @@ func memberID(peerURL, token string, addedAt *Time) uint64 {
 	return membership.MemberID([]string{peerURL}, token, &at)
 }
 
-// snapshotData is what a member's snapshot holds: its cluster state, then
-// its key-value store, each after its length.
-func (m *member) snapshotData() []byte { return snapshotData(m.cluster.Encode(), m.kv.Encode()) }
-
-func snapshotData(cluster, kv []byte) []byte {
-	b := binary.AppendUvarint(nil, uint64(len(cluster)))
-	return append(append(b, cluster...), kv...)
-}
-
-// restoreData rebuilds the cluster state and the store from snapshot data.
-// Empty data (no snapshot yet) gives an empty cluster and an empty store.
+// restoreData rebuilds the cluster state and the store from snapshot data
+// (snapref.go). Empty data (no snapshot yet) gives an empty cluster and an
+// empty store.
 func (m *member) restoreData(b []byte) error {
 	m.cluster = membership.Cluster{}
 	if len(b) == 0 {
 		// no snapshot yet: the store the cluster began with
 		m.kv = server.NewKV(m.w.cfg.minLeaseTTL())
 		if m.w.initialKV != nil {
-			m.kv = m.w.initialKV.KV() // cfg.InitialKV, decoded once (World.initialKV)
+			m.kv = m.w.initialKV.KV(m.w.cfg.minLeaseTTL()) // cfg.InitialKV, decoded once (World.initialKV)
 		}
 		m.cluster.Version = m.w.cfg.InitialClusterVersion
 		m.watchStore()
 		m.attachDB()
 		return nil
 	}
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)-k) {
-		return server.ErrCorrupt
-	}
-	if err := m.cluster.Decode(b[k : k+int(n)]); err != nil {
+	cluster, ref, err := splitSnapshotData(b)
+	if err != nil {
 		return err
 	}
-	kv, err := server.DecodeKV(b[k+int(n):], m.w.cfg.minLeaseTTL())
+	if err := m.cluster.Decode(cluster); err != nil {
+		return err
+	}
+	kv, err := m.w.snapshotKV(ref)
 	if err != nil {
 		return err
 	}

@@ -135,7 +135,7 @@ func (w *World) snapshotRestore(s *RestoreSpec) error {
 	gi, fresh := w.restoredGroup(cid, kv)
 	n := uint64(len(nc.Peers))
 	disk := raft.NewMemoryStorage()
-	snap := &pb.Snapshot{Data: snapshotData(cluster.Encode(), kvBytes),
+	snap := &pb.Snapshot{Data: w.snapshotData(cluster.Encode(), kv.Freeze()),
 		Metadata: &pb.SnapshotMetadata{Index: new(n), Term: new(uint64(1)), ConfState: &pb.ConfState{Voters: voters}}}
 	if err := disk.ApplySnapshot(snap); err != nil {
 		return err

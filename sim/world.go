@@ -83,6 +83,14 @@ type World struct {
 	// with it takes its own state machine from it, sharing its records
 	// (server.SharedKV); nil without one.
 	initialKV *server.SharedKV
+
+	// snapKVs are the stores the members' raft snapshots refer to, by
+	// number (snapref.go); snapSeq numbered the last; snapKept were kept
+	// at the last pruning, which is due when twice as many are kept.
+	snapKVs      map[uint64]*server.FrozenKV
+	snapSeq      uint64
+	snapKept     int
+	snapPruneDue bool
 }
 
 // New builds a world from cfg. Every member bootstraps as etcd does
@@ -100,12 +108,15 @@ func New(cfg Config) (*World, error) {
 		net:           netmodel.New(cfg.Network, stream(cfg.Seed, "network")),
 	}
 	var initial *server.KV
-	if len(cfg.InitialKV) > 0 {
+	switch {
+	case cfg.InitialStore != nil:
+		w.initialKV, initial = cfg.InitialStore, cfg.InitialStore.KV(cfg.minLeaseTTL())
+	case len(cfg.InitialKV) > 0:
 		shared, err := server.DecodeShared(cfg.InitialKV, cfg.minLeaseTTL())
 		if err != nil {
 			return nil, err
 		}
-		w.initialKV, initial = shared, shared.KV()
+		w.initialKV, initial = shared, shared.KV(cfg.minLeaseTTL())
 	}
 	w.safety = w.newGroup(0, initial).safety
 	var boot []*pb.Entry
@@ -396,6 +407,9 @@ func (w *World) runEvents(t Time) {
 		if !ok || at > t {
 			break
 		}
+		if w.snapPruneDue {
+			w.pruneSnapshots()
+		}
 		slot := w.sched.take(where)
 		e := &w.sched.slots[slot]
 		if e.at < w.now {
@@ -628,6 +642,7 @@ func (w *World) deliver(m *member, e *event) {
 	w.recordArrival(e.id, netmodel.NotDropped)
 	if e.msg.GetType() == pb.MsgSnap {
 		w.report(evReportSnapshot, w.members[e.peer-1], m.id)
+		m.hold(e.msg.GetSnapshot()) // raft keeps it until it is installed
 	}
 	m.step(e.msg)
 }

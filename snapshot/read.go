@@ -48,8 +48,12 @@ func Open(path string, opt Options) (s *Snapshot, err error) {
 		return nil, fmt.Errorf("%s is not a regular file, so not a snapshot file", path)
 	}
 	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s is %d bytes, over the %d bytes (%d MiB) that raftsim reads; compact and defragment the cluster before saving the snapshot",
-			path, fi.Size(), limit, limit>>20)
+		bound := "the bound it was given"
+		if limit == MaxBytes {
+			bound = "snapshot.MaxBytes, etcd's default quota"
+		}
+		return nil, fmt.Errorf("%s is %d bytes, over the %d bytes (%d MiB: %s) that raftsim reads; compact and defragment the cluster before saving the snapshot",
+			path, fi.Size(), limit, limit>>20, bound)
 	}
 	if fi.Size() < 2*4096 {
 		return nil, fmt.Errorf("%s is not an etcd snapshot: %d bytes is too short for a bbolt database", path, fi.Size())
@@ -263,7 +267,9 @@ func (s *Snapshot) readState(tx *bolt.Tx) error {
 }
 
 // Records calls visit for every record of the key bucket, in revision
-// order, and stops at its first error. The record is reused between calls.
+// order, and stops at its first error. The record is reused between calls,
+// but the bytes of its key and value are its own (unmarshalled afresh for
+// each record, never changed afterwards): visit may keep them.
 func (s *Snapshot) Records(visit func(*Record) error) (err error) {
 	if s.db == nil {
 		return errors.New("snapshot: Records on a closed snapshot")
@@ -283,7 +289,7 @@ func (s *Snapshot) records(tx *bolt.Tx, visit func(*Record) error) error {
 		if err != nil {
 			return fmt.Errorf("%s is not an etcd v3 snapshot: %v", s.path, err)
 		}
-		r = Record{Rev: rev, Tombstone: tomb}
+		r = Record{Rev: rev, Tombstone: tomb} // a new key and value: see Records
 		if err := r.KV.Unmarshal(v); err != nil {
 			return fmt.Errorf("%s is corrupt: the value at revision %d_%d is not a key-value: %v", s.path, rev.Main, rev.Sub, err)
 		}
