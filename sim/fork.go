@@ -95,6 +95,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		initialKV:   w.initialKV, // never changed: shared
 		// the revocations lessors proposed may yet apply in the fork
 		lessorRevokes: maps.Clone(w.lessorRevokes),
+		carry:         w.carry.clone(),
 	}
 	f.streamChecked, f.streamSkipped = w.streamChecked, w.streamSkipped
 	for _, g := range w.groups {

@@ -534,6 +534,9 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 	if isLeader && m.leaderTerm == m.hard.GetTerm() {
 		m.leaderHigh = m.lastIndex()
 	}
+	if isLeader {
+		m.appendedByLeader(ents)
+	}
 	m.w.record(Event{Kind: EvPersist, Node: m.id, Index: m.lastIndex(), N: len(ents), Term: ents[len(ents)-1].GetTerm()})
 }
 

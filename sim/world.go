@@ -83,6 +83,9 @@ type World struct {
 	// with it takes its own state machine from it, sharing its records
 	// (server.SharedKV); nil without one.
 	initialKV *server.SharedKV
+
+	// carry: what carries each client request through raft (carry.go).
+	carry carry
 }
 
 // New builds a world from cfg. Every member bootstraps as etcd does
@@ -548,6 +551,9 @@ func (w *World) send(from *member, msg *pb.Message) {
 	plan := w.net.Send(from.id, to, time.Duration(w.now))
 	forwarded := msg.GetType() == pb.MsgProp // a leader appends its own proposals; only others send MsgProp
 	id := w.recordSend(from.id, to, msg, Time(plan.ArriveAt), forwarded, false)
+	if t := msg.GetType(); t == pb.MsgProp || t == pb.MsgReadIndex {
+		w.carriedBySend(id, msg)
+	}
 	cluster := uint32(from.group) // NB: a delivery's inc is its sender's group, not an incarnation
 	if plan.Dropped == netmodel.DropCut {
 		w.drop(&event{node: to, peer: from.id, id: id, msg: msg}, netmodel.DropCut)

@@ -128,4 +128,6 @@ func TestOpPathDroppedAtCut(t *testing.T) {
 	if !dropped || !strings.Contains(line, "dropped") || strings.Contains(line, "leader "+lead) {
 		t.Errorf("path %q %+v: want the proposal to %s marked dropped at the partition, no \"leader %s\"", line, p, lead, lead)
 	}
+	// And every path of the session holds to the messages that carry it.
+	checkRequestPaths(t, "split brain", s.World())
 }
