@@ -244,7 +244,7 @@ func (m *member) crash() {
 	// and writes still held for a leader) fail as refused, so a client with
 	// more endpoints retries them elsewhere, as clientv3 does. Writes
 	// already proposed may yet commit: their clients wait and time out.
-	const eof = "rpc error: code = Unavailable desc = error reading from server: EOF"
+	const eof = errConnBroken
 	m.watches.All(func(op *Op) { m.w.reply(m, op, reply{status: OpError, err: eof}) })
 	for _, op := range m.unready.Release() {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})

@@ -497,7 +497,7 @@ func (w *World) handle(m *member, e *event) {
 		}
 		m.flush()
 	case evRequestArrive:
-		w.requestArrive(m, e.op)
+		w.requestArrive(m, e.op, e.flag)
 	case evReadRetry:
 		m.readRetry(e.op)
 	case evTickAdvance:
