@@ -44,7 +44,10 @@ func (c *Console) snapshotSave(f *flags, file string) error {
 	in, _ := c.w.Info(eps[0])
 	st, records, err := c.w.SnapshotOf(eps[0])
 	if err != nil || in.Stalled {
-		return fmt.Errorf("rpc error: code = Unavailable desc = connection refused: %s is down", eps[0])
+		// NB: the real etcdctl v3.6.16 waits here for ever: its call waits
+		// for a connection (clientv3's WaitForReady) and snapshot save has
+		// no deadline (seen against a refusing endpoint: no output in 30 s).
+		return fmt.Errorf("%s refuses the connection (it is down); the real etcdctl snapshot save would wait for it for ever (raftsim's note)", c.hostPort(eps[0]))
 	}
 	if _, err := snapshot.Write(c.path(file), st, records); err != nil {
 		return unresolved(err, c.path(file), file)

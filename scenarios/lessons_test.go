@@ -112,8 +112,16 @@ var flips = map[string]flip{
 		apply: func(s *Scenario) { s.Config.DisableProposalForwarding = true },
 	},
 	"external-failover": {
-		what:  "topology: stacked (each apiserver has its own member only)",
-		apply: func(s *Scenario) { s.Config.Topology = "stacked" },
+		// NB: not topology: stacked, where apiserver-1 runs on etcd-1's
+		// host and dies with it, sending nothing at all.
+		what: "each apiserver has its own member only as its endpoint (on a host of its own)",
+		apply: func(s *Scenario) {
+			s.Config.Topology = ""
+			for i, m := range s.Config.Members[:min(3, len(s.Config.Members))] {
+				s.Config.Clients = append(s.Config.Clients, sim.ClientConfig{Name: fmt.Sprintf("apiserver-%d", i+1),
+					Endpoints: []string{m}, Timeout: sim.DefaultClientTimeout})
+			}
+		},
 	},
 	"stale-read": {
 		what:  "the read at the cut-off follower is serializable",

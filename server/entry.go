@@ -132,3 +132,45 @@ func Summary(data []byte) string {
 	}
 	return "?"
 }
+
+// HeaderID reads the request ID of an entry's InternalRaftRequest (its
+// header, field 100, and the header's ID, field 1) without decoding the
+// rest; 0 if it has none.
+func HeaderID(data []byte) uint64 {
+	for len(data) > 0 {
+		num, typ, n := protowire.ConsumeTag(data)
+		if n < 0 {
+			return 0
+		}
+		data = data[n:]
+		if num == 100 && typ == protowire.BytesType {
+			h, m := protowire.ConsumeBytes(data)
+			if m < 0 {
+				return 0
+			}
+			for len(h) > 0 {
+				hn, ht, k := protowire.ConsumeTag(h)
+				if k < 0 {
+					return 0
+				}
+				h = h[k:]
+				if hn == 1 && ht == protowire.VarintType {
+					id, _ := protowire.ConsumeVarint(h)
+					return id
+				}
+				k = protowire.ConsumeFieldValue(hn, ht, h)
+				if k < 0 {
+					return 0
+				}
+				h = h[k:]
+			}
+			return 0
+		}
+		m := protowire.ConsumeFieldValue(num, typ, data)
+		if m < 0 {
+			return 0
+		}
+		data = data[m:]
+	}
+	return 0
+}

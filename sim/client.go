@@ -151,15 +151,25 @@ func (w *World) sendRequest(op *Op) {
 	op.Member = m.name
 	e := w.sched.after(w.now, Time(w.cfg.ClientLatency))
 	e.kind, e.node, e.op = evRequestArrive, m.id, op
+	e.flag = !m.up // no connection to make: the member is down
 }
 
-func (w *World) requestArrive(m *member, op *Op) {
+// requestArrive takes a request at the member it was sent to; downAtSend:
+// the member was down when the client sent it.
+func (w *World) requestArrive(m *member, op *Op, downAtSend bool) {
 	if op.Status != OpPending && op.Kind != OpWatch {
 		return
 	}
 	if !m.up {
-		w.reply(m, op, reply{status: OpError, refused: true,
-			err: "rpc error: code = Unavailable desc = connection refused: " + m.name + " is down"})
+		// In gRPC's words: a member down when the request was sent refused
+		// the connection (transport/http2_client.go's dial error, in a
+		// ConnectionError); one that went down while it was on its way
+		// broke the connection it came on, as a crash does.
+		err := errConnBroken
+		if downAtSend {
+			err = connRefused(m.clientURL)
+		}
+		w.reply(m, op, reply{status: OpError, refused: true, err: err})
 		return
 	}
 	op.group = int32(m.group)

@@ -520,6 +520,9 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 	if c.Label != "" && w.Op(c.Label) != nil {
 		return nil, fmt.Errorf("the label %q is taken", c.Label)
 	}
+	if err := w.hostDown(client, via, c.By, c.External); err != nil {
+		return nil, err
+	}
 	op := &Op{Label: c.Label, Client: client, via: via, external: c.External, timeout: c.Timeout, Req: c.Req,
 		RequireLeader: c.RequireLeader, Kind: c.Kind.opKind()}
 	if op.Kind.isClusterOrAlarm() {

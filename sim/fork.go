@@ -97,6 +97,7 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 		snapKVs: maps.Clone(w.snapKVs), snapSeq: w.snapSeq, snapKept: w.snapKept,
 		// the revocations lessors proposed may yet apply in the fork
 		lessorRevokes: maps.Clone(w.lessorRevokes),
+		carry:         w.carry.clone(),
 	}
 	f.streamChecked, f.streamSkipped = w.streamChecked, w.streamSkipped
 	for _, g := range w.groups {

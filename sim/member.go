@@ -247,7 +247,7 @@ func (m *member) crash() {
 	// and writes still held for a leader) fail as refused, so a client with
 	// more endpoints retries them elsewhere, as clientv3 does. Writes
 	// already proposed may yet commit: their clients wait and time out.
-	const eof = "rpc error: code = Unavailable desc = error reading from server: EOF"
+	const eof = errConnBroken
 	m.watches.All(func(op *Op) { m.w.reply(m, op, reply{status: OpError, err: eof}) })
 	for _, op := range m.unready.Release() {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
@@ -539,6 +539,9 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 	}
 	if isLeader && m.leaderTerm == m.hard.GetTerm() {
 		m.leaderHigh = m.lastIndex()
+	}
+	if isLeader {
+		m.appendedByLeader(ents)
 	}
 	m.w.record(Event{Kind: EvPersist, Node: m.id, Index: m.lastIndex(), N: len(ents), Term: ents[len(ents)-1].GetTerm()})
 }

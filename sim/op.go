@@ -183,8 +183,13 @@ type Op struct {
 	endpoint  int           // index into the client's endpoints of the member tried
 	tried     int
 	readIndex uint64
-	after     func(*Op) // called once when the operation ends (the compactor's next step)
-	header    etcdserverpb.ResponseHeader
+	// reqID: the request ID the member that proposed it gave it; entry*:
+	// the entry a leader appended for it (entryMember 0: none; carry.go).
+	reqID                 uint64
+	entryIndex, entryTerm uint64
+	entryMember           uint16
+	after                 func(*Op) // called once when the operation ends (the compactor's next step)
+	header                etcdserverpb.ResponseHeader
 	// more holds the fields few operations use (nil: all zero).
 	more *opRare
 }

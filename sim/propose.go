@@ -43,6 +43,7 @@ func (m *member) propose(op *Op) {
 		return
 	}
 	m.writes.Register(id, op)
+	m.w.proposedAs(m, op, id)
 	m.flush()
 }
 

@@ -91,6 +91,9 @@ type World struct {
 	snapSeq      uint64
 	snapKept     int
 	snapPruneDue bool
+
+	// carry: what carries each client request through raft (carry.go).
+	carry carry
 }
 
 // New builds a world from cfg. Every member bootstraps as etcd does
@@ -508,7 +511,7 @@ func (w *World) handle(m *member, e *event) {
 		}
 		m.flush()
 	case evRequestArrive:
-		w.requestArrive(m, e.op)
+		w.requestArrive(m, e.op, e.flag)
 	case evReadRetry:
 		m.readRetry(e.op)
 	case evTickAdvance:
@@ -564,6 +567,9 @@ func (w *World) send(from *member, msg *pb.Message) {
 	plan := w.net.Send(from.id, to, time.Duration(w.now))
 	forwarded := msg.GetType() == pb.MsgProp // a leader appends its own proposals; only others send MsgProp
 	id := w.recordSend(from.id, to, msg, Time(plan.ArriveAt), forwarded, false)
+	if t := msg.GetType(); t == pb.MsgProp || t == pb.MsgReadIndex {
+		w.carriedBySend(id, msg)
+	}
 	cluster := uint32(from.group) // NB: a delivery's inc is its sender's group, not an incarnation
 	if plan.Dropped == netmodel.DropCut {
 		w.drop(&event{node: to, peer: from.id, id: id, msg: msg}, netmodel.DropCut)

@@ -66,11 +66,11 @@ func TestChineseTranscriptHasNoEnglish(t *testing.T) {
 // The check finds English words and leaves data alone.
 func TestTranscriptForeign(t *testing.T) {
 	for line, want := range map[string]string{
-		`  0.5s  apiserver-2 ← etcd-2  错误：rpc error: code = Unavailable desc = connection refused: etcd-2 is down  [w2]，耗时 2ms`: "",
-		`  0.5s  apiserver-2 → etcd-2  watch "/registry/pods/" --prefix --rev=7  [again]`:                                       "",
-		`  6.0s  etcd-3（本地客户端） → etcd-3  member add etcd-4 as a learner  [a1]`:                                                  "as a learner",
-		`  0.7s  ── say: 在 read_only: lease 下，"request timed out"`:                                                              "",
-		`  7.0s  etcd-3 → etcd-3  get "k"  [op 3]`:                                                                              "op",
+		`  0.5s  apiserver-2 ← etcd-2  错误：rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp etcd-2:2379: connect: connection refused"  [w2]，耗时 2ms`: "",
+		`  0.5s  apiserver-2 → etcd-2  watch "/registry/pods/" --prefix --rev=7  [again]`:                                                                                                                 "",
+		`  6.0s  etcd-3（本地客户端） → etcd-3  member add etcd-4 as a learner  [a1]`:                                                                                                                            "as a learner",
+		`  0.7s  ── say: 在 read_only: lease 下，"request timed out"`:                                                                                                                                        "",
+		`  7.0s  etcd-3 → etcd-3  get "k"  [op 3]`:                                                                                                                                                        "op",
 	} {
 		if got := strings.Join(transcriptForeign(line), " "); got != want {
 			t.Errorf("transcriptForeign(%q) = %q, want %q", line, got, want)

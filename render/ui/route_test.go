@@ -37,7 +37,15 @@ func TestOpPath(t *testing.T) {
 	if _, err := s.Do(sim.Command{Kind: sim.CmdCrash, Node: other}); err != nil {
 		t.Fatal(err)
 	}
-	refused, _ := s.Do(sim.Command{Kind: sim.CmdPut, Via: other, Req: server.Put("k", "lost")})
+	// A client on the dead host sends nothing; the operator's etcdctl
+	// reaches the member and is refused there.
+	if _, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: other, Req: server.Put("k", "lost")}); err == nil {
+		t.Errorf("a put from %s's dead host was sent", other)
+	}
+	refused, err := s.Do(sim.Command{Kind: sim.CmdPut, Via: other, By: "etcdctl", Req: server.Put("k", "lost")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.AdvanceTo(sim.Time(4e9)); err != nil {
 		t.Fatal(err)
 	}
@@ -128,4 +136,6 @@ func TestOpPathDroppedAtCut(t *testing.T) {
 	if !dropped || !strings.Contains(line, "dropped") || strings.Contains(line, "leader "+lead) {
 		t.Errorf("path %q %+v: want the proposal to %s marked dropped at the partition, no \"leader %s\"", line, p, lead, lead)
 	}
+	// And every path of the session holds to the messages that carry it.
+	checkRequestPaths(t, "split brain", s.World())
 }

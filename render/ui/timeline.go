@@ -3,7 +3,6 @@ package ui
 import (
 	"image/color"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -66,7 +65,6 @@ type markScanner struct {
 	roles  map[uint64]raft.StateType
 	lead   uint64 // the member that most recently became leader
 	paths  map[uint64][]Hop
-	open   map[uint64][]uint64 // by member: the operations waiting there
 	commit uint64
 	// sent: by message ID, the hops a proposal or read-index request
 	// that is on its way would make (the operation and its path's
@@ -95,11 +93,15 @@ type Hop struct {
 	// is still on its way.
 	Reached, Leader bool
 	Dropped         string
+	// Msg is the ID of the message that forwarded the operation here
+	// (the newest, for a read index asked again); 0 for a hop the client
+	// sent it to.
+	Msg uint64
 }
 
 func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 	if sc.roles == nil {
-		sc.roles, sc.paths, sc.open = map[uint64]raft.StateType{}, map[uint64][]Hop{}, map[uint64][]uint64{}
+		sc.roles, sc.paths = map[uint64]raft.StateType{}, map[uint64][]Hop{}
 		sc.sent = map[uint64][]sentHop{}
 	}
 	name := func(id uint64) string { return w.MemberNames()[id-1] }
@@ -127,35 +129,43 @@ func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 		}
 	case sim.EvRequest:
 		sc.paths[e.Op] = append(sc.paths[e.Op], Hop{Member: name(e.Node)})
-		sc.open[e.Node] = append(sc.open[e.Node], e.Op)
 	case sim.EvSend:
-		// A member passing an operation waiting there on to the leader: a
-		// forwarded proposal carries a write, a read-index request a
-		// linearizable read. (Raft's messages do not name the request, so
-		// every such operation waiting at the member is counted as passed
-		// on; in the lessons there is one at a time.)
+		// A member passing an operation on to the leader it knows: a
+		// forwarded proposal whose entry holds the write's request ID, or
+		// a read-index request whose context is the read's ID
+		// (World.Carries). Nothing is guessed from which member sent a
+		// message while the operation waited there.
 		t := e.Msg.Type
 		if t != pb.MsgProp && t != pb.MsgReadIndex {
 			break
 		}
-		for _, id := range sc.open[e.Node] {
-			op := w.Ops()[id-1]
-			write := op.Kind == sim.OpPut || op.Kind == sim.OpDelete
-			read := op.Kind == sim.OpGet && !op.Req.Serializable()
+		for _, id := range w.Carries(e.Msg.ID) {
 			hops := sc.paths[id]
-			last := &hops[len(hops)-1]
-			if last.Member != name(e.Node) || last.Forwarded || !(t == pb.MsgProp && write || t == pb.MsgReadIndex && read) {
+			if len(hops) == 0 {
 				continue
 			}
-			last.Forwarded = true
-			sc.paths[id] = append(hops, Hop{Member: name(e.Peer)})
-			sc.sent[e.Msg.ID] = append(sc.sent[e.Msg.ID], sentHop{op: id, hop: len(hops)})
+			last := &hops[len(hops)-1]
+			switch {
+			case last.Member == name(e.Node) && !last.Forwarded:
+				last.Forwarded = true
+				sc.paths[id] = append(hops, Hop{Member: name(e.Peer), Msg: e.Msg.ID})
+			case len(hops) >= 2 && hops[len(hops)-2].Member == name(e.Node) && hops[len(hops)-2].Forwarded && !last.Forwarded:
+				// The member asks again (a read index, every 500ms): the
+				// hop is the newest attempt's.
+				*last = Hop{Member: name(e.Peer), Msg: e.Msg.ID}
+			default:
+				continue
+			}
+			sc.sent[e.Msg.ID] = append(sc.sent[e.Msg.ID], sentHop{op: id, hop: len(sc.paths[id]) - 1})
 		}
 	case sim.EvDeliver, sim.EvDrop:
 		// The forwarded message arrived, or was lost: its hops say so. (A
 		// duplicate delivery of one already settled changes nothing.)
 		for _, sh := range sc.sent[e.Msg.ID] {
 			h := &sc.paths[sh.op][sh.hop]
+			if h.Msg != e.Msg.ID {
+				continue // a newer attempt has the hop (a read index asked again)
+			}
 			if e.Kind == sim.EvDrop {
 				h.Dropped = e.Reason.String()
 			} else {
@@ -164,9 +174,7 @@ func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 		}
 		delete(sc.sent, e.Msg.ID)
 	case sim.EvReply:
-		// An answer, a timeout or a failover: the operation no longer waits
-		// at that member.
-		sc.open[e.Node] = slices.DeleteFunc(sc.open[e.Node], func(id uint64) bool { return id == e.Op })
+		// An answer, a timeout or a failover.
 		if strings.HasPrefix(e.Text, "failover: ") || strings.HasPrefix(e.Text, "retry: ") {
 			// The client gives up on this member and sends the request
 			// (again) to the member the event names (e.Peer: its
@@ -176,7 +184,6 @@ func (sc *markScanner) mark(w *sim.World, e sim.Event) (Mark, bool) {
 			if e.Peer != 0 {
 				next := name(e.Peer)
 				sc.paths[e.Op] = append(hops, Hop{Member: next})
-				sc.open[e.Peer] = append(sc.open[e.Peer], e.Op)
 			}
 		}
 	case sim.EvFault:
