@@ -24,6 +24,9 @@ func MarshalScenario(s *Scenario) ([]byte, error) {
 	}
 	root := ymap(false)
 	yadd(root, "name", ystr(s.Name))
+	if s.Session {
+		yadd(root, "session", ybool(true))
+	}
 	if !s.Title.IsZero() {
 		yadd(root, "title", ytext(s.Title))
 	}
