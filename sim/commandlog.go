@@ -16,3 +16,17 @@ func (w *World) CommandsFrom(n int) []Command {
 	}
 	return out
 }
+
+// AddMemberNames returns the names that the add_member commands applied so
+// far gave, refused ones too, in order: a name a replay would find taken.
+func (w *World) AddMemberNames() []string {
+	var out []string
+	for _, chunk := range w.cmds {
+		for i := range chunk {
+			if c := chunk[i].whole; c != nil && c.Kind == CmdAddMember {
+				out = append(out, c.Node)
+			}
+		}
+	}
+	return out
+}
