@@ -150,6 +150,7 @@ type File struct {
 	dest string      // the destination, through any symlink
 	mode fs.FileMode // the permission bits it gets
 	done bool
+	part bool // CreatePart's: a file of the user's, never removed
 }
 
 // Create checks path (Check) and opens a temporary file beside it. Call it
@@ -174,6 +175,41 @@ func CreateMode(path string, perm fs.FileMode) (*File, error) {
 	}
 	return &File{File: tmp, name: path, dest: dest, mode: mode}, nil
 }
+
+// PartSuffix is what CreatePart adds to a destination's name.
+const PartSuffix = ".part"
+
+// CreatePart is CreateMode for an output that is written as the work goes
+// and must outlive a process that is killed (SIGKILL, a power cut): a
+// raftsim serve session. It is written into the destination's name with
+// PartSuffix, beside it, a name the user is told and can use; Commit
+// renames it over the destination. That file is created new: one already
+// there (an earlier run killed before its end) is refused, never
+// overwritten. Unlike Create's temporary file it is never removed: Abort
+// and a failed Commit close it and leave it where it is.
+func CreatePart(path string, perm fs.FileMode) (*File, error) {
+	dest, fi, err := check(path)
+	if err != nil {
+		return nil, err
+	}
+	mode := perm.Perm()
+	if fi != nil {
+		mode = fi.Mode().Perm()
+	}
+	part := dest + PartSuffix
+	f, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, &Error{path, part + " is there already (the file of an earlier run that did not end?); raftsim does not overwrite it: replay or move it, then try again", err}
+	}
+	if err != nil {
+		return nil, sysErr(path, "cannot write "+part, err)
+	}
+	return &File{File: f, name: path, dest: dest, mode: mode, part: true}, nil
+}
+
+// PartName is the file being written: CreatePart's visible one, or
+// Create's temporary one.
+func (f *File) PartName() string { return f.File.Name() }
 
 // Name is the destination, as given to Create (not the temporary file's).
 func (f *File) Name() string { return f.name }
@@ -202,7 +238,9 @@ func (f *File) Commit() error {
 		err = os.Rename(f.File.Name(), f.dest)
 	}
 	if err != nil {
-		os.Remove(f.File.Name())
+		if !f.part {
+			os.Remove(f.File.Name())
+		}
 		var oe *Error
 		if errors.As(err, &oe) {
 			return err
@@ -221,7 +259,9 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.File.Close()
-	os.Remove(f.File.Name())
+	if !f.part {
+		os.Remove(f.File.Name())
+	}
 }
 
 // Close is Abort: an output is only written by Commit.

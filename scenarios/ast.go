@@ -64,6 +64,10 @@ type Scenario struct {
 	ConfigPos map[string]Pos
 
 	Steps []Step
+
+	// Session marks a session that raftsim serve recorded (session: true,
+	// session.go): its file may be of any length, and is read as a stream.
+	Session bool
 }
 
 // RefKind says what a node reference names.

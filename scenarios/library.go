@@ -82,6 +82,9 @@ func LoadLesson(name string) (*Scenario, error) {
 // is both a lesson and a package's directory, and only the lesson can be
 // meant.
 func Load(arg string) (*Scenario, error) {
+	if s, ok, err := loadSession(arg); ok {
+		return s, err
+	}
 	data, err := ReadFileLimited(arg, arg, MaxFileBytes, "a scenario file")
 	if err == nil {
 		return Parse(arg, data)

@@ -16,6 +16,9 @@ import (
 // input error it returns a nil *Scenario and an ErrorList holding every error
 // found, sorted by position.
 func Parse(filename string, data []byte) (*Scenario, error) {
+	if sessionHead(data) {
+		return ParseSession(filename, bytes.NewReader(data))
+	}
 	p := &parser{file: filename, data: data}
 	s := p.parse()
 	if len(p.errs) > 0 {
@@ -35,9 +38,11 @@ type parser struct {
 	membersOK bool
 	// memberPos is where each name of a members: list is.
 	memberPos []Pos
+	// stepsNode is the steps: of the file, read after its head.
+	stepsNode *yaml.Node
 }
 
-var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps", "bugs"}
+var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps", "bugs", "session"}
 
 // nameRE is the shape of scenario, member and client names.
 var nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -46,6 +51,19 @@ var nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
 var identRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 func (p *parser) parse() *Scenario {
+	s := p.head()
+	if s == nil {
+		return nil
+	}
+	if n := p.stepsNode; n != nil {
+		s.Steps = p.steps(n)
+	}
+	p.validate(s)
+	return s
+}
+
+// head reads everything but the steps, leaving their node in p.stepsNode.
+func (p *parser) head() *Scenario {
 	root, ok := p.decode()
 	if !ok {
 		return nil
@@ -69,6 +87,9 @@ func (p *parser) parse() *Scenario {
 	if n := f.get("summary"); n != nil {
 		s.Summary, _ = p.text(n, "summary")
 	}
+	if n := f.get("session"); n != nil {
+		s.Session, _ = p.boolean(n, "session")
+	}
 	if n := f.get("seed"); n != nil {
 		if v, ok := p.uint(n, "seed"); ok {
 			s.Seed, s.SeedSet = v, true
@@ -89,10 +110,7 @@ func (p *parser) parse() *Scenario {
 	if n := f.get("bugs"); n != nil {
 		s.Config.Bugs = p.bugs(n)
 	}
-	if n := f.get("steps"); n != nil {
-		s.Steps = p.steps(n)
-	}
-	p.validate(s)
+	p.stepsNode = f.get("steps")
 	return s
 }
 

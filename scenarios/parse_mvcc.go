@@ -91,14 +91,23 @@ func (p *parser) request(st *Step, f fields, v *yaml.Node) {
 		r.LeaseTimeToLive.Keys, _ = p.boolean(x, "keys")
 	}
 	if x := f.get("ttl"); x != nil {
-		r.LeaseGrant.TTL, _ = p.integer(x, "ttl", 1, lease.MaxLeaseTTL)
+		// etcd grants a TTL below its minimum (0, -5: clientv3 sends
+		// it) with the minimum, through raft; a recorded session holds it
+		// as it was sent.
+		if ttl, ok := p.integer(x, "ttl", math.MinInt64, math.MaxInt64); ok && ttl > lease.MaxLeaseTTL {
+			p.errorf(p.pos(x), "ttl: want a whole number from 1 to %d, found %d", lease.MaxLeaseTTL, ttl)
+		} else {
+			r.LeaseGrant.TTL = ttl
+		}
 	} else if st.Kind == StepLeaseGrant {
 		p.errorf(p.pos(v), "lease_grant: missing ttl: (the lease's time to live in seconds, like 10)")
 	}
 	if x := f.get("lease"); x != nil {
 		st.LeasePos = p.pos(x)
 		if x.Kind == yaml.ScalarNode && x.ShortTag() == "!!int" {
-			id, _ := p.integer(x, "lease", 1, math.MaxInt64)
+			// Any ID: one that no lease has (0, -1) is answered as etcd
+			// answers it, "requested lease not found".
+			id, _ := p.integer(x, "lease", math.MinInt64, math.MaxInt64)
 			setLease(r, id)
 		} else if l, ok := p.str(x, "lease"); ok {
 			st.LeaseLabel = l
@@ -204,6 +213,19 @@ var sortTargets = map[string]etcdserverpb.RangeRequest_SortTarget{"CREATE": etcd
 
 // txn reads a txn's if, then and else, in etcdctl's syntax.
 func (p *parser) txn(t *etcdserverpb.TxnRequest, f fields, v *yaml.Node) {
+	p.txnBody(t, f, 0)
+	if err := mvcc.ValidateTxn(t); err != nil {
+		p.errorf(p.pos(v), "txn: %v", err)
+	}
+}
+
+var txnBodyKeys = []string{"if", "then", "else"}
+
+// txnBody reads if, then and else. An item of then or else is a line in
+// etcdctl's txn syntax, or {txn: {if, then, else}}: a transaction nested
+// there (etcd's RequestOp_RequestTxn), at most mvcc.MaxTxnOps deep, as
+// etcd's --max-txn-ops budget bounds it.
+func (p *parser) txnBody(t *etcdserverpb.TxnRequest, f fields, depth int) {
 	if x := f.get("if"); x != nil {
 		for _, line := range p.lines(x, "txn if") {
 			c, err := etcdctl.ParseCompare(line.text)
@@ -222,17 +244,42 @@ func (p *parser) txn(t *etcdserverpb.TxnRequest, f fields, v *yaml.Node) {
 		if x == nil {
 			continue
 		}
-		for _, line := range p.lines(x, "txn "+branch.key) {
-			op, err := etcdctl.ParseRequest(line.text)
+		what := "txn " + branch.key
+		items, ok := p.list(x, what, `a list of lines in etcdctl's txn syntax, like ["put /k v"], or {txn: {...}} for a nested transaction`)
+		if !ok {
+			continue
+		}
+		for _, it := range items {
+			if it.Kind == yaml.MappingNode {
+				nf := p.mapping(it, what+" item", []string{"txn"})
+				body := nf.get("txn")
+				if body == nil {
+					p.errorf(p.pos(it), "%s: want {txn: {if: [...], then: [...], else: [...]}} for a nested transaction", what)
+					continue
+				}
+				if depth+1 >= mvcc.MaxTxnOps {
+					p.errorf(p.pos(it), "%s: transactions nested more than %d deep: etcd refuses them (too many operations in txn request)", what, mvcc.MaxTxnOps)
+					continue
+				}
+				bf := p.mapping(body, "a nested txn", txnBodyKeys)
+				nested := &etcdserverpb.TxnRequest{}
+				if bf != nil {
+					p.txnBody(nested, bf, depth+1)
+				}
+				*branch.ops = append(*branch.ops, &etcdserverpb.RequestOp{Request: &etcdserverpb.RequestOp_RequestTxn{RequestTxn: nested}})
+				continue
+			}
+			s, ok := p.str(it, what)
+			if !ok {
+				continue
+			}
+			op, err := etcdctl.ParseRequest(s)
 			if err != nil {
-				p.errorf(line.pos, "txn %s: %v", branch.key, err)
+				p.errorf(p.pos(it), "%s: %v", what, err)
 				continue
 			}
 			*branch.ops = append(*branch.ops, op)
 		}
-	}
-	if err := mvcc.ValidateTxn(t); err != nil {
-		p.errorf(p.pos(v), "txn: %v", err)
 	}
 }
 

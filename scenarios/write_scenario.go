@@ -24,6 +24,9 @@ func MarshalScenario(s *Scenario) ([]byte, error) {
 	}
 	root := ymap(false)
 	yadd(root, "name", ystr(s.Name))
+	if s.Session {
+		yadd(root, "session", ybool(true))
+	}
 	if !s.Title.IsZero() {
 		yadd(root, "title", ytext(s.Title))
 	}
@@ -297,38 +300,57 @@ func opNode(s *Step) *yaml.Node {
 	switch {
 	case s.LeaseLabel != "":
 		yadd(m, "lease", ystr(s.LeaseLabel))
+	case s.Kind == StepLeaseRevoke || s.Kind == StepLeaseKeepAlive || s.Kind == StepLeaseTimeToLive:
+		yadd(m, "lease", yplain(strconv.FormatInt(r.Lease(), 10))) // 0 too: a call about no lease
 	case s.Kind != StepLeaseGrant:
 		number("lease", r.Lease())
 	}
 	if g := r.LeaseGrant; g != nil {
-		number("ttl", g.TTL)
+		yadd(m, "ttl", yplain(strconv.FormatInt(g.TTL, 10))) // 0 too: etcd grants its minimum
 	}
 	flag("repeat", s.Repeat)
 	flag("keys", r.LeaseTimeToLive.GetKeys())
 	if t := r.Txn; t != nil {
-		lines := func(key string, ls []string) {
-			if len(ls) > 0 {
-				yadd(m, key, ylist(ls))
-			}
-		}
-		var cmp, then, els []string
-		for _, c := range t.Compare {
-			cmp = append(cmp, etcdctl.FormatCompare(c))
-		}
-		for _, op := range t.Success {
-			then = append(then, etcdctl.FormatRequest(op))
-		}
-		for _, op := range t.Failure {
-			els = append(els, etcdctl.FormatRequest(op))
-		}
-		lines("if", cmp)
-		lines("then", then)
-		lines("else", els)
+		txnBody(m, t)
 	}
 	if s.Label != "" {
 		yadd(m, "as", ystr(s.Label))
 	}
 	return m
+}
+
+// txnBody writes a transaction's if, then and else into m: compares and
+// operations in etcdctl's txn syntax, and a transaction nested in a branch
+// as {txn: {if, then, else}}, which etcdctl's syntax has not.
+func txnBody(m *yaml.Node, t *etcdserverpb.TxnRequest) {
+	var cmp []string
+	for _, c := range t.Compare {
+		cmp = append(cmp, etcdctl.FormatCompare(c))
+	}
+	if len(cmp) > 0 {
+		yadd(m, "if", ylist(cmp))
+	}
+	for _, branch := range []struct {
+		key string
+		ops []*etcdserverpb.RequestOp
+	}{{"then", t.Success}, {"else", t.Failure}} {
+		if len(branch.ops) == 0 {
+			continue
+		}
+		l := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, op := range branch.ops {
+			if nested := op.GetRequestTxn(); nested != nil {
+				body := ymap(true)
+				txnBody(body, nested)
+				n := ymap(true)
+				yadd(n, "txn", body)
+				l.Content = append(l.Content, n)
+				continue
+			}
+			l.Content = append(l.Content, ystr(etcdctl.FormatRequest(op)))
+		}
+		yadd(m, branch.key, l)
+	}
 }
 
 // loadNode writes load:. Its via is written only when the file named it.

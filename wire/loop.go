@@ -31,6 +31,11 @@ type LoopOptions struct {
 	// Tick, if set, is called after each advance of the world, on the
 	// owner's goroutine (tests inject faults through it).
 	Tick func(w *sim.World) error
+	// Log, if set, is called before each advance of the world, on the
+	// owner's goroutine: every command taken since the last call is
+	// logged before the world runs on and any answer to it goes out
+	// (serve writes its session file with it).
+	Log func(w *sim.World) error
 }
 
 // Loop owns w while s serves it: virtual time follows wall time at the
@@ -57,6 +62,11 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 	// advance runs the world to the wall clock's instant, answering as it
 	// goes.
 	advance := func() error {
+		if opts.Log != nil {
+			if err := opts.Log(w); err != nil {
+				return err
+			}
+		}
 		target := now()
 		for {
 			next, ok := w.NextEventAt()

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
@@ -332,8 +333,12 @@ func newMemberName(w *sim.World) string {
 		prefix = m[1]
 		n, _ = strconv.Atoi(m[2])
 	}
+	// A name an earlier add_member gave is taken even if that add was
+	// refused: the session's file names each add_member once, so that a
+	// replay refuses it again rather than finding the name used twice.
+	added := w.AddMemberNames()
 	taken := func(s string) bool {
-		if _, ok := w.Info(s); ok {
+		if _, ok := w.Info(s); ok || slices.Contains(added, s) {
 			return true
 		}
 		for _, c := range w.Clients() {

@@ -8,11 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/raftsim/raftsim/console"
 	"github.com/raftsim/raftsim/interrupt"
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
 	"github.com/raftsim/raftsim/wire"
@@ -75,6 +77,9 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if f.path == "" {
 			continue
 		}
+		if err := outfile.Check(f.path); err != nil {
+			return badInput("raftsim serve: %s: %v", f.flag, err)
+		}
 		if err := checkWritable(f.path); err != nil {
 			return badInput("raftsim serve: %s: %v", f.flag, err)
 		}
@@ -105,6 +110,14 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("raftsim serve: %v", err)
 	}
+	// The session is written as it goes, one command at a time, into
+	// FILE.part, renamed to FILE at the end: a serve that is killed leaves
+	// FILE.part, which replays up to its last command.
+	sess, err := startSession(w, *save)
+	if err != nil {
+		return badInput("raftsim serve: --save: %v", err)
+	}
+	defer sess.close()
 	// The banner, and the cluster started as the shell starts it.
 	if err := console.New(w, console.Options{Out: stdout, Program: "raftsim serve"}).Start(what); err != nil {
 		return err
@@ -112,11 +125,13 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	front := wire.NewFront(1024)
 	srv, err := wire.Listen(front, plan.Endpoints)
 	if err != nil {
+		sess.discard()
 		return &exitError{code: exitBadInput, err: fmt.Errorf("raftsim serve: %w (another etcd there? --port picks other ports)", err)}
 	}
 	defer srv.Stop()
 	plan.Describe(stdout)
 	fmt.Fprintf(stdout, "time runs at %gx the wall clock; type console verbs (help), Ctrl-C saves the session in %s and exits\n", *rate, *save)
+	fmt.Fprintf(stdout, "the session is written as it goes to %s, renamed to %s at exit (if serve is killed, replay %s)\n", sess.f.PartName(), *save, sess.f.PartName())
 
 	// SIGINT and SIGTERM end the session: it is saved, and the command
 	// exits as every interrupted command does (interrupt.ExitCode).
@@ -125,7 +140,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	lines := make(chan string)
 	go readLines(stdin, lines)
 	c := console.New(w, console.Options{Out: stdout, Mode: console.Async, ForgetHistory: *tracePath == ""})
-	runErr := wire.Loop(w, front, srv, wire.LoopOptions{Rate: *rate, Console: c, Lines: lines, Stop: sig.Done()})
+	runErr := wire.Loop(w, front, srv, wire.LoopOptions{Rate: *rate, Console: c, Lines: lines, Stop: sig.Done(), Log: sess.log})
 	if errors.Is(runErr, console.ErrQuit) {
 		runErr = nil
 	}
@@ -135,7 +150,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	// The trace is written even when the session cannot be, and an
 	// interrupted serve exits as interrupted commands do either way.
-	saveErr := saveSession(w, *save, stdout)
+	saveErr := sess.finish(w, stdout)
 	if *tracePath != "" {
 		if err := writeTrace(w, *tracePath); err != nil && saveErr == nil {
 			saveErr = err
@@ -194,15 +209,95 @@ func readLines(r io.Reader, lines chan<- string) {
 	}
 }
 
-// saveSession writes the world's command log as a scenario up to now.
-func saveSession(w *sim.World, path string, out io.Writer) error {
-	data, err := scenarios.MarshalWith(scenarios.MarshalOptions{End: w.Now()}, w.Config(), w.Commands())
+// session is serve's session file, written as the session goes.
+type session struct {
+	f        *outfile.File
+	sw       *scenarios.SessionWriter
+	lastSync time.Time
+	err      error
+}
+
+// syncEvery bounds how long a logged command may wait for fsync: every
+// command is written (and so survives a SIGKILL) before the world runs on,
+// and is on the disk (it survives a power cut) within this much wall time.
+const syncEvery = 100 * time.Millisecond
+
+// startSession creates path's part file and writes the session's head.
+func startSession(w *sim.World, path string) (*session, error) {
+	f, err := outfile.CreatePart(path, 0o644)
 	if err != nil {
+		return nil, err
+	}
+	sw, err := scenarios.NewSessionWriter(f, scenarios.MarshalOptions{}, w.Config())
+	if err == nil {
+		err = sw.Flush()
+	}
+	if err != nil {
+		s := &session{f: f}
+		s.discard()
+		return nil, err
+	}
+	return &session{f: f, sw: sw, lastSync: time.Now()}, nil
+}
+
+// log writes the commands logged since the last call (wire.LoopOptions.Log).
+func (s *session) log(w *sim.World) error {
+	if s.err != nil {
+		return s.err
+	}
+	cmds := w.CommandsFrom(s.sw.Count())
+	if len(cmds) == 0 {
+		return nil
+	}
+	for _, c := range cmds {
+		if s.err = s.sw.Add(c); s.err != nil {
+			break
+		}
+	}
+	if s.err == nil {
+		s.err = s.sw.Flush()
+	}
+	if s.err == nil && time.Since(s.lastSync) >= syncEvery {
+		s.err, s.lastSync = s.f.Sync(), time.Now()
+	}
+	if s.err != nil {
+		s.err = fmt.Errorf("raftsim serve: writing the session to %s: %w", s.f.PartName(), outfile.Reason(s.err))
+	}
+	return s.err
+}
+
+// finish writes what is left, the final wait up to now, and renames the
+// part file to the session's name.
+func (s *session) finish(w *sim.World, out io.Writer) error {
+	if err := s.log(w); err != nil {
+		s.close()
 		return err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return err
+	err := s.sw.End(w.Now())
+	if err == nil {
+		err = s.sw.Flush()
 	}
-	fmt.Fprintf(out, "saved %d commands up to %s in %s; replay with: raftsim run %s\n", len(w.Commands()), w.Now(), path, path)
+	if err == nil {
+		err = s.f.Sync()
+	}
+	if err == nil {
+		err = s.f.Commit()
+	}
+	if err != nil {
+		s.close()
+		return fmt.Errorf("raftsim serve: saving the session: %w (what was written is in %s)", err, s.f.PartName())
+	}
+	name := s.f.Name()
+	fmt.Fprintf(out, "saved %d commands up to %s in %s; replay with: raftsim run %s\n", s.sw.Count(), w.Now(), name, name)
 	return nil
+}
+
+// close closes the part file, if it is still open, and leaves it.
+func (s *session) close() { s.f.Abort() }
+
+// discard removes the part file of a session that never served: serve
+// created it (outfile.CreatePart creates it new) and it holds only a head.
+func (s *session) discard() {
+	s.f.Abort()
+	os.Remove(s.f.PartName())
 }

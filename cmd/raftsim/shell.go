@@ -170,13 +170,13 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 // session gives the same bytes. It needs the history kept (serve keeps it
 // with --trace); the shell spools its trace as it goes instead.
 func writeTrace(w *sim.World, path string) error {
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	bw := bufio.NewWriter(f)
 	if err := w.WriteTraceHeader(bw, scenarios.SessionName); err != nil {
-		f.Close()
 		return err
 	}
 	var line []byte
@@ -185,8 +185,7 @@ func writeTrace(w *sim.World, path string) error {
 		bw.Write(line)
 	}
 	if err := bw.Flush(); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	return f.Commit()
 }
