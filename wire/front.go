@@ -54,6 +54,7 @@ func (f *Front) Close() {
 // request is one call, or one message of a stream, handed to the owner.
 type request struct {
 	member, peer string
+	token        string // the simple token the call carries
 	msg          any
 	// answer is called once, on the owner's goroutine, with the answer or
 	// an error; it must not block.
@@ -158,6 +159,7 @@ func (f *Front) start(w *sim.World, r *request) error {
 		r.answer(nil, err)
 		return nil
 	}
+	cmd.Req.Token = r.token
 	t := &tracked{r: r, finish: finish}
 	return f.do(w, t, cmd)
 }
@@ -190,7 +192,9 @@ func (f *Front) startWatch(w *sim.World, r *request, msg *pb.WatchCreateRequest)
 		id = r.st.nextWatch - 1
 	}
 	t := &tracked{r: r, watchID: id, filters: msg.Filters}
-	return f.do(w, t, watchCommand(msg, r.st.requireLeader))
+	cmd := watchCommand(msg, r.st.requireLeader)
+	cmd.Req.Token = r.token
+	return f.do(w, t, cmd)
 }
 
 // cancelAll gives up on every open request that which picks.
