@@ -35,8 +35,17 @@ func (c *Console) request(cmd sim.Command, bg bool, show func(op *sim.Op) string
 	return c.requestWith(cmd, bg, show, func(op *sim.Op) string { return "Error: " + op.Err + "\n" })
 }
 
-// requestWith is request with its own words for a failure.
+// requestWith is request with its own words for a failure. With --user,
+// the console authenticates first (asUser).
 func (c *Console) requestWith(cmd sim.Command, bg bool, show, fail func(op *sim.Op) string) error {
+	if c.user != "" {
+		return c.asUser(cmd, bg, show, fail)
+	}
+	return c.send(cmd, bg, show, fail)
+}
+
+// send is requestWith without --user.
+func (c *Console) send(cmd sim.Command, bg bool, show, fail func(op *sim.Op) string) error {
 	op, err := c.do(cmd)
 	if err != nil {
 		return err

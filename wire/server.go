@@ -377,6 +377,10 @@ func (h *handler) HashKV(ctx context.Context, r *pb.HashKVRequest) (*pb.HashKVRe
 	return call[*pb.HashKVResponse](h, ctx, r)
 }
 
+func (h *handler) Downgrade(ctx context.Context, r *pb.DowngradeRequest) (*pb.DowngradeResponse, error) {
+	return call[*pb.DowngradeResponse](h, ctx, r)
+}
+
 func (h *handler) MoveLeader(ctx context.Context, r *pb.MoveLeaderRequest) (*pb.MoveLeaderResponse, error) {
 	return call[*pb.MoveLeaderResponse](h, ctx, r)
 }
