@@ -592,3 +592,40 @@ func (c *Console) downgradeVerb(args []string, _ bool) error {
 	}
 	return nil
 }
+
+// authenticateNow authenticates the console's --user for cmd before a
+// stream starts (a watch), waiting for the answer: the token ("" while
+// auth is disabled), or done when it failed (and said so). It waits in
+// the foreground of a blocking console only.
+func (c *Console) authenticateNow(cmd sim.Command, bg bool) (token string, done bool, err error) {
+	name, password, _ := strings.Cut(c.user, ":")
+	if bg || c.opts.Mode == Async {
+		return "", true, fmt.Errorf("--user: a watch authenticates in the foreground of raftsim shell only")
+	}
+	if _, ok := c.w.Info(cmd.Via); !ok || name == "" {
+		return "", true, fmt.Errorf("--user needs NAME:PASSWORD and a member to send to (--endpoints)")
+	}
+	switch why := c.w.CheckPassword(cmd.Via, name, password); why {
+	case "":
+	case server.ErrAuthNotEnabled:
+		return "", false, nil
+	default:
+		c.printf("%sError: %s\n", c.callWarn(cmd, "/etcdserverpb.Auth/Authenticate", why), why)
+		return "", true, nil
+	}
+	auth := sim.Command{Kind: sim.CmdAuth, Via: cmd.Via, By: cmd.By, Req: server.Request{Auth: &etcdserverpb.InternalRaftRequest{
+		Authenticate: &etcdserverpb.InternalAuthenticateRequest{Name: name, SimpleToken: c.w.TokenPrefix()}}}}
+	op, err := c.do(auth)
+	if err != nil {
+		return "", true, err
+	}
+	j := &job{deadline: c.w.Now().Add(waitLimit), poll: func() bool { return op.Status != sim.OpPending }}
+	if err := c.wait(j); err != nil {
+		return "", true, err
+	}
+	if r, ok := op.Resp.Auth.(*etcdserverpb.AuthenticateResponse); ok && op.Status == sim.OpOK {
+		return r.Token, false, nil
+	}
+	c.printf("%sError: %s\n", c.failureLog(auth, op), op.Err)
+	return "", true, nil
+}

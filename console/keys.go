@@ -207,8 +207,16 @@ func (c *Console) watch(args []string, bg bool) error {
 	if *prefix {
 		wr.Key, wr.RangeEnd = server.PrefixRange(rest[0])
 	}
-	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Req: server.Request{Watch: wr},
-		RequireLeader: true, Label: label})
+	wcmd := sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Req: server.Request{Watch: wr},
+		RequireLeader: true, Label: label}
+	if c.user != "" {
+		token, done, err := c.authenticateNow(wcmd, bg)
+		if err != nil || done {
+			return err
+		}
+		wcmd.Req.Token = token
+	}
+	op, err := c.do(wcmd)
 	if err != nil {
 		return err
 	}
@@ -242,7 +250,11 @@ func (c *Console) watch(args []string, bg bool) error {
 			return true // the user stopped it
 		}
 		if op.Status == sim.OpError || op.Status == sim.OpTimeout {
-			c.output(j, "watch was canceled ("+op.Err+")\nError: watch is canceled by the server\n")
+			reason := op.Err
+			if sim.WatchRefused(op) {
+				reason = rpcError(op.Err) // etcd's cancel reason is the gRPC error
+			}
+			c.output(j, "watch was canceled ("+reason+")\nError: watch is canceled by the server\n")
 			return true
 		}
 		return false

@@ -35,6 +35,36 @@ func (m *member) readPermitted(op *Op) string {
 	return ""
 }
 
+// watchPermitted is etcd's isWatchPermitted, as the member creates a
+// watch: the stream's token resolved, then the user's read permission on
+// the watched range. etcd answers a refusal with a created and canceled
+// response whose cancel reason is the error (wire, WatchRefused).
+func (m *member) watchPermitted(op *Op) string {
+	as := m.kv.Auth
+	if !as.Enabled() {
+		return ""
+	}
+	ai, why := as.Info(op.Req.Token, m.localNow())
+	if why != "" {
+		return why
+	}
+	return as.IsRangePermitted(ai, op.Req.Watch.Key, op.Req.Watch.RangeEnd)
+}
+
+// WatchRefused reports whether a watch failed because auth refused it
+// (watchPermitted), which etcd answers as a canceled watch, not an error
+// of the stream.
+func WatchRefused(op *Op) bool {
+	if op.Kind != OpWatch || op.Status != OpError {
+		return false
+	}
+	switch op.Err {
+	case server.ErrPermissionDenied, server.ErrUserEmpty, server.ErrInvalidAuthToken, server.ErrAuthOldRevision:
+		return true
+	}
+	return false
+}
+
 // CheckPassword is what etcd's Authenticate checks at the member that
 // receives it before anything goes to raft (AuthStore.CheckPassword): ""
 // when the password is the user's, else the error the client gets.

@@ -421,6 +421,11 @@ func (f *Front) deliverWatch(t *tracked) bool {
 	}
 	switch {
 	case op.Canceled:
+	case sim.WatchRefused(op):
+		// etcd's isWatchPermitted refusal: created and canceled at once,
+		// with no watch ID, the error as the reason.
+		st.send(&pb.WatchResponse{Header: op.Header(), WatchId: -1, Created: true, Canceled: true,
+			CancelReason: failed(op).Error()}, nil)
 	case op.CompactRevision() > 0:
 		if !t.created {
 			st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Created: true}, nil)

@@ -58,6 +58,21 @@ func TestServedAuthSessionReplays(t *testing.T) {
 	if r, err := alice.Get(ctx, "app/x"); err != nil || len(r.Kvs) != 1 {
 		t.Fatalf("alice's get: %v, %v", r, err)
 	}
+	// etcd refuses a watch outside her range with a created and canceled
+	// response whose reason is the error; one inside it opens.
+	wr := <-alice.Watch(ctx, "other")
+	if !wr.Canceled || wr.Err() == nil || !strings.Contains(wr.Err().Error(), "etcdserver: permission denied") {
+		t.Errorf("alice's watch outside her range: canceled %v, %v; want permission denied", wr.Canceled, wr.Err())
+	}
+	wctx, stopWatch := context.WithCancel(ctx)
+	wch := alice.Watch(wctx, "app/", clientv3.WithPrefix())
+	if _, err := alice.Put(ctx, "app/y", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if wr := <-wch; wr.Err() != nil || len(wr.Events) != 1 {
+		t.Errorf("alice's watch inside her range: %v, %d events", wr.Err(), len(wr.Events))
+	}
+	stopWatch()
 	if _, err := alice.Put(ctx, "other", "1"); !errors.Is(err, rpctypes.ErrPermissionDenied) {
 		t.Errorf("alice's put outside her range: %v, want %v", err, rpctypes.ErrPermissionDenied)
 	}
