@@ -139,6 +139,12 @@ type Console struct {
 	// firstEndpoint: the first of them, which names etcdctl's gRPC target.
 	epLabels      map[string]string
 	firstEndpoint string
+	// user is etcdctl's global --user NAME:PASSWORD of the command being
+	// run ("" for none).
+	user string
+	// readLine, when set, takes the next line as the input of the
+	// command before it.
+	readLine func(line string) error
 }
 
 // job is a command that waits for something as virtual time passes. poll
@@ -171,8 +177,8 @@ func (c *Console) World() *sim.World { return c.w }
 // Prompt returns the prompt to show before the next command: the virtual
 // time, so that the reader always knows when "now" is.
 func (c *Console) Prompt() string {
-	if c.txn != nil {
-		return "" // etcdctl reads a transaction's lines without a prompt
+	if c.txn != nil || c.readLine != nil {
+		return "" // etcdctl reads a transaction's lines, or a password, without a prompt
 	}
 	return fmt.Sprintf("raftsim %s> ", c.w.Now())
 }
@@ -189,6 +195,12 @@ func (c *Console) Exec(line string) error {
 	if c.txn != nil {
 		// The lines after txn are the transaction's, blank ones included.
 		return c.report(c.txnLine(line))
+	}
+	if r := c.readLine; r != nil {
+		// A line a command reads from its input (user passwd
+		// --interactive=false), unechoed.
+		c.readLine = nil
+		return c.report(r(line))
 	}
 	line = strings.TrimSpace(line)
 	if line == "" || strings.HasPrefix(line, "#") {

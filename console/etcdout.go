@@ -159,6 +159,9 @@ var methods = map[sim.CommandKind]string{
 // stream.
 func (c *Console) failureLog(cmd sim.Command, op *sim.Op) string {
 	method, ok := methods[cmd.Kind]
+	if cmd.Kind == sim.CmdAuth {
+		method, ok = authMethod(cmd.Req.Auth)
+	}
 	if !ok || cmd.By != "etcdctl" || op.Member == "" {
 		return ""
 	}

@@ -50,6 +50,19 @@ var helpText = map[string][2]string{
 		"list: the cluster's alarms, read through raft as etcd does (a member raises NOSPACE when a write would take its database\n" +
 			"file past --quota-backend-bytes). disarm: deactivates each alarm through raft, as clientv3 does; a write while DB SIZE is\n" +
 			"still past the quota raises it again: compaction, defrag, then disarm."},
+	"user": {"user add NAME[:PASSWORD] [--new-user-password PW] [--no-password] | user delete|get NAME | user list | user passwd NAME[:PASSWORD] [--interactive=false] | user grant-role|revoke-role USER ROLE",
+		"etcd's users, through raft as etcd v3.6 sends every Auth call. A password is hashed with bcrypt on a\n" +
+			"salt from the world's seed; only the hash is proposed and saved. --interactive=false: the password is\n" +
+			"the next line. Once auth is enabled, give --user NAME:PASSWORD (root's, for these)."},
+	"role": {"role add|delete|get ROLE | role list | role grant-permission ROLE read|write|readwrite KEY [END] [--prefix|--from-key] | role revoke-permission ROLE KEY [END] [--prefix|--from-key]",
+		"etcd's roles and their key-range permissions, printed as etcdctl prints them."},
+	"auth": {"auth enable | auth disable | auth status",
+		"Turns etcd's auth on or off (enable makes the root role and grants it to root if root lacks it, as\n" +
+			"etcdctl does), or prints whether it is on and the auth revision. Every verb takes --user NAME:PASSWORD:\n" +
+			"the console authenticates (a simple token through raft), then sends the request with the token."},
+	"downgrade": {"downgrade validate|enable VERSION | downgrade cancel",
+		"Maintenance.Downgrade as etcd v3.6.16 answers it for v3.6 members: validate checks the target (one minor\n" +
+			"below the cluster version), cancel with none in progress succeeds; enable is not simulated."},
 	"defrag": {"defrag [--cluster] [--endpoints M]",
 		"Rewrites each member's database file without its free pages, as etcdctl defrag does: DB SIZE drops to IN USE."},
 	"version": {"version", "Prints etcdctl's version and its API version, as etcdctl v3.6.16 does."},

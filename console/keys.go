@@ -35,8 +35,17 @@ func (c *Console) request(cmd sim.Command, bg bool, show func(op *sim.Op) string
 	return c.requestWith(cmd, bg, show, func(op *sim.Op) string { return "Error: " + op.Err + "\n" })
 }
 
-// requestWith is request with its own words for a failure.
+// requestWith is request with its own words for a failure. With --user,
+// the console authenticates first (asUser).
 func (c *Console) requestWith(cmd sim.Command, bg bool, show, fail func(op *sim.Op) string) error {
+	if c.user != "" {
+		return c.asUser(cmd, bg, show, fail)
+	}
+	return c.send(cmd, bg, show, fail)
+}
+
+// send is requestWith without --user.
+func (c *Console) send(cmd sim.Command, bg bool, show, fail func(op *sim.Op) string) error {
 	op, err := c.do(cmd)
 	if err != nil {
 		return err
@@ -198,8 +207,16 @@ func (c *Console) watch(args []string, bg bool) error {
 	if *prefix {
 		wr.Key, wr.RangeEnd = server.PrefixRange(rest[0])
 	}
-	op, err := c.do(sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Req: server.Request{Watch: wr},
-		RequireLeader: true, Label: label})
+	wcmd := sim.Command{Kind: sim.CmdWatch, Via: from, By: c.sender(*via), Req: server.Request{Watch: wr},
+		RequireLeader: true, Label: label}
+	if c.user != "" {
+		token, done, err := c.authenticateNow(wcmd, bg)
+		if err != nil || done {
+			return err
+		}
+		wcmd.Req.Token = token
+	}
+	op, err := c.do(wcmd)
 	if err != nil {
 		return err
 	}
@@ -233,7 +250,11 @@ func (c *Console) watch(args []string, bg bool) error {
 			return true // the user stopped it
 		}
 		if op.Status == sim.OpError || op.Status == sim.OpTimeout {
-			c.output(j, "watch was canceled ("+op.Err+")\nError: watch is canceled by the server\n")
+			reason := op.Err
+			if sim.WatchRefused(op) {
+				reason = rpcError(op.Err) // etcd's cancel reason is the gRPC error
+			}
+			c.output(j, "watch was canceled ("+reason+")\nError: watch is canceled by the server\n")
 			return true
 		}
 		return false

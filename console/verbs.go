@@ -39,6 +39,10 @@ func init() {
 		{name: "alarm", run: (*Console).alarm},
 		{name: "etcdutl", run: (*Console).etcdutl},
 		{name: "defrag", run: (*Console).defrag},
+		{name: "user", run: (*Console).userVerb}, // auth.go
+		{name: "role", run: (*Console).roleVerb},
+		{name: "auth", run: (*Console).authVerb},
+		{name: "downgrade", run: (*Console).downgradeVerb},
 
 		{name: "tick", sim: true, run: (*Console).tick},
 		{name: "wait", sim: true, run: (*Console).waitVerb},
@@ -81,6 +85,12 @@ func (c *Console) dispatch(args []string, bg bool) error {
 	if name == "etcdctl" && len(args) > 1 { // people type it out of habit
 		name, args = args[1], args[1:]
 	}
+	rest, user, err := takeUser(args[1:])
+	if err != nil {
+		return err
+	}
+	args, c.user = append([]string{args[0]}, rest...), user
+	defer func() { c.user = "" }()
 	v := findVerb(name)
 	if v == nil {
 		hint := ""

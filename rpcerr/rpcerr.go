@@ -34,6 +34,15 @@ var sent = []error{
 	rpctypes.ErrGRPCTimeoutDueToConnectionLost, rpctypes.ErrGRPCTimeoutWaitAppliedIndex, rpctypes.ErrGRPCUnhealthy,
 	rpctypes.ErrGRPCCorrupt, rpctypes.ErrGRPCNotSupportedForLearner, rpctypes.ErrGRPCBadLeaderTransferee,
 	rpctypes.ErrGRPCClusterVersionUnavailable,
+	// The auth store's (server/auth.go).
+	rpctypes.ErrGRPCRootUserNotExist, rpctypes.ErrGRPCRootRoleNotExist, rpctypes.ErrGRPCUserAlreadyExist,
+	rpctypes.ErrGRPCUserEmpty, rpctypes.ErrGRPCUserNotFound, rpctypes.ErrGRPCRoleAlreadyExist, rpctypes.ErrGRPCRoleNotFound,
+	rpctypes.ErrGRPCRoleEmpty, rpctypes.ErrGRPCAuthFailed, rpctypes.ErrGRPCPermissionNotGiven, rpctypes.ErrGRPCPermissionDenied,
+	rpctypes.ErrGRPCRoleNotGranted, rpctypes.ErrGRPCPermissionNotGranted, rpctypes.ErrGRPCAuthNotEnabled,
+	rpctypes.ErrGRPCInvalidAuthToken, rpctypes.ErrGRPCInvalidAuthMgmt, rpctypes.ErrGRPCAuthOldRevision,
+	// Downgrade's.
+	rpctypes.ErrGRPCWrongDowngradeVersionFormat, rpctypes.ErrGRPCInvalidDowngradeTargetVersion,
+	rpctypes.ErrGRPCDowngradeInProcess, rpctypes.ErrGRPCNoInflightDowngrade,
 }
 
 var byMessage = func() map[string]*status.Status {

@@ -180,6 +180,7 @@ const (
 	StepDefrag                   // defrag: refs
 	StepWatchProgress            // watch_progress: [labels] (the watches of one client stream)
 	StepLeaseList                // lease_list: {via, as}
+	StepAuth                     // auth: {via, request, token, as} (one of etcd's Auth service calls)
 	numStepKinds
 )
 
@@ -190,7 +191,7 @@ var stepKindNames = [...]string{
 	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
 	"lease_timetolive", "load", "start", "update_member", "member_list", "alarm_list",
 	"lose", "snapshot_save", "snapshot_restore", "alarm_disarm", "defrag",
-	"watch_progress", "lease_list",
+	"watch_progress", "lease_list", "auth",
 }
 
 func (k StepKind) String() string {
@@ -218,7 +219,7 @@ func (k StepKind) Acts() bool {
 // IsOp reports whether the step is a client operation (put, delete, get,
 // watch), the kinds that may carry a label.
 func (k StepKind) IsOp() bool {
-	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList || k == StepAlarmDisarm || k == StepLeaseList
+	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList || k == StepAlarmDisarm || k == StepLeaseList || k == StepAuth
 }
 
 // Step is one step of a scenario. Only the fields of its Kind are set.

@@ -141,7 +141,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 	case StepSnapshotRestore:
 		p.snapshotRestore(st, v)
 	case StepUpdateMember:
-		f := p.mapping(v, what, []string{"node", "peer_url", "via", "by", "external", "as"})
+		f := p.mapping(v, what, []string{"node", "peer_url", "via", "by", "external", "as", "token"})
 		if f == nil {
 			return
 		}
@@ -156,7 +156,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		}
 		p.membershipCall(st, f, what)
 	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
-		keys := []string{"via", "by", "external", "as"}
+		keys := []string{"via", "by", "external", "as", "token"}
 		if st.Kind == StepMemberList {
 			keys = append(keys, "consistency")
 		}
@@ -171,12 +171,14 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 			st.Req.LeaseLeases = &etcdserverpb.LeaseLeasesRequest{}
 		}
 		p.membershipCall(st, f, what)
+	case StepAuth:
+		p.auth(st, v)
 	case StepPromote, StepRemoveMember:
 		if v.Kind != yaml.MappingNode {
 			st.Nodes, _ = p.refs(v, what)
 			return
 		}
-		f := p.mapping(v, what, []string{"node", "via", "by", "external", "as"})
+		f := p.mapping(v, what, []string{"node", "via", "by", "external", "as", "token"})
 		if f == nil {
 			return
 		}
@@ -270,7 +272,7 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 			}
 		}
 	case StepAddMember:
-		f := p.mapping(v, what, []string{"name", "learner", "via", "by", "external", "as", "peer_url", "start"})
+		f := p.mapping(v, what, []string{"name", "learner", "via", "by", "external", "as", "peer_url", "start", "token"})
 		if f == nil {
 			return
 		}
@@ -416,6 +418,14 @@ var opKeys = map[StepKind][]string{
 	StepLeaseTimeToLive: {"via", "by", "external", "timeout", "as", "lease", "keys"},
 }
 
+// Every client operation may carry the simple token of an Authenticate
+// (token:), as a request carries it in its gRPC metadata.
+func init() {
+	for k := range opKeys {
+		opKeys[k] = append(opKeys[k], "token")
+	}
+}
+
 // hasKey reports whether a step kind takes the key.
 func hasKey(k StepKind, key string) bool { return contains(opKeys[k], key) }
 
@@ -434,6 +444,7 @@ func (p *parser) op(st *Step, v *yaml.Node) {
 	}
 	p.sender(st, f, what)
 	p.request(st, f, v)
+	p.token(st, f, what)
 	if x := f.get("require_leader"); x != nil {
 		st.RequireLeader, _ = p.boolean(x, "require_leader")
 	}
@@ -457,6 +468,7 @@ func (p *parser) membershipCall(st *Step, f fields, what string) {
 		}
 	}
 	p.sender(st, f, what)
+	p.token(st, f, what)
 	if x := f.get("as"); x != nil {
 		if l, ok := p.str(x, what+" as"); ok {
 			if identRE.MatchString(l) {

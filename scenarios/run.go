@@ -640,7 +640,7 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 			spec.KV, spec.ClusterVersion = kv, version
 		}
 		return []sim.Command{{Kind: kind, Restore: &spec}}, nil
-	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth:
 		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, By: s.By, External: s.External}
 		if s.Via.Kind != RefInvalid {
 			via, err := r.resolveOne(s.Via)

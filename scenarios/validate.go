@@ -276,7 +276,7 @@ func (v *validator) step(st *Step) {
 	case StepPromote, StepUpdateMember:
 		v.refs(st.Nodes, what)
 		v.membershipLabel(st)
-	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth:
 		v.membershipLabel(st)
 	case StepLoad:
 		v.loadVia(st)

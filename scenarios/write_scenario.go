@@ -126,6 +126,17 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		yadd(v, "node", yrefs(s.Nodes))
 		yadd(v, "peer_url", ystr(s.PeerURL))
 		membershipCallNode(v, s)
+	case StepAuth:
+		if s.Req.Auth == nil {
+			return nil, fmt.Errorf("an auth step without its request")
+		}
+		j, err := authJSON(s.Req.Auth)
+		if err != nil {
+			return nil, err
+		}
+		v = ymap(true)
+		membershipCallNode(v, s)
+		yadd(v, "request", ystr(j))
 	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
 		v = ymap(true)
 		membershipCallNode(v, s)
@@ -546,5 +557,8 @@ func stepSender(m *yaml.Node, s *Step) {
 	}
 	if s.External {
 		yadd(m, "external", ybool(true))
+	}
+	if s.Req.Token != "" {
+		yadd(m, "token", ystr(s.Req.Token))
 	}
 }

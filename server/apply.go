@@ -38,6 +38,14 @@ func (kv *KV) Apply(r *etcdserverpb.InternalRaftRequest, now int64) Applied {
 	st := kv.Store
 	var a Applied
 	fail := func(err error) { a.Err = mvcc.GRPCMessage(err) }
+	if IsAuthRequest(r) {
+		a.Resp.Auth, a.Err = kv.auth().ApplyAuth(r, kv.ApplyIndex, now)
+		a.Rev = st.Rev()
+		return a
+	}
+	if why := kv.permitted(r); why != "" {
+		return Applied{Err: why, Rev: st.Rev()}
+	}
 	switch {
 	case r.Put != nil:
 		resp, evs, err := st.Put(r.Put)
@@ -83,6 +91,50 @@ func (kv *KV) Apply(r *etcdserverpb.InternalRaftRequest, now int64) Applied {
 	}
 	a.Rev = st.Rev()
 	return a
+}
+
+// auth is the state machine's auth store, made on first use.
+func (kv *KV) auth() *AuthStore {
+	if kv.Auth == nil {
+		kv.Auth = NewAuthStore()
+	}
+	return kv.Auth
+}
+
+// permitted is etcd's authApplierV3 for a key-value or lease request: the
+// user the proposal's header names may do it (while auth is enabled).
+// A lessor's revocation has no header: etcd's lessor revokes as root.
+func (kv *KV) permitted(r *etcdserverpb.InternalRaftRequest) string {
+	as := kv.Auth
+	if !as.Enabled() {
+		return ""
+	}
+	ai := headerInfo(r.Header)
+	switch {
+	case r.Put != nil:
+		if e := as.IsPutPermitted(ai, r.Put); e != "" {
+			return e
+		}
+		if r.Put.Lease != 0 {
+			return as.IsLeasePermitted(ai, kv.leaseKeys(r.Put.Lease))
+		}
+	case r.DeleteRange != nil:
+		return as.IsDeletePermitted(ai, r.DeleteRange)
+	case r.Txn != nil:
+		return as.IsTxnPermitted(ai, r.Txn)
+	case r.LeaseRevoke != nil:
+		return as.IsLeasePermitted(ai, kv.leaseKeys(r.LeaseRevoke.ID))
+	}
+	return ""
+}
+
+// leaseKeys are the keys attached to a lease (none for a lease that is
+// gone).
+func (kv *KV) leaseKeys(id int64) []string {
+	if l := kv.Lessor.Lookup(id); l != nil {
+		return l.Keys()
+	}
+	return nil
 }
 
 // ApplyCapped applies a committed client request (or a lessor's

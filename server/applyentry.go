@@ -26,6 +26,7 @@ type ApplyState[T comparable] struct {
 	IDs     *IDGen      // its request IDs: which publications are its own from this life
 	Self    uint64      // its etcd member ID
 	Now, At int64       // its own clock, and the world's time (ns)
+	Index   uint64      // the raft index of the entry applied
 
 	// For the first commit in a term: whether the member leads (as raft
 	// last told it), its lessor loop, and how long the leases it inherits
@@ -104,6 +105,7 @@ func (s *ApplyState[T]) firstCommitInTerm() FirstCommit {
 // applier while NOSPACE is raised, is refused here, after raft, as etcd
 // refuses it: its entry is in the log all the same.
 func (s *ApplyState[T]) applyRequest(r *etcdserverpb.InternalRaftRequest, h ApplyHooks[T]) {
+	s.KV.ApplyIndex = s.Index
 	a := s.KV.ApplyCapped(r, s.Now, *s.Alarms, s.Backend, s.At, s.Watches.Watching())
 	if a.Revoked != 0 {
 		h.Revoked(RequestID(r), a)

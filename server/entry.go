@@ -26,6 +26,11 @@ func RequestID(r *etcdserverpb.InternalRaftRequest) uint64 {
 // header h; a lease grant without an ID gets leaseID. NB: r shares req's
 // request (but for such a grant).
 func raftRequest(r *etcdserverpb.InternalRaftRequest, h *etcdserverpb.RequestHeader, req *Request, leaseID int64) {
+	if req.Auth != nil {
+		*r = *req.Auth
+		r.Header = h
+		return
+	}
 	r.Header = h
 	r.Put, r.DeleteRange, r.Txn, r.Compaction = req.Put, req.DeleteRange, req.Txn, req.Compaction
 	r.LeaseGrant, r.LeaseRevoke = req.LeaseGrant, req.LeaseRevoke
@@ -40,11 +45,21 @@ func raftRequest(r *etcdserverpb.InternalRaftRequest, h *etcdserverpb.RequestHea
 // which the member waits on (Wait). A lease grant without an ID gets one
 // drawn first, where the request arrives (etcd's LeaseGrant).
 func Proposal(ids *IDGen, req *Request) (id uint64, data []byte) {
+	return ProposalAs(ids, req, nil)
+}
+
+// ProposalAs is Proposal for a request from the user ai (nil: none, or
+// auth is disabled), whose name and auth revision the entry's header
+// carries, as etcd's processInternalRaftRequestOnce puts them there.
+func ProposalAs(ids *IDGen, req *Request, ai *AuthInfo) (id uint64, data []byte) {
 	var leaseID int64
 	if req.LeaseGrant != nil && req.LeaseGrant.ID == 0 {
 		leaseID = ids.NextLease()
 	}
 	h := etcdserverpb.RequestHeader{ID: ids.Next()}
+	if ai != nil {
+		h.Username, h.AuthRevision = ai.Username, ai.Revision
+	}
 	var r etcdserverpb.InternalRaftRequest
 	raftRequest(&r, &h, req, leaseID)
 	return h.ID, Encode(&r)

@@ -17,12 +17,17 @@ import (
 type FrozenKV struct {
 	store  *mvcc.Store // never changed: Thaw forks it
 	leases []byte      // the lessor's encoding
+	auth   []byte      // the auth store's encoding (nil: never used)
 }
 
 // Freeze returns the state machine as it stands now; kv's later changes
 // leave it as it is.
 func (kv *KV) Freeze() *FrozenKV {
-	return &FrozenKV{store: kv.Store.Freeze(), leases: kv.Lessor.Encode()}
+	f := &FrozenKV{store: kv.Store.Freeze(), leases: kv.Lessor.Encode()}
+	if kv.Auth != nil && !kv.Auth.Empty() {
+		f.auth = kv.Auth.Encode()
+	}
+	return f
 }
 
 // Thaw returns a state machine of its own that begins as f, as DecodeKV of
@@ -33,7 +38,13 @@ func (f *FrozenKV) Thaw(minLeaseTTL int64) (*KV, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &KV{Store: f.store.Fork(le), Lessor: le}, nil
+	as := NewAuthStore()
+	if f.auth != nil {
+		if as, err = DecodeAuthStore(f.auth); err != nil {
+			return nil, err
+		}
+	}
+	return &KV{Store: f.store.Fork(le), Lessor: le, Auth: as}, nil
 }
 
 // Revision is the frozen store's revision.

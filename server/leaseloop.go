@@ -57,8 +57,13 @@ func (l *LeaseLoop) Due(kv *KV, ids *IDGen, now int64) []Revocation {
 	var out []Revocation
 	for _, id := range kv.Lessor.ExpiredToRevoke(now) {
 		reqID := ids.Next()
+		h := &etcdserverpb.RequestHeader{ID: reqID}
+		if kv.Auth.Enabled() {
+			// etcd's revokeExpiredLeases revokes as root (AuthStore.WithRoot).
+			h.Username, h.AuthRevision = rootUser, kv.Auth.Revision()
+		}
 		out = append(out, Revocation{Lease: id, ID: reqID, Entry: Encode(&etcdserverpb.InternalRaftRequest{
-			Header:      &etcdserverpb.RequestHeader{ID: reqID},
+			Header:      h,
 			LeaseRevoke: &etcdserverpb.LeaseRevokeRequest{ID: id},
 		})})
 	}

@@ -23,6 +23,16 @@ type Request struct {
 	LeaseLeases     *etcdserverpb.LeaseLeasesRequest
 	Watch           *etcdserverpb.WatchCreateRequest
 	MemberList      *etcdserverpb.MemberListRequest
+	// Auth is one of the Auth service's calls as etcd proposes it: the
+	// InternalRaftRequest with one of its Auth* fields set (a user's
+	// password as its bcrypt hash, an Authenticate with its token prefix:
+	// never a password), and no header.
+	Auth *etcdserverpb.InternalRaftRequest
+
+	// Token is the simple token the call carries in its gRPC metadata
+	// ("token"), from an Authenticate; "" for none. It is not a field of
+	// the kind: it goes with any of them.
+	Token string
 }
 
 // KeyRange returns the keys a get, put, delete or watch acts on: its key
@@ -124,6 +134,9 @@ type Response struct {
 	LeaseTimeToLive *etcdserverpb.LeaseTimeToLiveResponse
 	LeaseLeases     *etcdserverpb.LeaseLeasesResponse
 	Watch           *etcdserverpb.WatchResponse
+	// Auth is an Auth service call's answer: one of etcdserverpb's
+	// Auth*Response types.
+	Auth any
 }
 
 // Header returns the response's header, or nil when none is set.
@@ -151,6 +164,12 @@ func (r *Response) Header() *etcdserverpb.ResponseHeader {
 		return r.LeaseLeases.Header
 	case r.Watch != nil:
 		return r.Watch.Header
+	case r.Auth != nil:
+		if g, ok := r.Auth.(interface {
+			GetHeader() *etcdserverpb.ResponseHeader
+		}); ok {
+			return g.GetHeader()
+		}
 	}
 	return nil
 }
@@ -181,6 +200,8 @@ func (r *Response) SetHeader(h *etcdserverpb.ResponseHeader) {
 		r.LeaseLeases.Header = h
 	case r.Watch != nil:
 		r.Watch.Header = h
+	case r.Auth != nil:
+		setAuthHeader(r.Auth, h)
 	}
 }
 
@@ -221,6 +242,8 @@ func (r *Request) Message() any {
 		return r.Watch
 	case r.MemberList != nil:
 		return r.MemberList
+	case r.Auth != nil:
+		return r.Auth
 	}
 	return nil
 }
@@ -253,6 +276,8 @@ func RequestFor(msg any) Request {
 		return Request{Watch: x}
 	case *etcdserverpb.MemberListRequest:
 		return Request{MemberList: x}
+	case *etcdserverpb.InternalRaftRequest:
+		return Request{Auth: x}
 	}
 	return Request{}
 }
@@ -312,40 +337,83 @@ func (r Request) Copy() Request {
 	switch x := r.Message().(type) {
 	case *etcdserverpb.RangeRequest:
 		c := *x
-		return Request{Range: &c}
+		return Request{Range: &c, Token: r.Token}
 	case *etcdserverpb.PutRequest:
 		c := *x
-		return Request{Put: &c}
+		return Request{Put: &c, Token: r.Token}
 	case *etcdserverpb.DeleteRangeRequest:
 		c := *x
-		return Request{DeleteRange: &c}
+		return Request{DeleteRange: &c, Token: r.Token}
 	case *etcdserverpb.TxnRequest:
 		c := *x
-		return Request{Txn: &c}
+		return Request{Txn: &c, Token: r.Token}
 	case *etcdserverpb.CompactionRequest:
 		c := *x
-		return Request{Compaction: &c}
+		return Request{Compaction: &c, Token: r.Token}
 	case *etcdserverpb.LeaseGrantRequest:
 		c := *x
-		return Request{LeaseGrant: &c}
+		return Request{LeaseGrant: &c, Token: r.Token}
 	case *etcdserverpb.LeaseRevokeRequest:
 		c := *x
-		return Request{LeaseRevoke: &c}
+		return Request{LeaseRevoke: &c, Token: r.Token}
 	case *etcdserverpb.LeaseKeepAliveRequest:
 		c := *x
-		return Request{LeaseKeepAlive: &c}
+		return Request{LeaseKeepAlive: &c, Token: r.Token}
 	case *etcdserverpb.LeaseTimeToLiveRequest:
 		c := *x
-		return Request{LeaseTimeToLive: &c}
+		return Request{LeaseTimeToLive: &c, Token: r.Token}
 	case *etcdserverpb.LeaseLeasesRequest:
 		c := *x
-		return Request{LeaseLeases: &c}
+		return Request{LeaseLeases: &c, Token: r.Token}
 	case *etcdserverpb.WatchCreateRequest:
 		c := *x
-		return Request{Watch: &c}
+		return Request{Watch: &c, Token: r.Token}
 	case *etcdserverpb.MemberListRequest:
 		c := *x
-		return Request{MemberList: &c}
+		return Request{MemberList: &c, Token: r.Token}
+	case *etcdserverpb.InternalRaftRequest:
+		c := *x
+		return Request{Auth: &c, Token: r.Token}
 	}
 	return Request{}
+}
+
+// setAuthHeader sets an Auth service response's header.
+func setAuthHeader(resp any, h *etcdserverpb.ResponseHeader) {
+	switch x := resp.(type) {
+	case *etcdserverpb.AuthEnableResponse:
+		x.Header = h
+	case *etcdserverpb.AuthDisableResponse:
+		x.Header = h
+	case *etcdserverpb.AuthStatusResponse:
+		x.Header = h
+	case *etcdserverpb.AuthenticateResponse:
+		x.Header = h
+	case *etcdserverpb.AuthUserAddResponse:
+		x.Header = h
+	case *etcdserverpb.AuthUserDeleteResponse:
+		x.Header = h
+	case *etcdserverpb.AuthUserGetResponse:
+		x.Header = h
+	case *etcdserverpb.AuthUserChangePasswordResponse:
+		x.Header = h
+	case *etcdserverpb.AuthUserGrantRoleResponse:
+		x.Header = h
+	case *etcdserverpb.AuthUserRevokeRoleResponse:
+		x.Header = h
+	case *etcdserverpb.AuthUserListResponse:
+		x.Header = h
+	case *etcdserverpb.AuthRoleListResponse:
+		x.Header = h
+	case *etcdserverpb.AuthRoleAddResponse:
+		x.Header = h
+	case *etcdserverpb.AuthRoleDeleteResponse:
+		x.Header = h
+	case *etcdserverpb.AuthRoleGetResponse:
+		x.Header = h
+	case *etcdserverpb.AuthRoleGrantPermissionResponse:
+		x.Header = h
+	case *etcdserverpb.AuthRoleRevokePermissionResponse:
+		x.Header = h
+	}
 }

@@ -53,6 +53,7 @@ const (
 	CmdLeaseKeepAlive  CommandKind = "lease_keepalive"
 	CmdLeaseTimeToLive CommandKind = "lease_timetolive"
 	CmdLeaseList       CommandKind = "lease_list"
+	CmdAuth            CommandKind = "auth"
 	CmdCaption         CommandKind = "caption"
 	CmdLoad            CommandKind = "load"
 	// The operator's disaster recovery (restore.go).
@@ -253,7 +254,7 @@ func (w *World) do(c *Command) (*Op, error) {
 		w.startLoad(*c.Load)
 		return nil, nil
 	case CmdPut, CmdDelete, CmdGet, CmdWatch, CmdTxn, CmdCompact, CmdLeaseGrant, CmdLeaseRevoke, CmdLeaseKeepAlive,
-		CmdLeaseTimeToLive, CmdLeaseList:
+		CmdLeaseTimeToLive, CmdLeaseList, CmdAuth:
 		return w.doRequest(c)
 	case CmdCancel:
 		return nil, w.cancel(c.Label)
@@ -666,6 +667,8 @@ func (k CommandKind) opKind() OpKind {
 		return OpLeaseTimeToLive
 	case CmdLeaseList:
 		return OpLeaseLeases
+	case CmdAuth:
+		return OpAuth
 	case CmdAddMember:
 		return OpMemberAdd
 	case CmdRemoveMember:

@@ -230,6 +230,8 @@ func describeOp(l i18n.Lang, op *Op) string {
 		s = "member update " + op.Target() + " --peer-urls=" + op.PeerURL()
 	case OpMemberList, OpAlarmList, OpAlarmDisarm:
 		s = op.Kind.String()
+	case OpAuth:
+		s = server.DescribeAuth(op.Req.Auth)
 	}
 	switch {
 	case len(end) == 0:

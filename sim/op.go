@@ -33,6 +33,7 @@ const (
 	OpMemberList      // the members, as the serving member has applied them
 	OpAlarmList       // the alarms, read through raft
 	OpAlarmDisarm     // disarm every alarm, as clientv3's AlarmDisarm of none: one deactivation each, through raft
+	OpAuth            // one of the Auth service's calls (Op.Req.Auth), through raft as etcd v3.6 sends them all
 	numOpKinds
 )
 
@@ -68,6 +69,7 @@ var opKinds = [...]opKindRow{
 	OpMemberList:      {name: "member list", call: server.CallMemberList, repeatable: true, clusterOrAlarm: true},
 	OpAlarmList:       {name: "alarm list", call: server.CallCluster, repeatable: true, clusterOrAlarm: true},
 	OpAlarmDisarm:     {name: "alarm disarm", call: server.CallCluster, repeatable: true, clusterOrAlarm: true},
+	OpAuth:            {name: "auth", call: server.CallWrite, write: true},
 }
 
 // isClusterOrAlarm reports whether the operation is one of etcd's Cluster
@@ -443,6 +445,8 @@ func kindOf(r *server.Request) OpKind {
 		return OpWatch
 	case r.MemberList != nil:
 		return OpMemberList
+	case r.Auth != nil:
+		return OpAuth
 	}
 	return 0
 }

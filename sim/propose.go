@@ -15,6 +15,9 @@ import (
 // writes nothing, which etcd serves like a read (at the read index, or
 // locally when serializable).
 func (m *member) read(op *Op) reply {
+	if why := m.readPermitted(op); why != "" {
+		return reply{status: OpError, err: why, applied: m.applied}
+	}
 	resp, err := m.kv.Read(&op.Req)
 	if err != "" {
 		return reply{status: OpError, err: err, applied: m.applied}
@@ -26,7 +29,15 @@ func (m *member) read(op *Op) reply {
 // processInternalRaftRequestOnce does (server.Proposal): the request in an
 // InternalRaftRequest with an ID of its own, which the member waits on.
 func (m *member) propose(op *Op) {
-	id, data := server.Proposal(&m.ids, &op.Req)
+	var ai *server.AuthInfo
+	if op.Req.Auth == nil || op.Req.Auth.Authenticate == nil {
+		var why string
+		if ai, why = m.kv.Auth.Info(op.Req.Token, m.localNow()); why != "" {
+			m.w.reply(m, op, reply{status: OpError, err: why})
+			return
+		}
+	}
+	id, data := server.ProposalAs(&m.ids, &op.Req, ai)
 	m.enter()
 	err := m.rn.Propose(data)
 	m.leave()

@@ -10,6 +10,10 @@ import "github.com/raftsim/raftsim/mvcc"
 // up from its start revision. (A watch that requires a leader at a member
 // that knows none was refused before, by server.Admit.)
 func (m *member) startWatch(op *Op) {
+	if why := m.watchPermitted(op); why != "" {
+		m.w.reply(m, op, reply{status: OpError, err: why, rev: m.kv.Store.Rev()})
+		return
+	}
 	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.Store.Rev()})
 	m.watches.Start(op, op.Req.Watch, op.RequireLeader)
 	if op.Req.Watch.ProgressNotify {

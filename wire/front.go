@@ -54,6 +54,7 @@ func (f *Front) Close() {
 // request is one call, or one message of a stream, handed to the owner.
 type request struct {
 	member, peer string
+	token        string // the simple token the call carries
 	msg          any
 	// answer is called once, on the owner's goroutine, with the answer or
 	// an error; it must not block.
@@ -148,6 +149,9 @@ func (f *Front) start(w *sim.World, r *request) error {
 		return f.moveLeader(w, r, msg)
 	case *pb.DefragmentRequest:
 		return f.defrag(w, r)
+	case *pb.DowngradeRequest:
+		r.answer(downgrade(w, r.member, msg))
+		return nil
 	}
 	if resp, err, ok := immediate(w, r.member, r.msg); ok {
 		r.answer(resp, err)
@@ -158,6 +162,7 @@ func (f *Front) start(w *sim.World, r *request) error {
 		r.answer(nil, err)
 		return nil
 	}
+	cmd.Req.Token = r.token
 	t := &tracked{r: r, finish: finish}
 	return f.do(w, t, cmd)
 }
@@ -190,7 +195,9 @@ func (f *Front) startWatch(w *sim.World, r *request, msg *pb.WatchCreateRequest)
 		id = r.st.nextWatch - 1
 	}
 	t := &tracked{r: r, watchID: id, filters: msg.Filters}
-	return f.do(w, t, watchCommand(msg, r.st.requireLeader))
+	cmd := watchCommand(msg, r.st.requireLeader)
+	cmd.Req.Token = r.token
+	return f.do(w, t, cmd)
 }
 
 // cancelAll gives up on every open request that which picks.
@@ -414,6 +421,11 @@ func (f *Front) deliverWatch(t *tracked) bool {
 	}
 	switch {
 	case op.Canceled:
+	case sim.WatchRefused(op):
+		// etcd's isWatchPermitted refusal: created and canceled at once,
+		// with no watch ID, the error as the reason.
+		st.send(&pb.WatchResponse{Header: op.Header(), WatchId: -1, Created: true, Canceled: true,
+			CancelReason: failed(op).Error()}, nil)
 	case op.CompactRevision() > 0:
 		if !t.created {
 			st.send(&pb.WatchResponse{Header: op.Header(), WatchId: t.watchID, Created: true}, nil)

@@ -99,6 +99,7 @@ func (s *Server) start(e *endpoint) error {
 	pb.RegisterLeaseServer(srv, h)
 	pb.RegisterClusterServer(srv, h)
 	pb.RegisterMaintenanceServer(srv, h)
+	pb.RegisterAuthServer(srv, h)
 	e.srv, e.ln = srv, ln
 	go func() { _ = srv.Serve(&gatedListener{Listener: ln, gate: e.gate}) }()
 	return nil
@@ -215,6 +216,7 @@ type handler struct {
 	pb.UnimplementedLeaseServer
 	pb.UnimplementedClusterServer
 	pb.UnimplementedMaintenanceServer
+	pb.UnimplementedAuthServer
 	front  *Front
 	member string
 }
@@ -227,6 +229,24 @@ func peerAddr(ctx context.Context) string {
 	return "unknown"
 }
 
+// tokenOf is the simple token a call carries in its gRPC metadata, as
+// etcd's AuthInfoFromCtx reads it ("token", or grpc-gateway's
+// "authorization"); "" for none.
+func tokenOf(ctx context.Context) string {
+	md, ok := metadata.FromIncomingContext(ctx)
+	if !ok {
+		return ""
+	}
+	ts := md.Get(rpctypes.TokenFieldNameGRPC)
+	if len(ts) == 0 {
+		ts = md.Get(rpctypes.TokenFieldNameSwagger)
+	}
+	if len(ts) == 0 {
+		return ""
+	}
+	return ts[0]
+}
+
 // call hands a unary request to the owner and waits for its answer; if
 // the client gives up first, the owner is told.
 func call[Resp any](h *handler, ctx context.Context, msg any) (Resp, error) {
@@ -236,7 +256,7 @@ func call[Resp any](h *handler, ctx context.Context, msg any) (Resp, error) {
 	var err error
 	var mu sync.Mutex
 	gone := false // the caller has given up: an answer still to come is thrown away
-	r := &request{member: h.member, peer: peerAddr(ctx), msg: msg}
+	r := &request{member: h.member, peer: peerAddr(ctx), msg: msg, token: tokenOf(ctx)}
 	r.answer = func(a any, e error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -357,8 +377,82 @@ func (h *handler) HashKV(ctx context.Context, r *pb.HashKVRequest) (*pb.HashKVRe
 	return call[*pb.HashKVResponse](h, ctx, r)
 }
 
+func (h *handler) Downgrade(ctx context.Context, r *pb.DowngradeRequest) (*pb.DowngradeResponse, error) {
+	return call[*pb.DowngradeResponse](h, ctx, r)
+}
+
 func (h *handler) MoveLeader(ctx context.Context, r *pb.MoveLeaderRequest) (*pb.MoveLeaderResponse, error) {
 	return call[*pb.MoveLeaderResponse](h, ctx, r)
+}
+
+// The Auth service: every call goes through raft (translate.go's authCommand).
+
+func (h *handler) AuthEnable(ctx context.Context, r *pb.AuthEnableRequest) (*pb.AuthEnableResponse, error) {
+	return call[*pb.AuthEnableResponse](h, ctx, r)
+}
+
+func (h *handler) AuthDisable(ctx context.Context, r *pb.AuthDisableRequest) (*pb.AuthDisableResponse, error) {
+	return call[*pb.AuthDisableResponse](h, ctx, r)
+}
+
+func (h *handler) AuthStatus(ctx context.Context, r *pb.AuthStatusRequest) (*pb.AuthStatusResponse, error) {
+	return call[*pb.AuthStatusResponse](h, ctx, r)
+}
+
+func (h *handler) Authenticate(ctx context.Context, r *pb.AuthenticateRequest) (*pb.AuthenticateResponse, error) {
+	return call[*pb.AuthenticateResponse](h, ctx, r)
+}
+
+func (h *handler) UserAdd(ctx context.Context, r *pb.AuthUserAddRequest) (*pb.AuthUserAddResponse, error) {
+	return call[*pb.AuthUserAddResponse](h, ctx, r)
+}
+
+func (h *handler) UserGet(ctx context.Context, r *pb.AuthUserGetRequest) (*pb.AuthUserGetResponse, error) {
+	return call[*pb.AuthUserGetResponse](h, ctx, r)
+}
+
+func (h *handler) UserList(ctx context.Context, r *pb.AuthUserListRequest) (*pb.AuthUserListResponse, error) {
+	return call[*pb.AuthUserListResponse](h, ctx, r)
+}
+
+func (h *handler) UserDelete(ctx context.Context, r *pb.AuthUserDeleteRequest) (*pb.AuthUserDeleteResponse, error) {
+	return call[*pb.AuthUserDeleteResponse](h, ctx, r)
+}
+
+func (h *handler) UserChangePassword(ctx context.Context, r *pb.AuthUserChangePasswordRequest) (*pb.AuthUserChangePasswordResponse, error) {
+	return call[*pb.AuthUserChangePasswordResponse](h, ctx, r)
+}
+
+func (h *handler) UserGrantRole(ctx context.Context, r *pb.AuthUserGrantRoleRequest) (*pb.AuthUserGrantRoleResponse, error) {
+	return call[*pb.AuthUserGrantRoleResponse](h, ctx, r)
+}
+
+func (h *handler) UserRevokeRole(ctx context.Context, r *pb.AuthUserRevokeRoleRequest) (*pb.AuthUserRevokeRoleResponse, error) {
+	return call[*pb.AuthUserRevokeRoleResponse](h, ctx, r)
+}
+
+func (h *handler) RoleAdd(ctx context.Context, r *pb.AuthRoleAddRequest) (*pb.AuthRoleAddResponse, error) {
+	return call[*pb.AuthRoleAddResponse](h, ctx, r)
+}
+
+func (h *handler) RoleGet(ctx context.Context, r *pb.AuthRoleGetRequest) (*pb.AuthRoleGetResponse, error) {
+	return call[*pb.AuthRoleGetResponse](h, ctx, r)
+}
+
+func (h *handler) RoleList(ctx context.Context, r *pb.AuthRoleListRequest) (*pb.AuthRoleListResponse, error) {
+	return call[*pb.AuthRoleListResponse](h, ctx, r)
+}
+
+func (h *handler) RoleDelete(ctx context.Context, r *pb.AuthRoleDeleteRequest) (*pb.AuthRoleDeleteResponse, error) {
+	return call[*pb.AuthRoleDeleteResponse](h, ctx, r)
+}
+
+func (h *handler) RoleGrantPermission(ctx context.Context, r *pb.AuthRoleGrantPermissionRequest) (*pb.AuthRoleGrantPermissionResponse, error) {
+	return call[*pb.AuthRoleGrantPermissionResponse](h, ctx, r)
+}
+
+func (h *handler) RoleRevokePermission(ctx context.Context, r *pb.AuthRoleRevokePermissionRequest) (*pb.AuthRoleRevokePermissionResponse, error) {
+	return call[*pb.AuthRoleRevokePermissionResponse](h, ctx, r)
 }
 
 // Snapshot streams the member's backend as etcd's does: the database in
@@ -421,6 +515,7 @@ func discard(a any) {
 // queue, so that the owner never waits for a slow client.
 type stream struct {
 	member, peer  string
+	token         string // the simple token of the stream's metadata
 	requireLeader bool
 	nextWatch     int64 // owner's side only
 
@@ -436,7 +531,7 @@ type streamOut struct {
 }
 
 func newStream(ctx context.Context, member string) *stream {
-	st := &stream{member: member, peer: peerAddr(ctx), wake: make(chan struct{}, 1)}
+	st := &stream{member: member, peer: peerAddr(ctx), token: tokenOf(ctx), wake: make(chan struct{}, 1)}
 	if md, ok := metadata.FromIncomingContext(ctx); ok {
 		// clientv3's WithRequireLeader (etcdctl watch sets it).
 		for _, v := range md.Get(rpctypes.MetadataRequireLeaderKey) {
@@ -510,7 +605,7 @@ func (h *handler) serveStream(ctx context.Context, st *stream, recv func() (any,
 			if msg == nil {
 				continue
 			}
-			r := &request{member: h.member, peer: st.peer, msg: msg, st: st}
+			r := &request{member: h.member, peer: st.peer, msg: msg, st: st, token: st.token}
 			r.answer = func(resp any, err error) { st.send(resp, err) }
 			select {
 			case h.front.inbox <- r:

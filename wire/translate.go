@@ -49,6 +49,9 @@ type finisher func(w *sim.World, op *sim.Op) (any, error)
 // etcd's own request, and answers with etcd's own response (Op.Resp),
 // its header filled in.
 func command(w *sim.World, member string, msg any) (sim.Command, finisher, error) {
+	if cmd, fin, err, ok := authCommand(w, member, msg); ok {
+		return cmd, fin, err
+	}
 	switch r := msg.(type) {
 	case *pb.RangeRequest:
 		if err := checkRange(r); err != nil {

@@ -1,0 +1,116 @@
+package sim
+
+import (
+	"encoding/base64"
+	"strconv"
+
+	"github.com/raftsim/raftsim/server"
+)
+
+// etcd's auth at a member: what the server layer's auth store
+// (server.AuthStore) needs of the world. An Auth service call is an
+// OpAuth, proposed and applied as any write; the checks of a key-value
+// request are the apply path's for writes (server.KV.Apply) and, for a
+// read, the member's as it answers it (readPermitted), as etcd's
+// doSerialize does after the read index.
+
+// readPermitted is etcd's doSerialize check for a read the member answers
+// (a get, a transaction that writes nothing): the request's token
+// resolved at the member, then the user's read permission.
+func (m *member) readPermitted(op *Op) string {
+	as := m.kv.Auth
+	if !as.Enabled() {
+		return ""
+	}
+	ai, why := as.Info(op.Req.Token, m.localNow())
+	if why != "" {
+		return why
+	}
+	switch {
+	case op.Req.Range != nil:
+		return as.IsRangePermitted(ai, op.Req.Range.Key, op.Req.Range.RangeEnd)
+	case op.Req.Txn != nil:
+		return as.IsTxnPermitted(ai, op.Req.Txn)
+	}
+	return ""
+}
+
+// watchPermitted is etcd's isWatchPermitted, as the member creates a
+// watch: the stream's token resolved, then the user's read permission on
+// the watched range. etcd answers a refusal with a created and canceled
+// response whose cancel reason is the error (wire, WatchRefused).
+func (m *member) watchPermitted(op *Op) string {
+	as := m.kv.Auth
+	if !as.Enabled() {
+		return ""
+	}
+	ai, why := as.Info(op.Req.Token, m.localNow())
+	if why != "" {
+		return why
+	}
+	return as.IsRangePermitted(ai, op.Req.Watch.Key, op.Req.Watch.RangeEnd)
+}
+
+// WatchRefused reports whether a watch failed because auth refused it
+// (watchPermitted), which etcd answers as a canceled watch, not an error
+// of the stream.
+func WatchRefused(op *Op) bool {
+	if op.Kind != OpWatch || op.Status != OpError {
+		return false
+	}
+	switch op.Err {
+	case server.ErrPermissionDenied, server.ErrUserEmpty, server.ErrInvalidAuthToken, server.ErrAuthOldRevision:
+		return true
+	}
+	return false
+}
+
+// CheckPassword is what etcd's Authenticate checks at the member that
+// receives it before anything goes to raft (AuthStore.CheckPassword): ""
+// when the password is the user's, else the error the client gets.
+func (w *World) CheckPassword(member, user, password string) string {
+	m := w.byName[member]
+	if m == nil || !m.up {
+		return server.ErrAuthNotEnabled
+	}
+	return m.kv.Auth.CheckPassword(user, password)
+}
+
+// authStream is the seeded stream a salt or a token prefix is drawn from:
+// one for each command of the log, so that what a command carries (a
+// bcrypt hash, a token prefix) is the same in every run of the same
+// session, and a replay, which finds them in the commands, draws none.
+func (w *World) authStream(what string) func(n int) int {
+	r := stream(w.cfg.Seed, "auth/"+what+"/"+strconv.Itoa(w.CommandCount()))
+	return func(n int) int { return r.IntN(n) }
+}
+
+// HashPassword hashes a password as etcd's UserAdd and UserChangePassword
+// do at the member that receives them (bcrypt at etcd's default cost),
+// with a salt from the world's seeded entropy: the command carries the
+// hash, base64 as etcd's raft entry does, never the password.
+func (w *World) HashPassword(password string) (string, error) {
+	var salt [16]byte
+	draw := w.authStream("salt")
+	for i := range salt {
+		salt[i] = byte(draw(256))
+	}
+	h, err := server.HashPassword([]byte(password), server.BcryptCost, salt)
+	if err != nil {
+		return "", err
+	}
+	return base64Std(h), nil
+}
+
+// TokenPrefix draws a simple token's prefix, as etcd's Authenticate does
+// before it proposes (genTokenPrefix), from the world's seeded entropy.
+func (w *World) TokenPrefix() string { return server.SimpleTokenPrefix(w.authStream("token")) }
+
+// AuthEnabled reports whether auth is enabled at the member (as it has
+// applied it).
+func (w *World) AuthEnabled(member string) bool {
+	m := w.byName[member]
+	return m != nil && m.kv != nil && m.kv.Auth.Enabled()
+}
+
+func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
