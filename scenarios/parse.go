@@ -35,6 +35,8 @@ type parser struct {
 	membersOK bool
 	// memberPos is where each name of a members: list is.
 	memberPos []Pos
+	// snapshotPos is where snapshot_every is, if it is given.
+	snapshotPos Pos
 }
 
 var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps", "bugs"}
