@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui test-classroom test-classroom-slice bench bench-ratio bench-gui screens-same bench-experiment limits fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
+.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui test-classroom test-classroom-slice bench bench-ratio bench-gui screens-same bench-experiment limits limits-swarm fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -119,6 +119,14 @@ bench-memory:
 # most of an hour.
 limits:
 	RAFTSIM_LIMITS=full $(GO) test -count=1 -run '^TestLimits$$' -timeout 3h -v ./cmd/raftsim/ | grep -E 'limits_test|^(--- |ok|FAIL)'
+
+# limits-swarm runs TestLimitsSwarm for LIMITS_SWARM (1m, as CI runs it;
+# 1h by hand): seeded hostile combinations around every limit and odd
+# output paths, each refused up front or finishing within its budget.
+# LIMITS_SWARM_SEED replays a seed. make test skips it.
+LIMITS_SWARM ?= 1m
+limits-swarm:
+	RAFTSIM_LIMITS_SWARM=$(LIMITS_SWARM) RAFTSIM_LIMITS_SWARM_SEED=$(LIMITS_SWARM_SEED) $(GO) test -count=1 -run '^TestLimitsSwarm$$' -timeout 3h -v ./cmd/raftsim/ | grep -E 'limitswarm_test.go:(76|106)|^(--- |ok|FAIL)|Error'
 
 # The fuzz targets, as package:target. fuzz-short runs each for a few
 # seconds (CI does); fuzz runs each for FUZZTIME, one after the other.

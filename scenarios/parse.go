@@ -40,6 +40,8 @@ type parser struct {
 	memberPos []Pos
 	// stepsNode is the steps: of the file, read after its head.
 	stepsNode *yaml.Node
+	// snapshotPos is where snapshot_every is, if it is given.
+	snapshotPos Pos
 }
 
 var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps", "bugs", "session"}

@@ -134,6 +134,7 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 		p.quota(v, c)
 	}
 	if v := f.get("snapshot_every"); v != nil {
+		p.snapshotPos = p.pos(v)
 		if u, ok := p.uint(v, "snapshot_every"); ok {
 			c.SnapshotEvery = u
 		}

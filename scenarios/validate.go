@@ -28,6 +28,8 @@ type validator struct {
 
 	loadRequests int // what the load steps so far send
 	loadRate     int // their rates, added up
+	loadKeys     int // their keys, added up
+	writes       int // the steps that write: puts, deletes, transactions
 
 	// onScreen is the narrative step on screen (the latest), whose shows:
 	// are checked when it leaves the screen: at the next narrative step,
@@ -99,6 +101,14 @@ func (p *parser) validate(s *Scenario) {
 		}
 	}
 	v.timing()
+	for _, st := range s.Steps {
+		if st.Kind == StepPut || st.Kind == StepDelete || st.Kind == StepTxn {
+			v.writes++
+		}
+	}
+	if most, why := sim.LoadLimit(&s.Config, 0, 0, v.writes); most < 0 {
+		p.errorf(p.snapshotPos, "snapshot_every: %d: the %d steps that write are too many (%s)", s.Config.SnapshotEvery, v.writes, why)
+	}
 	for i := range s.Steps {
 		if st := &s.Steps[i]; st.Kind.Narrative() {
 			v.shows(st)
@@ -283,7 +293,8 @@ func (v *validator) step(st *Step) {
 		if st.Load != nil && st.Load.For > 0 {
 			v.loadRequests += sim.LoadRequests(st.Load.For, st.Load.Rate)
 			v.loadRate += st.Load.Rate
-			if most, why := sim.LoadRequestLimit(&v.s.Config, v.loadRate); v.loadRequests > most {
+			v.loadKeys += st.Load.Keys
+			if most, why := sim.LoadLimit(&v.s.Config, v.loadRate, v.loadKeys, v.writes); v.loadRequests > most {
 				if why == "" {
 					why = "each is kept for the linearizability check"
 				}

@@ -121,11 +121,12 @@ func (w *World) checkLoad(s *LoadSpec) error {
 		return fmt.Errorf("load: the mix needs a weight above zero, and none below")
 	}
 	n := LoadRequests(s.For, s.Rate)
-	rate := s.Rate
+	rate, keys := s.Rate, s.Keys
 	for _, l := range w.loads {
 		rate += l.spec.Rate
+		keys += l.spec.Keys
 	}
-	if most, why := LoadRequestLimit(&w.cfg, rate); w.loadRequests+n > most {
+	if most, why := LoadLimit(&w.cfg, rate, keys, 0); w.loadRequests+n > most {
 		if why != "" {
 			why = " (" + why + ")"
 		}

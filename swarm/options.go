@@ -107,6 +107,13 @@ const (
 	MaxMembers     = 9
 	MaxDuration    = time.Hour
 	MaxRequestRate = 1000
+	// MaxRequests bounds Duration (in seconds) × RequestsPerSecond, the
+	// most requests a seed's workload may draw on average: a seed's steps
+	// are made before it runs, and each request costs its run about 10 kB
+	// (36s at 1000 a second, seed 76 of the 36,000 allowed, drew 32,485
+	// requests and peaked at 343 MB; docs/swarm.md). 1h at 1000 a second
+	// ran out of memory in the generator (issue 29).
+	MaxRequests = 36_000
 )
 
 // Check reports the first option out of range.
@@ -124,6 +131,12 @@ func (o Options) Check() error {
 	}
 	if o.RequestsPerSecond < 0 || o.RequestsPerSecond > MaxRequestRate {
 		return fmt.Errorf("--rate: %d is not from 0 to %d requests a second", o.RequestsPerSecond, MaxRequestRate)
+	}
+	// In milliseconds, as a duration from 1s to 1h times a rate up to
+	// 1000 fits an int64 exactly.
+	if n := int64(o.Duration/time.Millisecond) * int64(o.RequestsPerSecond); n > MaxRequests*1000 {
+		return fmt.Errorf("--duration %s with --rate %d: up to %d requests a seed, more than %d, the most a seed may draw (--duration in seconds times --rate): shorten --duration or lower --rate",
+			o.Duration, o.RequestsPerSecond, (n+999)/1000, MaxRequests)
 	}
 	return nil
 }

@@ -53,10 +53,21 @@ func TestLimits(t *testing.T) {
 	traceHours := pick(10, 1)
 	snapshotMB := pick(1024, 100) // a Kubernetes-shaped snapshot (issue 30)
 
-	var clients []string
+	var clients, wideClients []string
+	var all []string
+	for i := range scenarios.MaxMembers {
+		all = append(all, fmt.Sprintf("n%d", i+1))
+	}
 	for i := range scenarios.MaxClients {
 		clients = append(clients, fmt.Sprintf("{name: c%d, endpoints: [n1, n2, n3]}", i))
+		wideClients = append(wideClients, fmt.Sprintf("{name: c%d, endpoints: [%s]}", i, strings.Join(all, ", ")))
 	}
+	// The combined limits' worst cases (sim.LoadLimit): 3 × 400,000
+	// requests shared out among 99 members, and snapshot_every: 1 with
+	// 3 members; the swarm's duration times its rate.
+	manyMembers := pick(3*sim.MaxLoadRequestsUncompacted/scenarios.MaxMembers, 100)
+	snapEvery1 := pick(10_000, 1000)
+	swarmFor := time.Duration(pick(36, 2)) * time.Second // at 1000 a second
 	// A file of MaxSteps steps, as near MaxFileBytes as they fit.
 	var steps strings.Builder
 	pad := strings.Repeat("v", scenarios.MaxFileBytes/scenarios.MaxSteps-45)
@@ -98,6 +109,25 @@ func TestLimits(t *testing.T) {
 		{name: fmt.Sprintf("%d members", scenarios.MaxMembers),
 			scenario: fmt.Sprintf("name: m\ncluster: {members: %d}\nsteps:\n  - expect: {leader: any, within: 30s}\n  - put: {via: n1, key: k, value: v, as: w}\n  - expect: {op: {w: ok}, within: 10s}\n", scenarios.MaxMembers),
 			args:     []string{"run", "-q", "s.yaml"}},
+		// The worst combinations the combined limits allow (sim.LoadLimit).
+		{name: fmt.Sprintf("%d members, a load of %d requests", scenarios.MaxMembers, manyMembers),
+			scenario: fmt.Sprintf("name: m\ncluster: {members: %d}\nsteps:\n  - expect: {leader: any, within: 30s}\n  - load: {for: %dms, rate: 1000, keys: %d, mix: {put: 1}}\n  - wait: 1s\n",
+				scenarios.MaxMembers, manyMembers, sim.MaxLoadKeys),
+			args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("5 members, a load of %d requests", uncompacted),
+			scenario: fmt.Sprintf("name: l\ncluster: {members: 5}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: %s, rate: %d, keys: %d, mix: {put: 1}}\n  - wait: 1s\n",
+				time.Duration(uncompacted)*time.Second/sim.MaxLoadRate, sim.MaxLoadRate, sim.MaxLoadKeys),
+			args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("snapshot_every 1, a load of %d requests", snapEvery1),
+			scenario: fmt.Sprintf("name: s\ncluster: {members: 3, snapshot_every: 1}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: %dms, rate: 1000, keys: %d, mix: {put: 1}}\n  - wait: 1s\n",
+				snapEvery1, sim.MaxLoadKeys),
+			args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("%d clients on %d members", scenarios.MaxClients, scenarios.MaxMembers),
+			scenario: fmt.Sprintf("name: c\ncluster: {members: %d}\nclients: [%s]\nsteps:\n  - expect: {leader: any, within: 30s}\n  - load: {for: 10s, rate: %d, keys: 100, mix: {put: 1, get: 1}}\n",
+				scenarios.MaxMembers, strings.Join(wideClients, ", "), clientRate/10),
+			args: []string{"run", "-q", "s.yaml"}},
+		{name: fmt.Sprintf("swarm seed 76 for %s at %d a second", swarmFor, swarm.MaxRequestRate),
+			args: []string{"swarm", "--seeds", "76", "--duration", swarmFor.String(), "--rate", fmt.Sprint(swarm.MaxRequestRate), "--workers", "1", "--no-shrink"}},
 		{name: fmt.Sprintf("%d clients", scenarios.MaxClients),
 			scenario: fmt.Sprintf("name: c\ncluster: {members: 3}\nclients: [%s]\nsteps:\n  - expect: {leader: any, within: 5s}\n  - load: {for: 10s, rate: %d, keys: 100, mix: {put: 1, get: 1}}\n",
 				strings.Join(clients, ", "), clientRate),

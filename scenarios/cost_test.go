@@ -1,0 +1,54 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestCombinedLimitsAreRefused: the inputs of issue 29 that each limit let
+// through alone, but whose combination did not finish (snapshot_every: 1
+// with a load: 8,000 puts took 29.6 s and 400,000 would take a day; 99
+// members with 30,000 puts passed 1 GiB and 90 s), are refused before the
+// run, with their position and the rule named; the same at the bound is
+// accepted.
+func TestCombinedLimitsAreRefused(t *testing.T) {
+	load := func(cluster string, requests int) string {
+		return fmt.Sprintf("name: c\ncluster: {%s}\nsteps:\n  - expect: {leader: any, within: 30s}\n  - load: {for: %dms, rate: 1000, keys: 1000000, mix: {put: 1}}\n",
+			cluster, requests)
+	}
+	puts := func(cluster string, n int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "name: c\ncluster: {%s}\nsteps:\n", cluster)
+		for i := range n {
+			fmt.Fprintf(&b, "  - put: {via: n1, key: k%d, value: v}\n", i)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, file string
+		err        string // "" if it is accepted
+	}{
+		{"snapshot_every 1, 400,000 puts", load("members: 3, snapshot_every: 1", 400_000), "c.yaml:5:5: load: its loads would send 400000 requests by here; a run may send at most 10000 (snapshot_every: 1 with 3 members"},
+		{"snapshot_every 1, 8,000 puts", load("members: 3, snapshot_every: 1", 8_000), ""},
+		{"snapshot_every 1, 10,000 puts", load("members: 3, snapshot_every: 1", 10_000), ""},
+		{"snapshot_every 1, 10,001 puts", load("members: 3, snapshot_every: 1", 10_001), "a run may send at most 10000 (snapshot_every: 1"},
+		{"snapshot_every 1, 5 members, 10,000 puts", load("members: 5, snapshot_every: 1", 10_000), "a run may send at most 7745 (snapshot_every: 1 with 5 members"},
+		{"snapshot_every 100, 99 members, 30,000 puts", load("members: 99, snapshot_every: 100", 30_000), "a run may send at most 12121 (with 99 members"},
+		{"99 members, 30,000 puts", load("members: 99", 30_000), "c.yaml:5:5: load: its loads would send 30000 requests by here; a run may send at most 12121 (with 99 members"},
+		{"99 members, 12,121 puts", load("members: 99", 12_121), ""},
+		{"3 members, 400,000 puts", load("members: 3", 400_000), ""},
+		{"5 members, 400,000 puts", load("members: 5", 400_000), ""},
+		{"6 members, 200,001 puts", load("members: 6", 200_001), "a run may send at most 200000 (with 6 members"},
+		{"snapshot_every 1, 99 members, 2,000 put steps", puts("members: 99, snapshot_every: 1", 2_000), "c.yaml:2:40: snapshot_every: 1: the 2000 steps that write are too many (snapshot_every: 1 with 99 members"},
+		{"snapshot_every 1, 99 members, 1,700 put steps", puts("members: 99, snapshot_every: 1", 1_700), ""},
+	} {
+		_, err := Parse("c.yaml", []byte(tc.file))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v, want it accepted", tc.name, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
+		}
+	}
+}
