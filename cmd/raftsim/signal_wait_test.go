@@ -98,3 +98,19 @@ func TestServeConsoleWaitInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// A world that has fallen behind the wall clock: a load of 10,000
+// requests a second at ten times the wall clock's pace is more than the
+// world can do, so each advance to the wall clock's instant has more to
+// do than the one before, and the signal was seen only between them.
+func TestServeFallenBehindInterrupted(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		dir := t.TempDir()
+		sc := servedScenario(t, dir)
+		p := startRaftsim(t, dir, "load --for 40s --rate 10000\n", "serve", sc, "--rate", "10", "--save", "s.yaml")
+		p.waitUntil(t, "serve serves", func() bool { return strings.Contains(p.read(t, p.stdout), "time runs at") })
+		p.waitUntil(t, "the load is well under way", cpuAtLeast(p.cmd.Process.Pid, 4*time.Second))
+		code, _ := p.interruptTimed(t, sig)
+		checkServeKept(t, p, dir, sig, code)
+	}
+}
