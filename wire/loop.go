@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -26,7 +27,8 @@ type LoopOptions struct {
 	// no more). Either may be nil.
 	Console Console
 	Lines   <-chan string
-	// Stop ends the loop (a signal).
+	// Stop ends the loop (a signal), between two instants of the world,
+	// even one that has fallen behind the wall clock.
 	Stop <-chan struct{}
 	// Tick, if set, is called after each advance of the world, on the
 	// owner's goroutine (tests inject faults through it).
@@ -59,8 +61,20 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 		return t
 	}
 	follow := func() error { return s.Follow(w) }
+	// stopped reports whether Stop has come. A world that has fallen
+	// behind the wall clock (more load than it can simulate in real time)
+	// has more to do at each advance than at the one before, so advance
+	// asks between instants, not only the loop between advances.
+	stopped := func() bool {
+		select {
+		case <-opts.Stop:
+			return true
+		default:
+			return false
+		}
+	}
 	// advance runs the world to the wall clock's instant, answering as it
-	// goes.
+	// goes; at Stop it returns errStopped, between two instants.
 	advance := func() error {
 		if opts.Log != nil {
 			if err := opts.Log(w); err != nil {
@@ -68,7 +82,7 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 			}
 		}
 		target := now()
-		for {
+		for n := 1; ; n++ {
 			next, ok := w.NextEventAt()
 			if !ok || next > target {
 				break
@@ -77,6 +91,15 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 				return err
 			}
 			f.Deliver(w)
+			if stopped() {
+				return errStopped
+			}
+			if opts.Console != nil && n%pollEvery == 0 {
+				// A long advance prints as it goes, and the console
+				// gives back the history it has done with (a session
+				// that forgets it), rather than all of it at the end.
+				opts.Console.Poll()
+			}
 		}
 		if err := w.RunUntil(target); err != nil {
 			return err
@@ -101,7 +124,7 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 	defer timer.Stop()
 	for {
 		if err := advance(); err != nil {
-			return err
+			return stopErr(err)
 		}
 		wait := 100 * time.Millisecond
 		if next, ok := w.NextEventAt(); ok {
@@ -114,7 +137,7 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 		case <-timer.C:
 		case m := <-f.Inbox():
 			if err := advance(); err != nil {
-				return err
+				return stopErr(err)
 			}
 			if err := f.Take(w, m); err != nil {
 				return err
@@ -125,7 +148,7 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 				continue
 			}
 			if err := advance(); err != nil {
-				return err
+				return stopErr(err)
 			}
 			if opts.Console != nil {
 				if err := opts.Console.Exec(line); err != nil {
@@ -140,6 +163,21 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 			}
 		}
 	}
+}
+
+// pollEvery is how many instants a long advance runs between calls of
+// Console.Poll.
+const pollEvery = 256
+
+// errStopped is how advance says Stop came, which ends Loop without an
+// error.
+var errStopped = errors.New("stopped")
+
+func stopErr(err error) error {
+	if err == errStopped {
+		return nil
+	}
+	return err
 }
 
 // StartCluster runs w until the cluster has started (sim.World.Started),

@@ -74,6 +74,10 @@ type host struct {
 }
 
 func run(args []string, stdout, stderr io.Writer, hs host) int {
+	// Caught from the start, so that a signal while the window loads its
+	// fonts is not lost (see below for what it does).
+	sig := interrupt.Catch()
+	defer sig.Stop()
 	fs, fl := guiflags.New(stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -235,14 +239,14 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 	rd := render.NewRenderer(fonts, title)
 	rd.ExtraHelp = []render.HelpSection{render.PresenterHelp(lang)}
 	rd.Baseline = fl.BenchBase
-	var sig *interrupt.Catcher
-	if wired != nil {
-		// Ctrl-C or SIGTERM closes the window, which saves the session
-		// (the deferred wired.close), as the headless serve does.
-		sig = interrupt.Catch()
-		defer sig.Stop()
-		opt.Stop = sig.Done()
-	}
+	// Ctrl-C or SIGTERM closes the window, as every interrupted command
+	// ends (exit 130): a seek far ahead (--start-at, a link's t=) or a
+	// long wait in the command box stops at the next instant, a shot due
+	// is taken of what is on screen, and the session is kept (interrupted
+	// below; raftsim serve --window saves it in the deferred wired.close,
+	// as the headless serve does).
+	opt.Stop = sig.Done()
+	app.S.Stop = sig.Interrupted
 	if hs.options != nil {
 		hs.options(app, &opt)
 	}
@@ -250,11 +254,15 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 	if fl.StartAt > 0 {
 		// The moment a link (or --start-at) names, before the first
 		// frame, paused there.
-		if err := g.PlayTo(sim.Time(fl.StartAt)); err != nil {
+		err := g.PlayTo(sim.Time(fl.StartAt))
+		app.Playing = false
+		if sig.Interrupted() {
+			return interrupted(sig, app, wired == nil, hs, fl.SaveDir, fmt.Sprintf("while it sought %s", fl.StartAt), stderr)
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, "raftsim-gui: --start-at:", err)
 			return exitBadInput
 		}
-		app.Playing = false
 	}
 	if fl.CPUProfile != "" {
 		stop, err := hs.profile(fl.CPUProfile)
@@ -276,9 +284,32 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 		fmt.Fprintf(stdout, "wrote %s at virtual time %s (font: %s)\n", fl.Out, app.S.Now(), fonts.Name)
 	}
 	if sig.Interrupted() {
-		return interrupt.ExitCode // as the headless serve exits; the session is saved on the way out
+		return interrupted(sig, app, wired == nil, hs, fl.SaveDir, "", stderr)
 	}
 	return exitOK
+}
+
+// interrupted ends a window that SIGINT or SIGTERM closed: it says so,
+// and keeps the session (save: as s saves it, if it holds a command; a
+// served session is saved by serve's own close), exit 130.
+func interrupted(sig *interrupt.Catcher, app *ui.App, save bool, hs host, dir, doing string, stderr io.Writer) int {
+	msg := fmt.Sprintf("raftsim-gui: %v at virtual time %s", sig.Err(), app.S.Now())
+	if doing != "" {
+		msg += " " + doing
+	}
+	switch {
+	case !save:
+	case len(app.S.Commands()) == 0 || app.Lesson != nil:
+		msg += "; nothing to save (the session has no command of yours)"
+	default:
+		if name, err := hs.save(app.S, dir); err != nil {
+			msg += "; the session could not be saved: " + err.Error()
+		} else {
+			msg += "; the session is saved in " + name
+		}
+	}
+	fmt.Fprintln(stderr, msg)
+	return interrupt.ExitCode
 }
 
 func parseSize(s string) (int, int, error) {

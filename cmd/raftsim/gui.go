@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 	"github.com/raftsim/raftsim/interrupt"
@@ -76,7 +77,12 @@ func startGUI(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return badInput("raftsim: %v", err)
 		}
 	}
-	return runGUI(args, stdin, stdout, stderr, nil, false)
+	// The window ends itself on SIGINT or SIGTERM (exit 130, its session
+	// kept): raftsim passes them on, so that kill PID of raftsim does not
+	// leave the window running without it.
+	sig := interrupt.Catch()
+	defer sig.Stop()
+	return runGUI(args, stdin, stdout, stderr, sig, true)
 }
 
 // runGUIUntil is startGUI for a window that works on its own (export's
@@ -153,7 +159,11 @@ func runGUI(args []string, stdin io.Reader, stdout, stderr io.Writer, stop *inte
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		return &exitError{code: ee.ExitCode(), err: errors.New("")}
+		code := ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal()) // as a shell reports a window a signal killed (a second Ctrl-C)
+		}
+		return &exitError{code: code, err: errors.New("")}
 	}
 	if err != nil {
 		return &exitError{code: exitNoDisplay, err: fmt.Errorf("raftsim: starting %s: %w", bin, err)}

@@ -139,7 +139,10 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer sig.Stop()
 	lines := make(chan string)
 	go readLines(stdin, lines)
-	c := console.New(w, console.Options{Out: stdout, Mode: console.Async, ForgetHistory: *tracePath == ""})
+	// The console's wait and tick let virtual time pass themselves (in
+	// Async mode with no Advance): a signal stops them between instants,
+	// and then the loop, which sees it too.
+	c := console.New(w, console.Options{Out: stdout, Mode: console.Async, ForgetHistory: *tracePath == "", Interrupt: sig})
 	runErr := wire.Loop(w, front, srv, wire.LoopOptions{Rate: *rate, Console: c, Lines: lines, Stop: sig.Done(), Log: sess.log})
 	if errors.Is(runErr, console.ErrQuit) {
 		runErr = nil

@@ -30,6 +30,14 @@ type Session struct {
 	driver Driver
 	dw     *sim.World // the driver's world, kept while the session looks at the past
 
+	// Stop, if set, is asked between instants of virtual time while the
+	// session runs its own world forwards (AdvanceTo, a seek ahead): when
+	// it says true, AdvanceTo returns ErrStopped at the instant reached.
+	// The window sets it to whether SIGINT or SIGTERM has come, so that a
+	// seek far ahead or a command box's long wait ends on a signal. A
+	// scenario's driver runs on its own (not asked).
+	Stop func() bool
+
 	marks   []Mark // timeline marks of the world's history up to Now
 	future  []Mark // marks of this branch after Now, from before a seek back
 	scanned int    // how much of the world's history marks covers
@@ -136,7 +144,7 @@ func (s *Session) AdvanceTo(t sim.Time) (paused bool, err error) {
 	}
 	for n := s.applied(); n < len(s.cmds) && s.cmds[n].At <= t; n = s.applied() {
 		c := s.cmds[n]
-		if err := s.w.RunUntil(c.At); err != nil {
+		if err := s.runUntil(c.At); err != nil {
 			return false, err
 		}
 		if _, err := s.w.Do(c); err != nil {
@@ -158,9 +166,34 @@ func (s *Session) AdvanceTo(t sim.Time) (paused bool, err error) {
 		s.rescan()
 		return s.AdvanceTo(t)
 	}
-	err = s.w.RunUntil(t)
+	err = s.runUntil(t)
 	s.head = max(s.head, s.w.Now())
 	return false, err
+}
+
+// ErrStopped is AdvanceTo's error when Session.Stop stopped it.
+var ErrStopped = errors.New("stopped by a signal")
+
+// runUntil is the world's RunUntil, asking Stop between instants: the
+// world goes through the same instants either way, so a run stopped and
+// carried on is the same run.
+func (s *Session) runUntil(t sim.Time) error {
+	if s.Stop == nil {
+		return s.w.RunUntil(t)
+	}
+	for {
+		if s.Stop() {
+			s.head = max(s.head, s.w.Now())
+			return ErrStopped
+		}
+		next, ok := s.w.NextEventAt()
+		if !ok || next > t {
+			return s.w.RunUntil(t)
+		}
+		if err := s.w.RunUntil(next); err != nil {
+			return err
+		}
+	}
 }
 
 // Schedule adds commands to the branch's future, to be applied when the
