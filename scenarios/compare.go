@@ -86,7 +86,14 @@ func ParseSetting(flag, arg string) (Setting, error) {
 // that only the settings cause (election_ticks no more than a
 // heartbeat_ticks given) is at the file's position and names the flags.
 func ParseWith(filename string, data []byte, settings []Setting) (*Scenario, error) {
-	if len(settings) == 0 {
+	return parseWith(filename, data, nil, settings)
+}
+
+// parseWith is ParseWith for one pane of a compare: lesson (pane nil: a
+// scenario without compare:). The pane's own settings come first, so that
+// a flag's for the same key wins.
+func parseWith(filename string, data []byte, pane *Pane, settings []Setting) (*Scenario, error) {
+	if len(settings) == 0 && pane == nil {
 		return Parse(filename, data)
 	}
 	for i, s := range settings {
@@ -97,6 +104,10 @@ func ParseWith(filename string, data []byte, settings []Setting) (*Scenario, err
 		}
 	}
 	p := &parser{file: filename, data: data, settings: settings}
+	if pane != nil {
+		p.inPane, p.pane = true, pane.Name
+		p.settings = slices.Concat(pane.Settings, settings)
+	}
 	sc := p.parse()
 	if len(p.errs) > 0 {
 		errs := p.errs.sort()
@@ -242,27 +253,65 @@ type Variant struct {
 	Label    string    // every compared key with its value here: "pre_vote: false, check_quorum: true"
 	Settings []Setting // the settings this run has
 	Scenario *Scenario
+	Pane     bool // a pane of a compare: lesson, as written there
 }
 
 // LoadCompare loads a scenario file or lesson (as Load) and makes the
 // runs that compare the settings: with one, the scenario as written and
 // with the setting; with two, every combination, in the order as written,
 // the first, the second, both.
+//
+// A lesson with compare: and no settings makes its panes' runs; an alias
+// (one pane of one, under its own name) compares as that pane.
 func LoadCompare(arg string, settings []Setting) ([]Variant, error) {
 	file, data, err := loadSource(arg)
+	var pane *Pane
 	if err != nil {
-		return nil, err
+		s, ok := aliasLesson(arg)
+		if !bareName(arg) || !ok {
+			return nil, err
+		}
+		if file, data, err = lessonSource(s.AliasOf); err != nil {
+			return nil, err
+		}
+		c, err := Parse(file, data)
+		if err != nil {
+			return nil, err
+		}
+		for i := range c.Panes {
+			if c.Panes[i].Lesson == arg {
+				pane = &c.Panes[i]
+			}
+		}
 	}
-	return CompareVariants(file, data, settings)
+	return compareVariants(file, data, pane, settings)
 }
 
 // CompareVariants is LoadCompare for a file's bytes.
 func CompareVariants(file string, data []byte, settings []Setting) ([]Variant, error) {
+	return compareVariants(file, data, nil, settings)
+}
+
+func compareVariants(file string, data []byte, pane *Pane, settings []Setting) ([]Variant, error) {
 	if len(settings) > 2 {
 		return nil, ErrorList{{Pos: settings[2].flagPos(1), Msg: "at most two settings can be compared (four runs)"}}
 	}
-	if _, err := Parse(file, data); err != nil {
+	base, err := parseWith(file, data, pane, nil)
+	if err != nil {
 		return nil, err
+	}
+	if pane != nil {
+		base.Name = pane.Lesson
+	}
+	if len(base.Panes) > 0 {
+		if len(settings) > 0 {
+			return nil, ErrorList{{Pos: settings[0].flagPos(1), Msg: fmt.Sprintf("%s compares its own panes (compare:); --compare is for a scenario without, or one of its panes' lessons", base.Name)}}
+		}
+		var out []Variant
+		for _, pn := range base.Panes {
+			out = append(out, Variant{Label: pn.Label.En, Settings: pn.Settings, Scenario: pn.Scenario, Pane: true})
+		}
+		return out, nil
 	}
 	var out []Variant
 	for mask := 0; mask < 1<<len(settings); mask++ {
@@ -273,12 +322,23 @@ func CompareVariants(file string, data []byte, settings []Setting) ([]Variant, e
 				with = append(with, st)
 				label = append(label, st.Label())
 			} else {
-				label = append(label, st.Key+": "+FileValue(data, st))
+				v := FileValue(data, st)
+				if pane != nil {
+					for _, ps := range pane.Settings {
+						if ps.Key == st.Key {
+							v = ps.Value
+						}
+					}
+				}
+				label = append(label, st.Key+": "+v)
 			}
 		}
-		s, err := ParseWith(file, data, with)
+		s, err := parseWith(file, data, pane, with)
 		if err != nil {
 			return nil, err
+		}
+		if pane != nil {
+			s.Name = pane.Lesson
 		}
 		out = append(out, Variant{Label: strings.Join(label, ", "), Settings: with, Scenario: s})
 	}

@@ -104,12 +104,9 @@ func (p *parser) compareLesson(root, n *yaml.Node) *Scenario {
 	if len(p.errs) > 0 {
 		return nil
 	}
-	s := panes[0].Scenario
-	for i := range panes {
-		panes[i].Scenario.Panes = nil
-	}
+	s := *panes[0].Scenario // the pane's own has no Panes
 	s.Panes = panes
-	return s
+	return &s
 }
 
 // flowText writes a list or mapping as a flow-style value.

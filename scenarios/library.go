@@ -68,7 +68,7 @@ func lessonRank(name string) string {
 	order := []string{
 		"first-election", "log-replication", "follower-forwarding", "external-failover",
 		"stale-read", "leader-crash", "split-brain", "quorum-loss", "quorum-sizes",
-		"pre-vote", "pre-vote-off", "partial-partition", "partial-partition-no-prevote",
+		"pre-vote", "pre-vote-off", "pre-vote-compare", "partial-partition", "partial-partition-no-prevote",
 		"partial-partition-no-checkquorum", "partial-partition-neither", "figure-8", "figure-8-commit",
 		"leadership-transfer", "membership", "log-compaction", "lease-read", "watch", "kubernetes-failure",
 		"disaster-recovery", "database-space-exceeded",
@@ -109,9 +109,19 @@ func lessonSource(name string) (string, []byte, error) {
 func Load(arg string) (*Scenario, error) {
 	file, data, err := loadSource(arg)
 	if err != nil {
+		if bareName(arg) {
+			if s, ok := aliasLesson(arg); ok {
+				return s, nil
+			}
+		}
 		return nil, err
 	}
 	return Parse(file, data)
+}
+
+// bareName reports whether arg may name a lesson: not a path, no .yaml.
+func bareName(arg string) bool {
+	return !strings.ContainsRune(arg, os.PathSeparator) && !strings.HasSuffix(arg, ".yaml") && !strings.HasSuffix(arg, ".yml")
 }
 
 // loadSource finds what Load parses: the file's name for positions and

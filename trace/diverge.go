@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/raftsim/raftsim/i18n"
 )
 
 // Divergence is where two runs of one scenario and seed, differing in a
@@ -93,87 +96,89 @@ func Seconds(ns int64) string {
 }
 
 // Sentence says where the runs labelled la and lb differ:
-// "from 0.128586s the runs differ: etcd-3 is candidate in term 3
-// (pre_vote: false) / is pre-candidate in term 2 (pre_vote: true)".
+// "from 0.128586s the runs differ: etcd-3 is pre-candidate in term 1
+// (pre_vote: true) / is candidate in term 2 (pre_vote: false)".
 // A nil Divergence says that they do not.
-func (d *Divergence) Sentence(la, lb string) string {
+func (d *Divergence) Sentence(la, lb string) string { return d.SentenceIn(i18n.En, la, lb) }
+
+// SentenceIn is Sentence in l.
+func (d *Divergence) SentenceIn(l i18n.Lang, la, lb string) string {
 	if d == nil {
-		return fmt.Sprintf("the runs do not differ (%s / %s): their traces are the same, event for event", la, lb)
+		return l.F("the runs do not differ (%s / %s): their traces are the same, event for event", la, lb)
 	}
 	one := func(e *Event, other *Event, label string) string {
 		if e == nil {
-			return "has ended (" + label + ")"
+			return l.F("the run has ended (%s)", label)
 		}
-		s := Describe(*e)
+		s := DescribeIn(l, *e)
 		if other != nil && e.Node != "" && e.Node == other.Node && e != d.A {
-			s = s[len(e.Node)+1:] // the member is named once
+			s = strings.TrimPrefix(strings.TrimPrefix(s, e.Node), " ") // the member is named once
 		}
 		if e.T != d.T {
-			s += " at " + Seconds(e.T)
+			s += l.F(" at %s", Seconds(e.T))
 		}
 		return s + " (" + label + ")"
 	}
-	a, b := one(d.A, d.B, la), one(d.B, d.A, lb)
-	if d.A == nil {
-		a = "the run " + a
-	}
-	return fmt.Sprintf("from %s the runs differ: %s / %s", Seconds(d.T), a, b)
+	return l.F("from %s the runs differ: %s / %s", Seconds(d.T), one(d.A, d.B, la), one(d.B, d.A, lb))
 }
 
 // Describe says what an event is, in a few words, from the trace alone:
 // "etcd-3 is candidate in term 3", "etcd-1 sends MsgVote (term 3) to etcd-2".
 // Every description begins with the event's member, if it has one.
-func Describe(e Event) string {
+func Describe(e Event) string { return DescribeIn(i18n.En, e) }
+
+// DescribeIn is Describe in l.
+func DescribeIn(l i18n.Lang, e Event) string {
 	msg := func() string {
 		if e.Msg == nil {
-			return "a message"
+			return l.T("a message")
 		}
-		s := fmt.Sprintf("%s (term %d", e.Msg.Type, e.Msg.Term)
+		more := ""
 		if e.Msg.Entries > 0 {
-			s += fmt.Sprintf(", %d entries", e.Msg.Entries)
+			more += l.F(", %d entries", e.Msg.Entries)
 		}
 		if e.Msg.Reject {
-			s += ", rejected"
+			more += l.T(", rejected")
 		}
-		return s + ")"
+		return l.F("%s (term %d%s)", e.Msg.Type, e.Msg.Term, more)
 	}
 	switch e.Ev {
 	case "send":
-		s := fmt.Sprintf("%s sends %s to %s", e.Node, msg(), e.Peer)
+		s := l.F("%s sends %s to %s", e.Node, msg(), e.Peer)
 		if e.Msg != nil && e.Msg.Arrive > 0 {
-			s += ", arriving at " + Seconds(e.Msg.Arrive)
+			s += l.F(", arriving at %s", Seconds(e.Msg.Arrive))
 		}
 		return s
 	case "deliver":
-		return fmt.Sprintf("%s receives %s from %s", e.Node, msg(), e.Peer)
+		return l.F("%s receives %s from %s", e.Node, msg(), e.Peer)
 	case "drop":
-		return fmt.Sprintf("%s's %s to %s is dropped (%s)", e.Node, msg(), e.Peer, e.Reason)
+		return l.F("%s's %s to %s is dropped (%s)", e.Node, msg(), e.Peer, e.Reason)
 	case "role":
-		s := fmt.Sprintf("%s is %s in term %d", e.Node, e.Role, e.Term)
+		s := l.F("%s is %s in term %d", e.Node, l.T(e.Role), e.Term)
 		if e.Role != "leader" && e.Lead != "" && e.Lead != "none" {
-			s += ", leader " + e.Lead
+			s += l.F(", leader %s", e.Lead)
 		}
 		return s
 	case "persist":
-		return fmt.Sprintf("%s persists %d entries, log ends at %d/%d", e.Node, e.N, e.Term, e.Index)
+		return l.F("%s persists %d entries, log ends at %d/%d", e.Node, e.N, e.Term, e.Index)
 	case "commit":
-		return fmt.Sprintf("%s commits up to %d", e.Node, e.Index)
+		return l.F("%s commits up to %d", e.Node, e.Index)
 	case "apply":
-		return fmt.Sprintf("%s applies up to %d", e.Node, e.Index)
+		return l.F("%s applies up to %d", e.Node, e.Index)
 	case "snapshot":
-		return fmt.Sprintf("%s snapshot at %d/%d", e.Node, e.Term, e.Index)
+		return l.F("%s snapshot at %d/%d", e.Node, e.Term, e.Index)
 	case "conf":
-		return fmt.Sprintf("%s applies conf change at %d: %s", e.Node, e.Index, e.Text)
+		return l.F("%s applies conf change at %d: %s", e.Node, e.Index, e.Text)
 	case "request":
-		return fmt.Sprintf("%s gets request %d: %s", e.Node, e.Op, e.Text)
+		return l.F("%s gets request %d: %s", e.Node, e.Op, e.Text)
 	case "reply":
-		return fmt.Sprintf("%s answers request %d: %s", e.Node, e.Op, e.Text)
+		return l.F("%s answers request %d: %s", e.Node, e.Op, e.Text)
 	case "watch":
-		return fmt.Sprintf("%s watch %d: %s", e.Node, e.Op, e.Text)
+		return l.F("%s watch %d: %s", e.Node, e.Op, e.Text)
 	case "caption":
-		return "the caption " + fmt.Sprintf("%q", e.Text)
+		return l.F("the caption %q", e.Text)
 	case "violation":
-		return "SAFETY VIOLATION: " + e.Text
+		return l.T("SAFETY VIOLATION: ") + e.Text
 	}
 	if e.Node != "" {
 		return e.Node + " " + e.Text

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/interrupt"
 	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/scenarios"
@@ -48,6 +49,13 @@ func parseSettings(cmd string, args []string) ([]scenarios.Setting, error) {
 	return out, nil
 }
 
+// isCompareLesson reports whether arg loads as a lesson with compare:,
+// whose run is its panes' runs.
+func isCompareLesson(arg string) bool {
+	s, err := scenarios.Load(arg)
+	return err == nil && len(s.Panes) > 0
+}
+
 // runCompare runs the scenario once as written and once with each setting
 // (with two, every combination), one after the other, each exactly as
 // `raftsim run` would run the scenario with its settings written in. It
@@ -74,6 +82,7 @@ func runCompare(c compareRun, stdout io.Writer) error {
 			files = append(files, f)
 		}
 	}
+	l, _ := i18n.Parse(c.opts.Lang)
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	stop := interrupt.Catch()
@@ -99,10 +108,10 @@ func runCompare(c compareRun, stdout io.Writer) error {
 	rank := map[int]int{exitOK: 0, exitExpect: 1, exitViolation: 2, exitBadInput: 3}
 	for i, v := range variants {
 		written := ""
-		if len(v.Settings) == 0 {
-			written = " (as written)"
+		if len(v.Settings) == 0 && !v.Pane {
+			written = l.T(" (as written)")
 		}
-		fmt.Fprintf(out, "=== run %d of %d: %s%s\n", i+1, len(variants), v.Label, written)
+		fmt.Fprintln(out, l.F("=== run %d of %d: %s%s", i+1, len(variants), v.Label, written))
 		sp, err := newSpool(c.tracePath)
 		if err != nil {
 			return err
@@ -138,7 +147,7 @@ func runCompare(c compareRun, stdout io.Writer) error {
 		fmt.Fprintln(out, r.Summary(lin))
 		outcome := runOutcome(runErr, lin, w.Seed(), r.ExpectsNotLinearizable())
 		if outcome != nil {
-			fmt.Fprintf(out, "run %d (%s): %v\n", i+1, v.Label, outcome)
+			fmt.Fprintln(out, l.F("run %d (%s): %v", i+1, v.Label, outcome))
 			failures = append(failures, fmt.Sprintf("run %d (%s): %v", i+1, v.Label, outcome))
 			if worst == nil || rank[codeOf(outcome)] > rank[codeOf(worst)] {
 				worst = outcome
@@ -162,9 +171,9 @@ func runCompare(c compareRun, stdout io.Writer) error {
 			return fmt.Errorf("run: comparing the traces: %w", err)
 		}
 		if len(variants) > 2 {
-			fmt.Fprintf(out, "run %d against run 1: ", i+1)
+			fmt.Fprint(out, l.F("run %d against run 1: ", i+1))
 		}
-		fmt.Fprintln(out, d.Sentence(variants[0].Label, variants[i].Label))
+		fmt.Fprintln(out, d.SentenceIn(l, variants[0].Label, variants[i].Label))
 	}
 	if err := out.Flush(); err != nil {
 		return err

@@ -51,8 +51,8 @@ func TestCompareRunsAreSingleRuns(t *testing.T) {
 		// lesson's text by hand: run 1 is the lesson.
 		files func(text string) []string
 	}{
-		{"pre-vote", []string{"pre_vote=false"}, func(text string) []string {
-			return []string{text, strings.Replace(text, "pre_vote: true", "pre_vote: false", 1)}
+		{"lease-read", []string{"read_only=safe"}, func(text string) []string {
+			return []string{text, strings.Replace(text, "\n  read_only: lease", "\n  read_only: safe", 1)}
 		}},
 		// The lesson has no network: the setting is added.
 		{"first-election", []string{"latency=30ms"}, func(text string) []string {
@@ -170,7 +170,7 @@ func TestCompareFlagErrors(t *testing.T) {
 		{"heartbeat_ticks=20", "--compare heartbeat_ticks=20 (column 1): election_ticks (10) must be more than heartbeat_ticks (20)"},
 		{"links=[{from: etcd-1, to: etcd-9, loss: 1%}]", `--compare links=[{from: etcd-1, to: etcd-9, loss: 1%}] (column 27): link to: unknown member "etcd-9"`},
 		// An error the setting causes elsewhere in the file is at the file's position.
-		{"members=[a, b]", "pre-vote.yaml:13:38: let lonely: @follower4 can never resolve: a cluster of 2 members has at most 1 followers (with --compare members=[a, b])"},
+		{"members=[a, b]", "pre-vote-compare.yaml:27:38: let lonely: @follower4 can never resolve: a cluster of 2 members has at most 1 followers (with --compare members=[a, b])"},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
@@ -186,5 +186,33 @@ func TestCompareFlagErrors(t *testing.T) {
 	if code := run([]string{"run", "pre-vote", "--compare", "pre_vote=false", "--compare", "pre_vote=true"}, nil, &stdout, &stderr); code != exitBadInput ||
 		!strings.Contains(stderr.String(), "pre_vote is compared twice") {
 		t.Errorf("the same key twice: exit %d, %q", code, stderr.String())
+	}
+}
+
+// TestCompareLessonRunsItsPanes: `run pre-vote-compare` runs both panes,
+// each with the trace of its lesson on its own (pre-vote, pre-vote-off),
+// and says where they part.
+func TestCompareLessonRunsItsPanes(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", "pre-vote-compare", "-q", "--trace", filepath.Join(dir, "c.jsonl")}, nil, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for i, alias := range []string{"pre-vote", "pre-vote-off"} {
+		single := filepath.Join(dir, alias+".jsonl")
+		var o, e bytes.Buffer
+		if code := run([]string{"run", alias, "-q", "--trace", single}, nil, &o, &e); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", alias, code, e.String())
+		}
+		got, want := eventLines(t, comparePath(filepath.Join(dir, "c.jsonl"), i+1)), eventLines(t, single)
+		if !bytes.Equal(bytes.Join(got, nil), bytes.Join(want, nil)) {
+			t.Errorf("pane %d: its events are not those of %s (%d and %d events)", i+1, alias, len(got), len(want))
+		}
+	}
+	for _, want := range []string{"=== run 1 of 2: pre_vote: true\n", "=== run 2 of 2: pre_vote: false\n",
+		"from 0.128586s the runs differ: etcd-3 is pre-candidate in term 1 (pre_vote: true) / is candidate in term 2 (pre_vote: false)"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the output lacks %q", want)
+		}
 	}
 }

@@ -63,7 +63,7 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *format != "text" && *format != "json" {
 		return badInput("run: --format must be text or json, not %q", *format)
 	}
-	if len(*compare) > 0 {
+	if len(*compare) > 0 || isCompareLesson(fs.Arg(0)) {
 		if *format != "text" || *linHTML != "" {
 			return badInput("run: --compare writes text transcripts and --trace files; --format json and --linearizability-html are for one run")
 		}
