@@ -216,3 +216,13 @@ func TestCompareLessonRunsItsPanes(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayRefusesCompare: the window has no side by side panes yet; play
+// says so, before looking for a display, and points at run.
+func TestPlayRefusesCompare(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"play", "pre-vote", "--compare", "pre_vote=false"}, nil, &stdout, &stderr)
+	if code != exitBadInput || !strings.Contains(stderr.String(), "raftsim run pre-vote --compare pre_vote=false") {
+		t.Errorf("exit %d, %q", code, stderr.String())
+	}
+}
