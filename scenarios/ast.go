@@ -19,8 +19,19 @@ type Pos struct {
 	Line, Col int
 }
 
-// String formats the position as file:line:col.
-func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+// String formats the position as file:line:col. A position in a
+// command-line flag (line 0, File the flag and its argument) is
+// "--compare pre_vote=maybe (column 10)".
+func (p Pos) String() string {
+	if p.inFlag() {
+		return fmt.Sprintf("%s (column %d)", p.File, p.Col)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// inFlag reports whether the position is in a command-line flag's
+// argument (Setting) rather than in a file.
+func (p Pos) inFlag() bool { return p.Line == 0 && p.Col > 0 && strings.HasPrefix(p.File, "--") }
 
 // Text is a caption in English and, optionally, Chinese.
 type Text struct {
@@ -68,6 +79,11 @@ type Scenario struct {
 	// Session marks a session that raftsim serve recorded (session: true,
 	// session.go): its file may be of any length, and is read as a stream.
 	Session bool
+	// Panes are a compare: lesson's runs, side by side; the scenario
+	// itself is the first pane's. AliasOf is the compare lesson an alias
+	// (a pane on its own under its own name) belongs to.
+	Panes   []Pane
+	AliasOf string
 }
 
 // RefKind says what a node reference names.

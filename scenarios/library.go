@@ -41,12 +41,25 @@ func Lessons() ([]Lesson, error) {
 
 // lessonOrder is the teaching order: numbered file names sort first.
 func lessonOrder() []string {
+	names := libraryFiles()
+	for _, c := range compareLessons() {
+		for _, pn := range c.Panes {
+			if pn.Lesson != "" && !slices.Contains(names, pn.Lesson) {
+				names = append(names, pn.Lesson)
+			}
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return strings.Compare(lessonRank(a), lessonRank(b)) })
+	return names
+}
+
+// libraryFiles are the lessons' files' names, without .yaml.
+func libraryFiles() []string {
 	entries, _ := fs.ReadDir(library, "library")
 	var names []string
 	for _, e := range entries {
 		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
 	}
-	slices.SortStableFunc(names, func(a, b string) int { return strings.Compare(lessonRank(a), lessonRank(b)) })
 	return names
 }
 
@@ -55,7 +68,7 @@ func lessonRank(name string) string {
 	order := []string{
 		"first-election", "log-replication", "follower-forwarding", "external-failover",
 		"stale-read", "leader-crash", "split-brain", "quorum-loss", "quorum-sizes",
-		"pre-vote", "pre-vote-off", "partial-partition", "partial-partition-no-prevote",
+		"pre-vote", "pre-vote-off", "pre-vote-compare", "partial-partition", "partial-partition-no-prevote",
 		"partial-partition-no-checkquorum", "partial-partition-neither", "figure-8", "figure-8-commit",
 		"leadership-transfer", "membership", "log-compaction", "lease-read", "watch", "kubernetes-failure",
 		"disaster-recovery", "database-space-exceeded",
@@ -68,11 +81,23 @@ func lessonRank(name string) string {
 
 // LoadLesson parses a built-in lesson.
 func LoadLesson(name string) (*Scenario, error) {
+	file, data, err := lessonSource(name)
+	if err != nil {
+		if s, ok := aliasLesson(name); ok {
+			return s, nil
+		}
+		return nil, err
+	}
+	return Parse(file, data)
+}
+
+// lessonSource returns a built-in lesson's file name and bytes.
+func lessonSource(name string) (string, []byte, error) {
 	data, err := library.ReadFile(path.Join("library", name+".yaml"))
 	if err != nil {
-		return nil, fmt.Errorf("no built-in lesson named %q (see 'raftsim lessons')", name)
+		return "", nil, fmt.Errorf("no built-in lesson named %q (see 'raftsim lessons')", name)
 	}
-	return Parse(name+".yaml", data)
+	return name + ".yaml", data, nil
 }
 
 // Load parses a scenario file, or a built-in lesson when no file of that
@@ -85,23 +110,45 @@ func Load(arg string) (*Scenario, error) {
 	if s, ok, err := loadSession(arg); ok {
 		return s, err
 	}
+	file, data, err := loadSource(arg)
+	if err != nil {
+		if bareName(arg) {
+			if s, ok := aliasLesson(arg); ok {
+				return s, nil
+			}
+		}
+		return nil, err
+	}
+	return Parse(file, data)
+}
+
+// bareName reports whether arg may name a lesson: not a path, no .yaml.
+func bareName(arg string) bool {
+	return !strings.ContainsRune(arg, os.PathSeparator) && !strings.HasSuffix(arg, ".yaml") && !strings.HasSuffix(arg, ".yml")
+}
+
+// loadSource finds what Load parses: the file's name for positions and
+// its bytes.
+func loadSource(arg string) (string, []byte, error) {
 	data, err := ReadFileLimited(arg, arg, MaxFileBytes, "a scenario file")
 	if err == nil {
-		return Parse(arg, data)
+		return arg, data, nil
 	}
 	looksLikeFile := strings.ContainsRune(arg, os.PathSeparator) || strings.HasSuffix(arg, ".yaml") || strings.HasSuffix(arg, ".yml")
 	if looksLikeFile {
-		return nil, err
+		return "", nil, err
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return LoadLesson(arg)
+		return lessonSource(arg)
 	}
 	if info, serr := os.Stat(arg); serr == nil && info.IsDir() {
-		if s, lerr := LoadLesson(arg); lerr == nil {
-			return s, nil
+		if file, data, lerr := lessonSource(arg); lerr == nil {
+			if _, perr := Parse(file, data); perr == nil {
+				return file, data, nil
+			}
 		}
 	}
-	return nil, err
+	return "", nil, err
 }
 
 // ReadFileLimited reads the file at path, refusing a directory and a file

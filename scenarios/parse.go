@@ -42,9 +42,18 @@ type parser struct {
 	stepsNode *yaml.Node
 	// snapshotPos is where snapshot_every is, if it is given.
 	snapshotPos Pos
+
+	// settings are --compare's KEY=VALUE, put in place of the file's
+	// own (compare.go); flagPos is where in its flag each of their nodes is.
+	settings []Setting
+	flagPos  map[*yaml.Node]Pos
+	// inPane is set while one pane of a compare: lesson is parsed: the
+	// steps of pane only (compare_lesson.go).
+	inPane bool
+	pane   string
 }
 
-var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps", "bugs", "session"}
+var topKeys = []string{"name", "title", "summary", "seed", "cluster", "network", "clients", "steps", "bugs", "session", "compare"}
 
 // nameRE is the shape of scenario, member and client names.
 var nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -68,6 +77,17 @@ func (p *parser) parse() *Scenario {
 func (p *parser) head() *Scenario {
 	root, ok := p.decode()
 	if !ok {
+		return nil
+	}
+	if root.Kind == yaml.MappingNode && !p.inPane {
+		if c := mapValue(root, "compare"); c != nil {
+			return p.compareLesson(root, c)
+		}
+	}
+	if p.inPane {
+		p.paneSteps(root)
+	}
+	if len(p.settings) > 0 && !p.applySettings(root) {
 		return nil
 	}
 	s := &Scenario{File: p.file, Config: sim.DefaultConfig(), ConfigPos: map[string]Pos{}, Seed: 1}

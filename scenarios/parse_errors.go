@@ -145,7 +145,7 @@ func firstCol(data []byte, line int) int {
 }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	if pos.Line < 1 {
+	if pos.Line < 1 && !pos.inFlag() {
 		pos.Line, pos.Col = 1, 1
 	}
 	if pos.Col < 1 {

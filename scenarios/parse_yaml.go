@@ -17,6 +17,9 @@ import (
 // go on and find the next error.
 
 func (p *parser) pos(n *yaml.Node) Pos {
+	if at, ok := p.flagPos[n]; ok {
+		return at // a node of a --compare flag
+	}
 	return Pos{File: p.file, Line: n.Line, Col: n.Column}
 }
 

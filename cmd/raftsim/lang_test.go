@@ -26,6 +26,8 @@ var transcriptData = []*regexp.Regexp{
 	regexp.MustCompile(`--[a-z-]+(=[^\s，）]*)?`),
 	regexp.MustCompile(`(rpc error: code = \w+ desc = |etcdserver: |mvcc: )[^\[，）]*`),
 	regexp.MustCompile(`context (deadline exceeded|canceled)`),
+	// a compared setting, as a scenario file writes it (run --compare's labels)
+	regexp.MustCompile(`\b(` + strings.Join(scenarios.CompareKeys(), "|") + `): [^,，/()（）]+`),
 }
 
 // transcriptForeign returns the words of a Chinese transcript's line left

@@ -49,6 +49,7 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	heartbeats := fs.Bool("heartbeats", false, "include heartbeats in the text transcript")
 	why := fs.Bool("why", false, "cite raft's own log line (file:line, function, message) under each event it led to, and in the trace's why field")
 	linHTML := fs.String("linearizability-html", "", "write porcupine's visualization of the client history to this HTML file")
+	compare := fs.StringArray("compare", nil, "KEY=VALUE: run it again with a cluster or network setting changed and say where the runs first differ; twice: four runs (--trace FILE writes FILE.1, FILE.2, ...)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -61,6 +62,14 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if *format != "text" && *format != "json" {
 		return badInput("run: --format must be text or json, not %q", *format)
+	}
+	if len(*compare) > 0 || isCompareLesson(fs.Arg(0)) {
+		if *format != "text" || *linHTML != "" {
+			return badInput("run: --compare writes text transcripts and --trace files; --format json and --linearizability-html are for one run")
+		}
+		return runCompare(compareRun{arg: fs.Arg(0), settings: *compare, tracePath: *tracePath,
+			opts: scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Heartbeats: *heartbeats, Why: *why,
+				Quiet: *quiet, ForgetHistory: true}}, stdout)
 	}
 	s, err := scenarios.Load(fs.Arg(0))
 	if err != nil {
