@@ -6,7 +6,7 @@ BIN     := bin
 # starts: on a fresh machine `deps` installs it during the same make.
 NEED_XVFB := [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null
 
-.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui test-classroom test-classroom-slice bench bench-ratio bench-gui screens-same bench-experiment limits limits-swarm fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
+.PHONY: all build run web serve-web vet-wasm architecture swarm test test-short test-gui test-classroom test-classroom-slice kube-compare bench bench-ratio bench-gui screens-same bench-experiment limits limits-swarm fuzz fuzz-short deps fmt vet clean etcd-compare screenshots
 
 all: build
 
@@ -33,9 +33,9 @@ architecture:
 	$(GO) test -count=1 -run '^TestArchitectureGraph$$' ./cmd/internal/archdoc -update
 
 # vet-wasm vets, for js/wasm, every package that builds there (all but
-# cmd/internal/etcdcompare, which drives real etcd processes).
+# cmd/internal/etcdcompare and kubecompare, which drive real etcd processes).
 vet-wasm:
-	GOOS=js GOARCH=wasm $(GO) vet $$($(GO) list ./... | grep -v '/cmd/internal/etcdcompare$$')
+	GOOS=js GOARCH=wasm $(GO) vet $$($(GO) list ./... | grep -v -E '/cmd/internal/(etcdcompare|kubecompare)$$')
 
 # The GUI tests need a display. Without one they run under xvfb-run; with
 # RAFTSIM_REQUIRE_GUI=1 (as in CI) a GUI test that finds no display fails
@@ -155,6 +155,21 @@ ETCD_DIR := $(CURDIR)/$(BIN)/etcd-v3.6.16
 etcd-compare:
 	bash cmd/internal/etcdcompare/build-etcd.sh $(ETCD_DIR)
 	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestRealEtcd|TestSimMatchesRealEtcd|TestWireMatchesRealEtcd|TestWireSnapshotSave|TestSnapshotsWithRealEtcd|TestWireProgressMatchesRealEtcd|TestWireKeepaliveMatchesRealEtcd|TestWireTxnDepthMatchesRealEtcd' ./cmd/internal/etcdcompare/ $(if $(UPDATE),-update)
+
+# kube-compare runs one workload through a real kube-apiserver v1.34.4
+# against a real three-member etcd v3.6.16 and against raftsim serve --tls,
+# and prints list latency, GoAways and `Too large resource version` lines
+# side by side (cmd/internal/kubecompare; docs/serve.md keeps the figures).
+# It builds kube-apiserver once (KUBE_TOOL build KUBE_DIR: 6 minutes on an
+# idle machine) and etcd once. Long (about 8 minutes): run by hand, not in
+# CI. KUBE_FLAGS passes flags on, e.g. KUBE_FLAGS='-keep -only serve'.
+KUBE_TOOL ?= $(CURDIR)/../shared/tools/kube-apiserver
+KUBE_DIR ?= $(CURDIR)/$(BIN)/kube-apiserver-v1.34.4
+KUBE_FLAGS ?=
+kube-compare: build
+	bash $(KUBE_TOOL) build $(KUBE_DIR)
+	bash cmd/internal/etcdcompare/build-etcd.sh $(ETCD_DIR)
+	$(GO) run ./cmd/internal/kubecompare -kube $(KUBE_DIR) -etcd $(ETCD_DIR) -raftsim $(BIN)/raftsim $(KUBE_FLAGS)
 
 # screenshots regenerates the window's pictures in the README and docs/
 # (docs/gui.md lists what each shows). They are taken in the window itself,
