@@ -63,9 +63,13 @@ var scenarioPos = regexp.MustCompile(`s\.yaml:\d+:\d+: `)
 // runs it; 1h by hand); RAFTSIM_LIMITS_SWARM_SEED replays a seed. Without
 // it the test is skipped: make test's budget has no room for it.
 func TestLimitsSwarm(t *testing.T) {
-	budget, err := time.ParseDuration(os.Getenv("RAFTSIM_LIMITS_SWARM"))
-	if err != nil || budget <= 0 {
+	v := os.Getenv("RAFTSIM_LIMITS_SWARM")
+	if v == "" {
 		t.Skip("set RAFTSIM_LIMITS_SWARM=1m (make limits-swarm, as CI runs it) or 1h")
+	}
+	budget, err := time.ParseDuration(v)
+	if err != nil || budget <= 0 {
+		t.Fatalf("RAFTSIM_LIMITS_SWARM=%q: want a positive duration such as 1m or 1h", v)
 	}
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("RAFTSIM_LIMITS_SWARM_SEED"); s != "" {
