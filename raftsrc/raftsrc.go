@@ -161,6 +161,16 @@ func (s *Source) Lines(file string) ([]string, bool) {
 	return l, ok
 }
 
+// Files lists the archive's files, sorted.
+func (s *Source) Files() []string {
+	out := make([]string, 0, len(s.files))
+	for f := range s.files {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // License is raft's LICENSE, whose notice its source keeps.
 func (s *Source) License() string { return strings.Join(s.files["LICENSE"], "\n") }
 

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/raftsim/raftsim/raftsrc"
 )
 
 // modulePath is raftsim's module: the packages whose text the window draws.
@@ -20,8 +22,8 @@ const modulePath = "github.com/raftsim/raftsim"
 // sorted: printable ASCII and Latin-1, every rune of the string and rune
 // literals in the Go files of raftsim's packages that the page is built
 // from (the catalog of translations, the window's own symbols, etcd's and
-// raft's messages as raftsim writes them), and every rune of the built-in
-// lessons. It is computed from the sources at each build, so that a new
+// raft's messages as raftsim writes them), every rune of the built-in
+// lessons, and every rune of raft's embedded source (the why card). It is computed from the sources at each build, so that a new
 // caption or translation cannot go without its glyphs. root is the
 // module's root.
 func Glyphs(root string) ([]rune, error) {
@@ -44,6 +46,19 @@ func Glyphs(root string) ([]rune, error) {
 	lessons, err := filepath.Glob(filepath.Join(root, "scenarios", "library", "*.yaml"))
 	if err != nil || len(lessons) == 0 {
 		return nil, fmt.Errorf("no lessons in %s/scenarios/library", root)
+	}
+	// raft's source, which the why card shows (package raftsrc).
+	src, err := raftsrc.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range src.Files() {
+		lines, _ := src.Lines(f)
+		for _, l := range lines {
+			for _, r := range l {
+				set[r] = true
+			}
+		}
 	}
 	for _, l := range lessons {
 		data, err := os.ReadFile(l)
@@ -90,6 +105,9 @@ func goFiles(root string) ([]string, error) {
 			files = append(files, filepath.Join(p.Dir, f))
 		}
 		for _, f := range p.EmbedFiles {
+			if p.ImportPath == modulePath+"/raftsrc" && f == "raft.tar.gz" {
+				continue // raft's source: Glyphs reads it through raftsrc
+			}
 			if !strings.HasSuffix(f, ".yaml") {
 				return nil, fmt.Errorf("%s embeds %s: Glyphs reads only the lessons' YAML; teach it this kind of file", p.ImportPath, f)
 			}
