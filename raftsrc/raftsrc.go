@@ -13,7 +13,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
-	_ "embed"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -36,9 +35,6 @@ const (
 	Module  = "go.etcd.io/raft/v3"
 	Version = "v3.7.0"
 )
-
-//go:embed raft.tar.gz
-var archive []byte
 
 // Keeps reports whether the archive holds the module's file (or directory)
 // at rel, a slash-separated path inside the module.
@@ -124,7 +120,13 @@ var embedded struct {
 
 // Embedded is the source embedded in the binary.
 func Embedded() (*Source, error) {
-	embedded.once.Do(func() { embedded.src, embedded.err = Open(archive) })
+	embedded.once.Do(func() {
+		if archive == nil {
+			embedded.err = errors.New("raft's source is not in this build (the web page leaves it out to keep its first frame small)")
+			return
+		}
+		embedded.src, embedded.err = Open(archive)
+	})
 	return embedded.src, embedded.err
 }
 
