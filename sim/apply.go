@@ -21,9 +21,9 @@ import (
 // through the server layer's apply path (server.ApplyState.ApplyEntry);
 // the member does what needs the world (applyHooks).
 func (m *member) applyEntry(data []byte) {
-	s := server.ApplyState[*Op]{KV: m.kv, Alarms: &m.cluster.Alarms, Backend: &m.backend, Wait: &m.writes,
-		Watches: &m.watches, IDs: &m.ids, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now), Index: m.applied,
-		Leader: m.soft.RaftState == raft.StateLeader, Lease: &m.leaseLoop, Extend: int64(m.w.leaseExtend())}
+	s := server.ApplyState[*Op]{KV: m.srv.KV, Alarms: &m.cluster.Alarms, Backend: &m.srv.Backend, Wait: &m.srv.Wait,
+		Watches: &m.srv.Watches, IDs: &m.srv.IDs, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now), Index: m.applied,
+		Leader: m.soft.RaftState == raft.StateLeader, Lease: &m.srv.LeaseLoop, Extend: int64(m.w.leaseExtend())}
 	if err := s.ApplyEntry(&m.w.decoder, data, applyHooks{m}); err != nil {
 		panic("sim: " + m.name + ": bad entry: " + err.Error())
 	}

@@ -18,7 +18,7 @@ import (
 // (a get, a transaction that writes nothing): the request's token
 // resolved at the member, then the user's read permission.
 func (m *member) readPermitted(op *Op) string {
-	as := m.kv.Auth
+	as := m.srv.KV.Auth
 	if !as.Enabled() {
 		return ""
 	}
@@ -40,7 +40,7 @@ func (m *member) readPermitted(op *Op) string {
 // the watched range. etcd answers a refusal with a created and canceled
 // response whose cancel reason is the error (wire, WatchRefused).
 func (m *member) watchPermitted(op *Op) string {
-	as := m.kv.Auth
+	as := m.srv.KV.Auth
 	if !as.Enabled() {
 		return ""
 	}
@@ -73,7 +73,7 @@ func (w *World) CheckPassword(member, user, password string) string {
 	if m == nil || !m.up {
 		return server.ErrAuthNotEnabled
 	}
-	return m.kv.Auth.CheckPassword(user, password)
+	return m.srv.KV.Auth.CheckPassword(user, password)
 }
 
 // authStream is the seeded stream a salt or a token prefix is drawn from:
@@ -110,7 +110,7 @@ func (w *World) TokenPrefix() string { return server.SimpleTokenPrefix(w.authStr
 // applied it).
 func (w *World) AuthEnabled(member string) bool {
 	m := w.byName[member]
-	return m != nil && m.kv != nil && m.kv.Auth.Enabled()
+	return m != nil && m.srv.KV != nil && m.srv.KV.Auth.Enabled()
 }
 
 func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

@@ -132,14 +132,14 @@ func (m *member) afterAdvance() {
 		m.wantVersion = false
 		m.monitorClusterVersion()
 	}
-	if m.ready && m.unready.Len() > 0 {
-		for _, op := range m.unready.Release() {
+	if m.ready && m.srv.Unready.Len() > 0 {
+		for _, op := range m.srv.Unready.Release() {
 			m.w.accept(m, op)
 		}
 	}
 	// Calls held while no leader was known.
-	if m.soft.Lead != 0 && m.held.Len() > 0 {
-		for _, op := range m.held.Release() {
+	if m.soft.Lead != 0 && m.srv.Held.Len() > 0 {
+		for _, op := range m.srv.Held.Release() {
 			m.serve(op)
 		}
 	}
@@ -154,7 +154,7 @@ func (m *member) publish() {
 	}
 	attr := &membershippb.ClusterMemberAttrSetRequest{Member_ID: m.memberID,
 		MemberAttributes: &membershippb.Attributes{Name: m.name, ClientUrls: []string{m.clientURL}}}
-	data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.ids.Next()}, ClusterMemberAttrSet: attr})
+	data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.srv.IDs.Next()}, ClusterMemberAttrSet: attr})
 	m.enter()
 	err := m.rn.Propose(data)
 	m.leave()
@@ -199,7 +199,7 @@ func (m *member) monitorClusterVersion() {
 		}
 	}
 	if want := m.cluster.WantVersion(all); want != "" {
-		data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.ids.Next()},
+		data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: m.srv.IDs.Next()},
 			ClusterVersionSet: &membershippb.ClusterVersionSetRequest{Ver: want}})
 		m.enter()
 		err := m.rn.Propose(data)

@@ -180,9 +180,9 @@ func (w *World) requestArrive(m *member, op *Op, downAtSend bool) {
 // layer decides (server.Arrive): one it does not serve yet waits until it
 // has published itself (then it is accepted again).
 func (w *World) accept(m *member, op *Op) {
-	switch server.Arrive(server.Call{Kind: op.Kind.call(), Req: &op.Req}, m.ready, m.ids.Peek()) {
+	switch server.Arrive(server.Call{Kind: op.Kind.call(), Req: &op.Req}, m.ready, m.srv.IDs.Peek()) {
 	case server.WaitPublished:
-		m.unready.Hold(op)
+		m.srv.Unready.Hold(op)
 	case server.RefuseTooLarge:
 		w.reply(m, op, reply{status: OpError, err: server.ErrTooLarge})
 	case server.Serve:
@@ -237,7 +237,7 @@ func (w *World) clientEvent(e *event) {
 			w.record(Event{Kind: EvWatch, Op: op.ID, Node: e.node, Text: ev.Type.String() + " " + string(ev.Kv.Key)})
 		}
 		if m := w.members[e.node-1]; ev.last && m.up {
-			m.watches.Received(op) // a response has left the stream
+			m.srv.Watches.Received(op) // a response has left the stream
 		}
 	case evClientRetry:
 		if op.Status == OpPending {
@@ -293,7 +293,7 @@ func (w *World) clientEvent(e *event) {
 func (w *World) timedOut(op *Op) string {
 	m := w.members[w.endpointOf(op)-1]
 	return server.TimeoutErr(server.TimedOut{Call: server.Call{Kind: op.Kind.call(), Req: &op.Req},
-		Unpublished: m.unready.Holds(op), Down: !m.up, HeldNoLeader: m.held.Holds(op),
+		Unpublished: m.srv.Unready.Holds(op), Down: !m.up, HeldNoLeader: m.srv.Held.Holds(op),
 		Start: int64(w.arrivedAt(op)), LeadElected: int64(m.leadElected),
 		ElectionTimeout: int64(w.cfg.ElectionTicks) * int64(w.cfg.Tick),
 		Self:            m.id, Lead: m.soft.Lead, Members: m.cluster.IDs(), Peer: m.peer})
@@ -377,14 +377,14 @@ func (w *World) markEnd(op *Op) { op.End, op.EndEvent = w.now, w.history.len() }
 func (w *World) checkStale(op *Op) {
 	var newest *member
 	for _, m := range w.members {
-		if m.up && m.kv != nil && (newest == nil || m.applied > newest.applied) {
+		if m.up && m.srv.KV != nil && (newest == nil || m.applied > newest.applied) {
 			newest = m
 		}
 	}
 	if newest == nil || newest.applied <= op.Applied {
 		return
 	}
-	want := (&member{kv: newest.kv, applied: newest.applied}).read(op)
+	want := (&member{srv: serverMember{KV: newest.srv.KV}, applied: newest.applied}).read(op)
 	if want.resp.Range == nil || sameKVs(want.resp.Range.Kvs, op.KVs()) {
 		return
 	}

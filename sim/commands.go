@@ -330,7 +330,7 @@ func (w *World) do(c *Command) (*Op, error) {
 		if err := w.needUp(m); err != nil {
 			return nil, err
 		}
-		before, after := m.backend.Defrag()
+		before, after := m.srv.Backend.Defrag()
 		w.fault(m.id, fmt.Sprintf(defragText, before, after))
 	case CmdLose:
 		if m.noData && !m.up {
@@ -560,7 +560,7 @@ func (w *World) cancel(label string) error {
 		return fmt.Errorf("%s has already ended (%s)", label, op.Status)
 	}
 	for _, m := range w.members {
-		m.watches.Cancel(op)
+		m.srv.Watches.Cancel(op)
 	}
 	op.Status, op.Err, op.Canceled = OpError, "context canceled", true
 	w.markEnd(op)

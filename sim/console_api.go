@@ -18,10 +18,10 @@ import (
 // state machine is volatile and lost while it is down).
 func (w *World) MemberKV(name string) (revision int64, kvs []*KeyValue, ok bool) {
 	m := w.byName[name]
-	if m == nil || !m.up || m.kv == nil {
+	if m == nil || !m.up || m.srv.KV == nil {
 		return 0, nil, false
 	}
-	return m.kv.Revision(), m.kv.Range(""), true
+	return m.srv.KV.Revision(), m.srv.KV.Range(""), true
 }
 
 // MemberConf returns the voters and learners of the configuration a member
@@ -45,7 +45,7 @@ func (w *World) MemberConf(name string) (voters, learners []string, ok bool) {
 // leader, whether it is still alive.
 func (w *World) LeaseAlive(member string, id int64) bool {
 	m := w.byName[member]
-	return m != nil && m.up && m.kv != nil && m.kv.Lessor.Exists(id)
+	return m != nil && m.up && m.srv.KV != nil && m.srv.KV.Lessor.Exists(id)
 }
 
 // HashKV returns what a member answers to etcd's HashKV call: the hash of
@@ -53,13 +53,13 @@ func (w *World) LeaseAlive(member string, id int64) bool {
 // them, and its current revision. A learner does not serve it.
 func (w *World) HashKV(name string, rev int64) (mvcc.KeyValueHash, int64, error) {
 	m := w.byName[name]
-	if m == nil || !m.up || m.kv == nil {
+	if m == nil || !m.up || m.srv.KV == nil {
 		return mvcc.KeyValueHash{}, 0, fmt.Errorf("%s is down", name)
 	}
 	if slices.Contains(m.conf.GetLearners(), m.id) {
 		return mvcc.KeyValueHash{}, 0, errNotForLearner
 	}
-	h, cur, err := m.kv.Store.HashByRev(rev)
+	h, cur, err := m.srv.KV.Store.HashByRev(rev)
 	if err != nil {
 		return h, cur, fmt.Errorf("etcdserver: %w", err)
 	}

@@ -39,14 +39,14 @@ type dataDir struct {
 
 // takeDir packs what the member's current data directory holds.
 func (m *member) takeDir() *dataDir {
-	return &dataDir{disk: m.disk, db: m.backend.File, log: m.log, snap: m.snap, hard: cloneHard(&m.hard), commitSeen: m.commitSeen,
+	return &dataDir{disk: m.disk, db: m.srv.Backend.File, log: m.log, snap: m.snap, hard: cloneHard(&m.hard), commitSeen: m.commitSeen,
 		leaderTerm: m.leaderTerm, leaderHigh: m.leaderHigh, memberID: m.memberID, group: m.group,
 		removed: m.removed}
 }
 
 // putDir makes d the data directory the member runs from.
 func (m *member) putDir(d *dataDir) {
-	m.disk, m.backend.File, m.log, m.snap, m.commitSeen = d.disk, d.db, d.log, d.snap, d.commitSeen
+	m.disk, m.srv.Backend.File, m.log, m.snap, m.commitSeen = d.disk, d.db, d.log, d.snap, d.commitSeen
 	m.hard = pb.HardState{Term: new(d.hard.GetTerm()), Vote: new(d.hard.GetVote()), Commit: new(d.hard.GetCommit())}
 	m.leaderTerm, m.leaderHigh, m.memberID = d.leaderTerm, d.leaderHigh, d.memberID
 	m.group, m.removed = d.group, d.removed
@@ -61,7 +61,7 @@ func cloneHard(h *pb.HardState) *pb.HardState {
 // clearDir leaves the member with no data directory: its host lost its
 // disk.
 func (m *member) clearDir() {
-	m.disk, m.backend.File = raft.NewMemoryStorage(), nil
+	m.disk, m.srv.Backend.File = raft.NewMemoryStorage(), nil
 	m.log.reset(1)
 	m.snap, m.hard, m.commitSeen = entryID{}, pb.HardState{}, 0
 	m.leaderTerm, m.leaderHigh, m.checkLeader = 0, 0, false

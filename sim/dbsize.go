@@ -7,6 +7,6 @@ package sim
 // the file if the member has none yet), committing by the world's clock,
 // and lets it share records with the other members.
 func (m *member) attachDB() {
-	m.backend.Attach(m.kv, func() int64 { return int64(m.w.now) })
-	m.kv.Store.ShareRecords(&m.w.records)
+	m.srv.Backend.Attach(m.srv.KV, func() int64 { return int64(m.w.now) })
+	m.srv.KV.Store.ShareRecords(&m.w.records)
 }

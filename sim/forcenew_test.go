@@ -104,7 +104,7 @@ func TestForceNewClusterIsEtcds(t *testing.T) {
 					t.Errorf("%s=%q, want %q", k, got, want)
 				}
 			}
-			if rev := m.kv.Revision(); rev != 3 {
+			if rev := m.srv.KV.Revision(); rev != 3 {
 				t.Errorf("revision %d, want the survivor's 3", rev)
 			}
 			var told []string

@@ -57,9 +57,9 @@ func (w *World) Fork(cfg Config, crash ...string) (*World, error) {
 			return nil, fmt.Errorf("fork: %s is stalled", m.name)
 		case m.diskBusy:
 			return nil, fmt.Errorf("fork: %s has a disk write in progress (fork at an instant when no member writes)", m.name)
-		case m.watches.Open() > 0:
+		case m.srv.Watches.Open() > 0:
 			return nil, fmt.Errorf("fork: %s has a watch open", m.name)
-		case m.leaseWaits.Len() > 0:
+		case m.srv.LeaseWaits.Len() > 0:
 			return nil, fmt.Errorf("fork: %s holds lease keep-alives", m.name)
 		}
 	}
@@ -219,7 +219,6 @@ func (f *World) forkMember(m *member) *member {
 		electionRand: stream(f.cfg.Seed, "election/"+m.name),
 		clockRand:    stream(f.cfg.Seed, "clock/"+m.name),
 		disk:         copyDisk(m.disk),
-		backend:      m.backend.Clone(),
 		conf:         m.conf,
 		hard:         pb.HardState{Term: new(m.hard.GetTerm()), Vote: new(m.hard.GetVote()), Commit: new(m.hard.GetCommit())},
 		log:          m.log.clone(),
@@ -227,7 +226,7 @@ func (f *World) forkMember(m *member) *member {
 		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
 		commitSeen: m.commitSeen, lastRole: m.lastRole, unsynced: m.unsynced, // unsynced is never changed, only replaced
 		peers: slices.Clone(m.peers), started: m.started, leadElected: m.leadElected,
-		leaderMonitor: m.leaderMonitor, leaseLoop: m.leaseLoop, ids: m.ids,
+		srv: serverMember{Backend: m.srv.Backend.Clone(), LeaderMonitor: m.srv.LeaderMonitor, LeaseLoop: m.srv.LeaseLoop, IDs: m.srv.IDs},
 	}
 	f.members = append(f.members, fm)
 	f.byName[m.name] = fm
@@ -239,7 +238,7 @@ func (f *World) forkMember(m *member) *member {
 // the disk, having applied what m applied.
 func (fm *member) resume(m *member) error {
 	fm.up = true
-	fm.writes, fm.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
+	fm.srv.Wait, fm.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
 	if err := fm.restoreFrom(m); err != nil {
 		return fmt.Errorf("fork: %s: %w", m.name, err)
 	}
@@ -266,12 +265,12 @@ func (fm *member) resume(m *member) error {
 // decoding the cluster state: fm gets a copy of m's (what decoding its
 // encoding gives) and a fork of m's store (server.FrozenKV).
 func (fm *member) restoreFrom(m *member) error {
-	kv, err := m.kv.Freeze().Thaw(fm.w.cfg.minLeaseTTL())
+	kv, err := m.srv.KV.Freeze().Thaw(fm.w.cfg.minLeaseTTL())
 	if err != nil {
 		return err
 	}
 	fm.cluster = m.cluster.Clone()
-	fm.kv = kv
+	fm.srv.KV = kv
 	fm.watchStore()
 	fm.attachDB()
 	return nil

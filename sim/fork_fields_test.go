@@ -13,25 +13,37 @@ import (
 func TestForkCopiesEveryField(t *testing.T) {
 	copied := []string{"w", "id", "memberID", "name", "peerURL", "clientURL", "inc", "removed", "tickEvery", "rate", "clockBase", "clockSince",
 		"ticks", "electionRand", "clockRand", "disk", "conf", "hard", "log", "snap", "leaderTerm", "leaderHigh",
-		"leaderMonitor", "leaseLoop", "ids", "commitSeen", "lastRole", "unsynced", "peers", "started", "leadElected", "backend",
+		"srv.LeaderMonitor", "srv.LeaseLoop", "srv.IDs", "commitSeen", "lastRole", "unsynced", "peers", "started", "leadElected", "srv.Backend",
 		"group", "dataDir", "noData", "dirs"}
-	resumed := []string{"up", "rn", "cluster", "kv", "watches", "applied", "ready", "publishing", "wantVersion", "advancePolls",
-		"writes", "confOrigins", "soft", "timeoutTicks", "st", "statusValid", "snapHeld"}
+	resumed := []string{"up", "rn", "cluster", "srv.KV", "srv.Watches", "applied", "ready", "publishing", "wantVersion", "advancePolls",
+		"srv.Wait", "confOrigins", "soft", "timeoutTicks", "st", "statusValid", "snapHeld"}
 	// Empty in a world Fork accepts (not stalled, no disk write in progress,
 	// no request pending, no watch or lease keep-alive): empty in the copy.
-	empty := []string{"stalled", "queue", "diskBusy", "pending", "checkLeader", "unready", "held", "reads", "leaseWaits", "confSnapDue"}
+	empty := []string{"stalled", "queue", "diskBusy", "pending", "checkLeader", "srv.Unready", "srv.Held", "srv.Reads", "srv.LeaseWaits", "confSnapDue"}
 	known := map[string]bool{}
 	for _, l := range [][]string{copied, resumed, empty} {
 		for _, f := range l {
 			known[f] = true
 		}
 	}
+	// The server layer's fields (member.srv) are listed one by one, as
+	// srv.Field.
+	var fields []string
 	typ := reflect.TypeFor[member]()
 	for i := range typ.NumField() {
-		if name := typ.Field(i).Name; !known[name] {
+		if name := typ.Field(i).Name; name != "srv" {
+			fields = append(fields, name)
+		}
+	}
+	srv := reflect.TypeFor[serverMember]()
+	for i := range srv.NumField() {
+		fields = append(fields, "srv."+srv.Field(i).Name)
+	}
+	for _, name := range fields {
+		if !known[name] {
 			t.Errorf("member.%s: does a fork copy it, reset it, or need it empty? (fork.go, and this test)", name)
 		}
-		delete(known, typ.Field(i).Name)
+		delete(known, name)
 	}
 	for name := range known {
 		t.Errorf("member.%s is listed here but is no longer a field", name)

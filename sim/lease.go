@@ -23,7 +23,7 @@ func (c *Config) minLeaseTTL() int64 { return server.MinLeaseTTL(c.ElectionTicks
 // expireLeases is the leader's lessor loop (every 500ms of its own clock):
 // it proposes the revocation of every expired lease, through raft.
 func (m *member) expireLeases() {
-	for _, r := range m.leaseLoop.Due(m.kv, &m.ids, m.localNow()) {
+	for _, r := range m.srv.LeaseLoop.Due(m.srv.KV, &m.srv.IDs, m.localNow()) {
 		m.w.lessorRevokes[r.ID] = true
 		m.enter()
 		err := m.rn.Propose(r.Entry)
@@ -38,11 +38,11 @@ func (m *member) expireLeases() {
 // (server.KV.AnswerLease). A keep-alive of a lease that has expired waits
 // until its revocation is applied (ok false).
 func (m *member) answerLease(op *Op, origin *member) (reply, bool) {
-	rev := m.kv.Store.Rev()
-	resp, err, expired := m.kv.AnswerLease(&op.Req, m.localNow())
+	rev := m.srv.KV.Store.Rev()
+	resp, err, expired := m.srv.KV.AnswerLease(&op.Req, m.localNow())
 	switch {
 	case expired:
-		m.leaseWaits.Hold(op.Req.LeaseKeepAlive.ID, leaseWait{op: op, origin: origin})
+		m.srv.LeaseWaits.Hold(op.Req.LeaseKeepAlive.ID, leaseWait{op: op, origin: origin})
 		return reply{}, false
 	case err != "":
 		return reply{status: OpError, err: err}, true
@@ -58,7 +58,7 @@ type leaseWait struct {
 
 // leaseGone answers the keep-alives held for a lease just revoked.
 func (m *member) leaseGone(id int64) {
-	m.leaseWaits.Revoked(id, func(lw leaseWait) {
+	m.srv.LeaseWaits.Revoked(id, func(lw leaseWait) {
 		r := reply{status: OpError, err: lease.ErrLeaseNotFound.Error()}
 		if lw.origin == m {
 			m.w.reply(m, lw.op, r)

@@ -42,8 +42,8 @@ func (w *World) Header(name string, withRevision bool) *pb.ResponseHeader {
 
 func (w *World) header(m *member, withRevision bool) *pb.ResponseHeader {
 	h := &pb.ResponseHeader{ClusterId: m.clusterID(), MemberId: m.memberID, RaftTerm: m.info().Term}
-	if withRevision && m.up && m.kv != nil {
-		h.Revision = m.kv.Revision()
+	if withRevision && m.up && m.srv.KV != nil {
+		h.Revision = m.srv.KV.Revision()
 	}
 	return h
 }

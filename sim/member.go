@@ -53,11 +53,7 @@ type member struct {
 	disk    *raft.MemoryStorage
 	conf    *pb.ConfState
 	cluster membership.Cluster // the membership it has applied (etcd's RaftCluster)
-	kv      *server.KV
 	applied uint64
-	// backend is its bbolt file, modelled, and the batch open on it
-	// (server.Backend).
-	backend server.Backend
 
 	// What etcd's server does beside raft (boot.go).
 	ready        bool // it has applied its own publication: it serves clients
@@ -86,7 +82,6 @@ type member struct {
 	leaderHigh  uint64   // the highest index it persisted as leader in leaderTerm
 	checkLeader bool     // Leader Completeness still to check for leaderTerm
 
-	writes server.Wait[*Op] // proposals this member made, by request ID (etcd's wait.Wait)
 	// confOrigins: for a configuration change proposed for another member
 	// (a promotion forwarded to the leader), that member, by op ID.
 	confOrigins map[uint64]*member
@@ -98,18 +93,14 @@ type member struct {
 	// started: its process has run; a member added at runtime has not until
 	// the operator starts it.
 	started bool
-	unready server.Held[*Op]     // requests that arrived before it was ready to serve
-	held    server.Held[*Op]     // requests waiting for a leader to be known (server.Route's Hold)
-	reads   server.Reads[readOp] // linearizable reads waiting for their read index and apply (the read-index path)
-	// watches are its clients' watch streams over its watchable store
-	// (synced, unsynced and victims; no store while it is down).
-	watches server.Watches[*Op]
-
-	leaderMonitor server.LeaderMonitor             // etcd's monitorLeader: polls in a row that found no leader (require-leader watches)
-	leaseLoop     server.LeaseLoop                 // the leader's lessor: promotion, and when it next looks for expired leases
-	leaseWaits    server.HeldKeepAlives[leaseWait] // keep-alives of expired leases, held until their revocation applies
-	ids           server.IDGen                     // its request IDs (and the lease IDs it picks), from this life's start
+	// srv is its server layer: the KV, the backend, the waits, watches,
+	// reads, held calls, the lessor loop and its request IDs.
+	srv serverMember
 }
+
+// serverMember is a member's server layer, with the member's handles on a
+// call, a read and a held keep-alive.
+type serverMember = server.Member[*Op, readOp, leaseWait]
 
 // logEntry is the mirror of one persisted entry: what the safety checks
 // need. It holds no pointers, so that the garbage collector never scans a
@@ -191,11 +182,11 @@ func (m *member) raftConfig() *raft.Config {
 func (m *member) start() {
 	m.up, m.stalled, m.diskBusy, m.started = true, false, false, true
 	m.queue = nil
-	m.writes, m.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
-	m.unready, m.held, m.reads, m.watches, m.leaseWaits = server.Held[*Op]{}, server.Held[*Op]{}, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
-	m.ticks, m.leaderMonitor = 0, server.LeaderMonitor{}
+	m.srv.Wait, m.confOrigins = server.Wait[*Op]{}, map[uint64]*member{}
+	m.srv.Unready, m.srv.Held, m.srv.Reads, m.srv.Watches, m.srv.LeaseWaits = server.Held[*Op]{}, server.Held[*Op]{}, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
+	m.ticks, m.srv.LeaderMonitor = 0, server.LeaderMonitor{}
 	// etcd's ID generator starts from the time the server starts, in ms.
-	m.ids = server.NewIDGen(m.memberID, uint64(m.w.now/Time(time.Millisecond)))
+	m.srv.IDs = server.NewIDGen(m.memberID, uint64(m.w.now/Time(time.Millisecond)))
 	snap, _ := m.disk.Snapshot()
 	if err := m.restoreData(snap.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
@@ -231,7 +222,7 @@ func (m *member) crash() {
 	m.loseUnsynced() // only with BugLoseUnsynced (bugs.go)
 	m.up, m.stalled, m.diskBusy, m.confSnapDue = false, false, false, false
 	m.inc++
-	m.rn, m.kv = nil, nil
+	m.rn, m.srv.KV = nil, nil
 	m.pending = raft.Ready{}
 	// Messages that reached the frozen process die with it: each is a drop
 	// its sender's transport notices (a MsgSnap must be reported failed, or
@@ -248,22 +239,22 @@ func (m *member) crash() {
 	// more endpoints retries them elsewhere, as clientv3 does. Writes
 	// already proposed may yet commit: their clients wait and time out.
 	const eof = errConnBroken
-	m.watches.All(func(op *Op) { m.w.reply(m, op, reply{status: OpError, err: eof}) })
-	for _, op := range m.unready.Release() {
+	m.srv.Watches.All(func(op *Op) { m.w.reply(m, op, reply{status: OpError, err: eof}) })
+	for _, op := range m.srv.Unready.Release() {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
-	for _, r := range m.reads.All() {
+	for _, r := range m.srv.Reads.All() {
 		m.w.reply(m, r.Op, reply{status: OpError, err: eof, refused: true})
 	}
-	for _, op := range m.held.Release() {
+	for _, op := range m.srv.Held.Release() {
 		m.w.reply(m, op, reply{status: OpError, err: eof, refused: true})
 	}
-	m.leaseWaits.All(func(lw leaseWait) {
+	m.srv.LeaseWaits.All(func(lw leaseWait) {
 		if lw.origin == m {
 			m.w.reply(m, lw.op, reply{status: OpError, err: eof, refused: true})
 		}
 	})
-	m.writes, m.confOrigins, m.reads, m.watches, m.leaseWaits = server.Wait[*Op]{}, nil, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
+	m.srv.Wait, m.confOrigins, m.srv.Reads, m.srv.Watches, m.srv.LeaseWaits = server.Wait[*Op]{}, nil, server.Reads[readOp]{}, server.Watches[*Op]{}, server.HeldKeepAlives[leaseWait]{}
 	m.soft, m.lastRole, m.leadElected = raft.SoftState{}, roleSeen{}, 0
 }
 
@@ -444,7 +435,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 			roleChanged = true
 		}
 		if m.soft.RaftState == raft.StateLeader && rd.SoftState.RaftState != raft.StateLeader {
-			m.leaseLoop.Demote(m.kv) // only the leader's lessor expires leases
+			m.srv.LeaseLoop.Demote(m.srv.KV) // only the leader's lessor expires leases
 		}
 		m.setSoft(*rd.SoftState)
 		if m.soft.RaftState == raft.StateLeader && m.leaderTerm != m.hard.GetTerm() {
@@ -553,8 +544,8 @@ func (m *member) installSnapshot(s *pb.Snapshot) {
 		panic("sim: apply snapshot: " + err.Error())
 	}
 	md := s.GetMetadata()
-	m.holdDiskSnapshot() // replaced: raft may still hold a MsgSnap made of it
-	m.backend.File = nil // etcd replaces its database file with the leader's
+	m.holdDiskSnapshot()     // replaced: raft may still hold a MsgSnap made of it
+	m.srv.Backend.File = nil // etcd replaces its database file with the leader's
 	if err := m.restoreData(s.GetData()); err != nil {
 		panic("sim: " + m.name + ": " + err.Error())
 	}
@@ -668,7 +659,7 @@ func (m *member) serve(op *Op) {
 	}
 	switch server.Route(c, r) {
 	case server.Hold:
-		m.held.Hold(op)
+		m.srv.Held.Hold(op)
 	case server.Propose:
 		m.propose(op)
 	case server.ProposeCluster:
@@ -676,7 +667,7 @@ func (m *member) serve(op *Op) {
 	case server.ReadLocal:
 		m.w.reply(m, op, m.answerRead(op))
 	case server.ReadIndex:
-		m.reads.Add(readOp{op})
+		m.srv.Reads.Add(readOp{op})
 		m.readIndex(op)
 	case server.OpenWatch:
 		m.startWatch(op)
@@ -685,7 +676,7 @@ func (m *member) serve(op *Op) {
 	case server.ToLeader:
 		m.w.peerSend(m, m.w.members[m.soft.Lead-1], op, nil)
 	case server.ListLeases:
-		m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev(), resp: server.Response{LeaseLeases: m.kv.Leases()}})
+		m.w.reply(m, op, reply{status: OpOK, rev: m.srv.KV.Store.Rev(), resp: server.Response{LeaseLeases: m.srv.KV.Leases()}})
 	}
 }
 
@@ -722,7 +713,7 @@ func (m *member) setSoft(ss raft.SoftState) {
 	if !newLeader {
 		return
 	}
-	m.reads.LeaderChanged(func(r readOp) { m.w.reply(m, r.Op, reply{status: OpError, err: server.ErrLeaderChanged}) })
+	m.srv.Reads.LeaderChanged(func(r readOp) { m.w.reply(m, r.Op, reply{status: OpError, err: server.ErrLeaderChanged}) })
 }
 
 // readIndex asks raft for a read index, and asks again every 500ms until
@@ -738,16 +729,16 @@ func (m *member) readIndex(op *Op) {
 }
 
 func (m *member) readRetry(op *Op) {
-	if m.reads.NeedsIndex(readOp{op}) {
+	if m.srv.Reads.NeedsIndex(readOp{op}) {
 		m.readIndex(op)
 	}
 }
 
-func (m *member) readState(rs raft.ReadState) { m.reads.ReadState(rs.RequestCtx, rs.Index) }
+func (m *member) readState(rs raft.ReadState) { m.srv.Reads.ReadState(rs.RequestCtx, rs.Index) }
 
 // serveReads answers the linearizable reads whose read index is applied.
 func (m *member) serveReads() {
-	m.reads.Applied(m.applied, func(r readOp) { m.w.reply(m, r.Op, m.answerRead(r.Op)) })
+	m.srv.Reads.Applied(m.applied, func(r readOp) { m.w.reply(m, r.Op, m.answerRead(r.Op)) })
 }
 
 // readOp is a read on the server layer's read-index path

@@ -52,9 +52,9 @@ func (m *member) restoreData(b []byte) error {
 	m.cluster = membership.Cluster{}
 	if len(b) == 0 {
 		// no snapshot yet: the store the cluster began with
-		m.kv = server.NewKV(m.w.cfg.minLeaseTTL())
+		m.srv.KV = server.NewKV(m.w.cfg.minLeaseTTL())
 		if m.w.initialKV != nil {
-			m.kv = m.w.initialKV.KV(m.w.cfg.minLeaseTTL()) // cfg.InitialKV, decoded once (World.initialKV)
+			m.srv.KV = m.w.initialKV.KV(m.w.cfg.minLeaseTTL()) // cfg.InitialKV, decoded once (World.initialKV)
 		}
 		m.cluster.Version = m.w.cfg.InitialClusterVersion
 		m.watchStore()
@@ -72,7 +72,7 @@ func (m *member) restoreData(b []byte) error {
 	if err != nil {
 		return err
 	}
-	m.kv = kv
+	m.srv.KV = kv
 	m.watchStore()
 	m.attachDB()
 	return nil
@@ -80,7 +80,7 @@ func (m *member) restoreData(b []byte) error {
 
 // watchStore gives the member's watches its new store: a first one, or
 // one restored from a snapshot (server.Watches.Store).
-func (m *member) watchStore() { m.watches.Store(m.kv.Store, watchSink{m}) }
+func (m *member) watchStore() { m.srv.Watches.Store(m.srv.KV.Store, watchSink{m}) }
 
 // ClusterMember is one member as a member's applied membership lists it:
 // etcd's MemberListResponse member.

@@ -77,7 +77,7 @@ func (w *World) watchProgress(labels []string) error {
 // progressRequestArrives is a progress request reaching m.
 func (m *member) progressRequestArrives(e *event) {
 	if m.up {
-		m.watches.RequestProgress(e.rep.stream)
+		m.srv.Watches.RequestProgress(e.rep.stream)
 	}
 }
 
@@ -99,10 +99,10 @@ func (m *member) scheduleProgressTick(op *Op) {
 // progressTick is a watch's progress timer firing at m: it goes on while
 // the member has the watch.
 func (m *member) progressTick(op *Op) {
-	if !m.up || !m.watches.ProgressNotify(op) {
+	if !m.up || !m.srv.Watches.ProgressNotify(op) {
 		return
 	}
-	m.watches.ProgressTick(op)
+	m.srv.Watches.ProgressTick(op)
 	m.scheduleProgressTick(op)
 }
 
@@ -125,6 +125,6 @@ func (w *World) progressArrives(op *Op, node uint64, p Progress) {
 		w.record(Event{Kind: EvWatch, Op: op.ID, Node: node, Text: "progress notify: " + strconv.FormatInt(p.Header.Revision, 10)})
 	}
 	if m := w.members[node-1]; m.up {
-		m.watches.Received(op)
+		m.srv.Watches.Received(op)
 	}
 }

@@ -18,7 +18,7 @@ func (m *member) read(op *Op) reply {
 	if why := m.readPermitted(op); why != "" {
 		return reply{status: OpError, err: why, applied: m.applied}
 	}
-	resp, err := m.kv.Read(&op.Req)
+	resp, err := m.srv.KV.Read(&op.Req)
 	if err != "" {
 		return reply{status: OpError, err: err, applied: m.applied}
 	}
@@ -32,12 +32,12 @@ func (m *member) propose(op *Op) {
 	var ai *server.AuthInfo
 	if op.Req.Auth == nil || op.Req.Auth.Authenticate == nil {
 		var why string
-		if ai, why = m.kv.Auth.Info(op.Req.Token, m.localNow()); why != "" {
+		if ai, why = m.srv.KV.Auth.Info(op.Req.Token, m.localNow()); why != "" {
 			m.w.reply(m, op, reply{status: OpError, err: why})
 			return
 		}
 	}
-	id, data := server.ProposalAs(&m.ids, &op.Req, ai)
+	id, data := server.ProposalAs(&m.srv.IDs, &op.Req, ai)
 	m.enter()
 	err := m.rn.Propose(data)
 	m.leave()
@@ -53,7 +53,7 @@ func (m *member) propose(op *Op) {
 		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
 		return
 	}
-	m.writes.Register(id, op)
+	m.srv.Wait.Register(id, op)
 	m.w.proposedAs(m, op, id)
 	m.flush()
 }

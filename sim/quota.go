@@ -32,7 +32,7 @@ func (c *Config) quota(name string) int64 {
 // to raise it.
 func (m *member) overQuota(op *Op) bool {
 	quota := m.w.cfg.quota(m.name)
-	refuse, raise := m.backend.QuotaCheck(&op.Req, quota, m.cluster.Alarms, m.memberID, m.soft.Lead != 0)
+	refuse, raise := m.srv.Backend.QuotaCheck(&op.Req, quota, m.cluster.Alarms, m.memberID, m.soft.Lead != 0)
 	if raise {
 		m.raiseNoSpace(quota)
 	}
@@ -42,12 +42,12 @@ func (m *member) overQuota(op *Op) bool {
 // raiseNoSpace proposes the member's NOSPACE alarm, and says so in the
 // transcript once raft has taken it.
 func (m *member) raiseNoSpace(quota int64) {
-	data := server.NoSpaceAlarm(m.ids.Next(), m.memberID)
+	data := server.NoSpaceAlarm(m.srv.IDs.Next(), m.memberID)
 	m.enter()
 	err := m.rn.Propose(data)
 	m.leave()
 	if err == nil {
-		m.w.fault(m.id, fmt.Sprintf(quotaExceededText, m.backend.File.Size(), quota))
+		m.w.fault(m.id, fmt.Sprintf(quotaExceededText, m.srv.Backend.File.Size(), quota))
 		m.flush()
 	}
 }

@@ -140,7 +140,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 		m.answerOrigin(op, origin, reply{status: OpError, err: errProposalDropped})
 		return
 	}
-	m.writes.Register(op.ID, op)
+	m.srv.Wait.Register(op.ID, op)
 	if origin != nil {
 		m.confOrigins[op.ID] = origin
 	}
@@ -276,12 +276,12 @@ func (m *member) proposeAlarms(op *Op) {
 			reqs = append(reqs, &etcdserverpb.AlarmRequest{Action: etcdserverpb.AlarmRequest_DEACTIVATE, MemberID: a.MemberID, Alarm: a.Alarm})
 		}
 		if len(reqs) == 0 {
-			m.w.reply(m, op, reply{status: OpOK, rev: m.kv.Store.Rev()})
+			m.w.reply(m, op, reply{status: OpOK, rev: m.srv.KV.Store.Rev()})
 			return
 		}
 	}
 	for i, r := range reqs {
-		id := m.ids.Next()
+		id := m.srv.IDs.Next()
 		data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: id}, Alarm: r})
 		m.enter()
 		err := m.rn.Propose(data)
@@ -291,7 +291,7 @@ func (m *member) proposeAlarms(op *Op) {
 			return
 		}
 		if i == len(reqs)-1 {
-			m.writes.Register(id, op)
+			m.srv.Wait.Register(id, op)
 		}
 	}
 	m.flush()
@@ -367,5 +367,5 @@ func (m *member) triggerConf(ccID uint64) (*Op, bool) {
 	if ccID == 0 {
 		return nil, false
 	}
-	return m.writes.Trigger(ccID)
+	return m.srv.Wait.Trigger(ccID)
 }

@@ -72,8 +72,8 @@ func (w *World) snapshotSave(m *member, file string) error {
 	if w.saved == nil {
 		w.saved = map[string]savedSnapshot{}
 	}
-	w.saved[file] = savedSnapshot{kv: kv, version: st.ClusterVersion, rev: m.kv.Revision(), leases: len(st.Leases), group: m.group}
-	w.fault(m.id, fmt.Sprintf(snapshotSavedText, file, m.kv.Revision()))
+	w.saved[file] = savedSnapshot{kv: kv, version: st.ClusterVersion, rev: m.srv.KV.Revision(), leases: len(st.Leases), group: m.group}
+	w.fault(m.id, fmt.Sprintf(snapshotSavedText, file, m.srv.KV.Revision()))
 	return nil
 }
 
@@ -354,8 +354,8 @@ func (w *World) forceNewCluster(m *member) int {
 // (group old) acknowledged that m's store lacks.
 func (w *World) forcedStarted(m *member, old int) {
 	g := w.groups[m.group]
-	g.setInitial(m.kv)
-	rev := m.kv.Revision()
+	g.setInitial(m.srv.KV)
+	rev := m.srv.KV.Revision()
 	lost, seen, keys := w.lostWrites(old, rev)
 	if lost == 0 {
 		w.fault(m.id, fmt.Sprintf(forceLostNothingText, rev, seen))
@@ -379,7 +379,7 @@ func (w *World) SnapshotOf(name string) (*snapshot.State, server.Records, error)
 	if m == nil {
 		return nil, nil, fmt.Errorf("no member %q", name)
 	}
-	if !m.up || m.kv == nil {
+	if !m.up || m.srv.KV == nil {
 		return nil, nil, fmt.Errorf("%s is down", name)
 	}
 	st := &snapshot.State{ConsistentIndex: m.applied, ClusterVersion: m.cluster.Version}
@@ -403,5 +403,5 @@ func (w *World) SnapshotOf(name string) (*snapshot.State, server.Records, error)
 		st.Members = append(st.Members, snapshot.Member{ID: cm.ID, PeerURLs: cm.PeerURLs, IsLearner: cm.IsLearner,
 			Name: cm.Name, ClientURLs: cm.ClientURLs})
 	}
-	return st, m.kv.Snapshot(st), nil
+	return st, m.srv.KV.Snapshot(st), nil
 }

@@ -31,7 +31,7 @@ import (
 // snapshotData is what a member's snapshot of its state now holds.
 func (m *member) snapshotData() []byte {
 	m.holdDiskSnapshot() // it may replace the disk's
-	return m.w.snapshotData(m.cluster.Encode(), m.kv.Freeze())
+	return m.w.snapshotData(m.cluster.Encode(), m.srv.KV.Freeze())
 }
 
 // snapshotData is snapshot data of a cluster state and a frozen store:

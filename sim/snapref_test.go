@@ -52,7 +52,7 @@ func testSnapshotStores(t *testing.T, latency time.Duration) {
 		}
 	}
 	if !installed && latency == 0 {
-		_, ok := lead.kv.Get("k299")
+		_, ok := lead.srv.KV.Get("k299")
 		t.Fatalf("the follower was not caught up by a snapshot (leader has k299: %v, violation %v, follower applied %d, leader %d)", ok, w.Violation(), f.applied, lead.applied)
 	}
 	mustDo(t, w, Command{Kind: CmdCrash, Node: f.name})
@@ -69,10 +69,10 @@ func testSnapshotStores(t *testing.T, latency time.Duration) {
 	if v := w.Violation(); v != nil {
 		t.Fatal(v)
 	}
-	if _, ok := f.kv.Get("k299"); !ok {
+	if _, ok := f.srv.KV.Get("k299"); !ok {
 		t.Error("the restarted follower lacks k299")
 	}
-	if _, ok := f.kv.Get("j49"); !ok {
+	if _, ok := f.srv.KV.Get("j49"); !ok {
 		t.Error("the restarted follower lacks j49")
 	}
 	if w.snapSeq < 300 || len(w.snapKVs) > 200 {

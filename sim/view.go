@@ -170,10 +170,10 @@ func (w *World) Leader() (string, bool) {
 // KVGet returns a key from a member's state machine.
 func (w *World) KVGet(member, key string) (string, bool) {
 	m := w.byName[member]
-	if m == nil || m.kv == nil {
+	if m == nil || m.srv.KV == nil {
 		return "", false
 	}
-	kv, ok := m.kv.Get(key)
+	kv, ok := m.srv.KV.Get(key)
 	if !ok {
 		return "", false
 	}
@@ -200,15 +200,15 @@ func (w *World) Membership() (voters, learners []string, ok bool) {
 func (w *World) Converged() bool {
 	var ref *member
 	for _, m := range w.members {
-		if !m.up || m.kv == nil {
+		if !m.up || m.srv.KV == nil {
 			continue
 		}
 		if ref == nil {
 			ref = m
 			continue
 		}
-		if m.hard.GetCommit() != ref.hard.GetCommit() || m.applied != ref.applied || m.kv.Revision() != ref.kv.Revision() ||
-			!sameKVs(m.kv.Range(""), ref.kv.Range("")) {
+		if m.hard.GetCommit() != ref.hard.GetCommit() || m.applied != ref.applied || m.srv.KV.Revision() != ref.srv.KV.Revision() ||
+			!sameKVs(m.srv.KV.Range(""), ref.srv.KV.Range("")) {
 			return false
 		}
 	}
@@ -355,8 +355,8 @@ func (m *member) view() MemberView {
 		e := m.log.at(index)
 		v.Log = append(v.Log, LogEntryView{Index: index, Term: e.Term, Type: e.Type, Summary: summarizeEntry(e.Type, data)})
 	}
-	if m.kv != nil {
-		v.KV = m.kv.Range("")
+	if m.srv.KV != nil {
+		v.KV = m.srv.KV.Range("")
 	}
 	v.DBSize, v.DBInUse = m.w.DBSize(m.name)
 	v.Quota = m.w.cfg.quota(m.name)
@@ -402,7 +402,7 @@ func (w *World) DBSize(name string) (size, inUse int64) {
 	if m == nil {
 		return 0, 0
 	}
-	return m.backend.Size(int64(w.now))
+	return m.srv.Backend.Size(int64(w.now))
 }
 
 // LogTerms returns the member's durable log as terms: terms[i-1] is the

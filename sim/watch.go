@@ -11,11 +11,11 @@ import "github.com/raftsim/raftsim/mvcc"
 // that knows none was refused before, by server.Admit.)
 func (m *member) startWatch(op *Op) {
 	if why := m.watchPermitted(op); why != "" {
-		m.w.reply(m, op, reply{status: OpError, err: why, rev: m.kv.Store.Rev()})
+		m.w.reply(m, op, reply{status: OpError, err: why, rev: m.srv.KV.Store.Rev()})
 		return
 	}
-	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.kv.Store.Rev()})
-	m.watches.Start(op, op.Req.Watch, op.RequireLeader)
+	m.w.reply(m, op, reply{status: OpOK, watch: true, rev: m.srv.KV.Store.Rev()})
+	m.srv.Watches.Start(op, op.Req.Watch, op.RequireLeader)
 	if op.Req.Watch.ProgressNotify {
 		m.startProgressTimer(op)
 	}
@@ -42,7 +42,7 @@ func (s watchSink) Cancel(op *Op, err string, compact int64) {
 // member's clock (server.LeaderMonitor): after some polls in a row without
 // a leader, the require-leader watches are cancelled.
 func (m *member) pollLeader() {
-	if m.leaderMonitor.Poll(m.soft.Lead != 0) {
-		m.watches.LeaderLost()
+	if m.srv.LeaderMonitor.Poll(m.soft.Lead != 0) {
+		m.srv.Watches.LeaderLost()
 	}
 }
