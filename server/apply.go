@@ -27,7 +27,7 @@ type Applied struct {
 	Granted, Revoked    int64
 	GrantedTTL, Deleted int
 	// Alarms are an alarm request's answer: every alarm for a list, the
-	// one raised; none for a disarm (ApplyState.ApplyEntry).
+	// one raised; none for a disarm (Member.ApplyEntry).
 	Alarms []*etcdserverpb.AlarmMember
 }
 

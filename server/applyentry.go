@@ -15,24 +15,18 @@ import (
 // that waits on the request ID is answered (Wait), and the watches get
 // what changed. The member does what needs the world (ApplyHooks).
 
-// ApplyState is the server-layer state of a member that its apply path
-// changes.
-type ApplyState[T comparable] struct {
-	KV      *KV
+// ApplyAt is what a member's apply path needs to know of one entry
+// beside its server layer's own state: where and when it applies.
+type ApplyAt struct {
 	Alarms  *Alarms // its alarm store (kept with its membership)
-	Backend *Backend
-	Wait    *Wait[T]    // the clients waiting on their request IDs
-	Watches *Watches[T] // its clients' watch streams
-	IDs     *IDGen      // its request IDs: which publications are its own from this life
-	Self    uint64      // its etcd member ID
-	Now, At int64       // its own clock, and the world's time (ns)
-	Index   uint64      // the raft index of the entry applied
+	Self    uint64  // its etcd member ID
+	Now, At int64   // its own clock, and the world's time (ns)
+	Index   uint64  // the raft index of the entry applied
 
 	// For the first commit in a term: whether the member leads (as raft
-	// last told it), its lessor loop, and how long the leases it inherits
-	// live past their TTL (ns, an election timeout).
+	// last told it), and how long the leases it inherits live past their
+	// TTL (ns, an election timeout).
 	Leader bool
-	Lease  *LeaseLoop
 	Extend int64
 }
 
@@ -71,9 +65,9 @@ type ApplyHooks[T any] interface {
 // ApplyEntry applies the request a committed normal entry's data holds,
 // decoded with d, or the first commit in a term for an entry with no data;
 // an entry that does not decode is an error.
-func (s *ApplyState[T]) ApplyEntry(d *Decoder, data []byte, h ApplyHooks[T]) error {
+func (s *Member[T, R, K]) ApplyEntry(d *Decoder, data []byte, at ApplyAt, h ApplyHooks[T]) error {
 	if len(data) == 0 {
-		h.FirstCommitInTerm(s.firstCommitInTerm())
+		h.FirstCommitInTerm(s.firstCommitInTerm(at))
 		return nil
 	}
 	var r etcdserverpb.InternalRaftRequest
@@ -81,21 +75,21 @@ func (s *ApplyState[T]) ApplyEntry(d *Decoder, data []byte, h ApplyHooks[T]) err
 		return err
 	}
 	if IsClusterRequest(&r) {
-		s.applyCluster(&r, h)
+		s.applyCluster(&r, at, h)
 		return nil
 	}
-	s.applyRequest(&r, h)
+	s.applyRequest(&r, at, h)
 	return nil
 }
 
 // firstCommitInTerm is what etcd's applyEntryNormal does for the empty
 // entry a new leader appends: only a member that leads promotes its
 // lessor, and only a leader's version monitor sets the cluster version.
-func (s *ApplyState[T]) firstCommitInTerm() FirstCommit {
-	if !s.Leader {
+func (s *Member[T, R, K]) firstCommitInTerm(at ApplyAt) FirstCommit {
+	if !at.Leader {
 		return FirstCommit{}
 	}
-	n, _ := s.Lease.Promote(s.KV, s.Extend, s.Now)
+	n, _ := s.LeaseLoop.Promote(s.KV, at.Extend, at.Now)
 	return FirstCommit{Leader: true, Inherited: n}
 }
 
@@ -104,9 +98,9 @@ func (s *ApplyState[T]) firstCommitInTerm() FirstCommit {
 // (a put with --ignore-value of a key that does not exist), or the capped
 // applier while NOSPACE is raised, is refused here, after raft, as etcd
 // refuses it: its entry is in the log all the same.
-func (s *ApplyState[T]) applyRequest(r *etcdserverpb.InternalRaftRequest, h ApplyHooks[T]) {
-	s.KV.ApplyIndex = s.Index
-	a := s.KV.ApplyCapped(r, s.Now, *s.Alarms, s.Backend, s.At, s.Watches.Watching())
+func (s *Member[T, R, K]) applyRequest(r *etcdserverpb.InternalRaftRequest, at ApplyAt, h ApplyHooks[T]) {
+	s.KV.ApplyIndex = at.Index
+	a := s.KV.ApplyCapped(r, at.Now, *at.Alarms, &s.Backend, at.At, s.Watches.Watching())
 	if a.Revoked != 0 {
 		h.Revoked(RequestID(r), a)
 	}
@@ -118,15 +112,15 @@ func (s *ApplyState[T]) applyRequest(r *etcdserverpb.InternalRaftRequest, h Appl
 // cluster version, an alarm request. A publication is the member's own
 // from this life when it carries its member ID and a request ID it drew
 // since it started.
-func (s *ApplyState[T]) applyCluster(r *etcdserverpb.InternalRaftRequest, h ApplyHooks[T]) {
+func (s *Member[T, R, K]) applyCluster(r *etcdserverpb.InternalRaftRequest, at ApplyAt, h ApplyHooks[T]) {
 	id := RequestID(r)
 	switch {
 	case r.ClusterMemberAttrSet != nil:
-		h.Publish(r.ClusterMemberAttrSet, r.ClusterMemberAttrSet.Member_ID == s.Self && s.IDs.Mine(id))
+		h.Publish(r.ClusterMemberAttrSet, r.ClusterMemberAttrSet.Member_ID == at.Self && s.IDs.Mine(id))
 	case r.ClusterVersionSet != nil:
 		h.SetVersion(r.ClusterVersionSet.Ver)
 	case r.Alarm != nil:
-		alarms, changed := s.Alarms.Apply(r.Alarm)
+		alarms, changed := at.Alarms.Apply(r.Alarm)
 		if changed {
 			h.AlarmChanged(r.Alarm)
 		}
@@ -138,7 +132,7 @@ func (s *ApplyState[T]) applyCluster(r *etcdserverpb.InternalRaftRequest, h Appl
 }
 
 // answer answers the client that waits on request ID id, if one does.
-func (s *ApplyState[T]) answer(id uint64, a Applied, h ApplyHooks[T]) {
+func (s *Member[T, R, K]) answer(id uint64, a Applied, h ApplyHooks[T]) {
 	if t, ok := s.Wait.Trigger(id); ok {
 		h.Answer(t, a)
 	}

@@ -31,6 +31,10 @@ func (h *hooksLog) FirstCommitInTerm(f FirstCommit) {
 	h.said = append(h.said, fmt.Sprintf("first commit leader %v inherited %d", f.Leader, f.Inherited))
 }
 
+// testMember is a member's server layer with strings for its calls and
+// held keep-alives.
+type testMember = Member[string, *testRead, string]
+
 type noSink struct{}
 
 func (noSink) Send(string, int, mvcc.WatchResponse) {}
@@ -42,25 +46,24 @@ func (noSink) Progress(string, int, int64, bool)    {}
 // the cluster version to the membership, an alarm to the alarm store; the
 // client that waits on the request ID is answered, once.
 func TestApplyEntry(t *testing.T) {
-	kv := NewKV(1)
 	var (
-		b       Backend
-		alarms  Alarms
-		wait    Wait[string]
-		watches Watches[string]
-		d       Decoder
-		h       hooksLog
+		s      testMember
+		alarms Alarms
+		d      Decoder
+		h      hooksLog
 	)
-	b.Attach(kv, func() int64 { return 0 })
-	watches.Store(kv.Store, noSink{})
-	ids := NewIDGen(7, 0)
-	s := ApplyState[string]{KV: kv, Alarms: &alarms, Backend: &b, Wait: &wait, Watches: &watches, IDs: &ids, Self: 7}
+	s.KV = NewKV(1)
+	s.Backend.Attach(s.KV, func() int64 { return 0 })
+	s.Watches.Store(s.KV.Store, noSink{})
+	s.IDs = NewIDGen(7, 0)
+	at := ApplyAt{Alarms: &alarms, Self: 7}
 	apply := func(r *etcdserverpb.InternalRaftRequest) {
-		if err := s.ApplyEntry(&d, Encode(r), &h); err != nil {
+		if err := s.ApplyEntry(&d, Encode(r), at, &h); err != nil {
 			t.Fatal(err)
 		}
 	}
-	put, _ := Proposal(&ids, &Request{Put: &etcdserverpb.PutRequest{Key: []byte("k")}})
+	ids, wait := &s.IDs, &s.Wait
+	put, _ := Proposal(ids, &Request{Put: &etcdserverpb.PutRequest{Key: []byte("k")}})
 	wait.Register(put, "put")
 	apply(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: put}, Put: &etcdserverpb.PutRequest{Key: []byte("k")}})
 	apply(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: put}, Put: &etcdserverpb.PutRequest{Key: []byte("k")}})
@@ -87,7 +90,7 @@ func TestApplyEntry(t *testing.T) {
 	if !slices.Equal(h.said, want) {
 		t.Fatalf("the apply path did\n%q\nwant\n%q", h.said, want)
 	}
-	if err := s.ApplyEntry(&d, []byte{0xff}, &h); err == nil {
+	if err := s.ApplyEntry(&d, []byte{0xff}, at, &h); err == nil {
 		t.Fatal("a bad entry applied")
 	}
 }
@@ -110,13 +113,12 @@ func TestFirstCommitInTerm(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			kv := NewKV(1)
 			kv.Lessor.Grant(5, 60, 0)
-			var loop LeaseLoop
+			s := testMember{KV: kv}
 			if c.primary {
-				loop.Promote(kv, 1, 0)
+				s.LeaseLoop.Promote(kv, 1, 0)
 			}
 			var h hooksLog
-			s := ApplyState[string]{KV: kv, Now: 10, Leader: c.leader, Lease: &loop, Extend: 1}
-			if err := s.ApplyEntry(nil, nil, &h); err != nil {
+			if err := s.ApplyEntry(nil, nil, ApplyAt{Now: 10, Leader: c.leader, Extend: 1}, &h); err != nil {
 				t.Fatal(err)
 			}
 			if want := []string{c.want}; !slices.Equal(h.said, want) {

@@ -6,7 +6,7 @@
 // request reaches raft, and which way a call goes at the member that
 // received it (Arrive, Admit, Route, Held), and the error a call that
 // timed out there gets (TimeoutErr); the apply path of a committed entry
-// (ApplyState.ApplyEntry), a new leader's first commit in its term
+// (Member.ApplyEntry), a new leader's first commit in its term
 // included; the state machine a member applies committed entries into (KV:
 // the MVCC store and the lessor) and what applying one did; reads, and the
 // read-index path of linearizable ones (Reads); the leader's answers to
@@ -20,7 +20,7 @@
 // It drives nothing: package sim's members own raft, the disk, the clock,
 // the scheduler and the network, and call in here to propose, apply and
 // answer (the narrow interface is KV, Arrive, Admit, Route, Held,
-// TimeoutErr, ApplyState, LeaseLoop, Reads, Wait, HeldKeepAlives,
+// TimeoutErr, Member, LeaseLoop, Reads, Wait, HeldKeepAlives,
 // LeaderMonitor, IDGen, Encode/Decoder, Validate, TooLarge, Backend,
 // Alarms, Status, CheckTransferee and Watches). Nothing here reads the
 // wall clock, starts a goroutine or lets map order reach its answers.

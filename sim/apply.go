@@ -18,13 +18,12 @@ import (
 // member's clock in time.go.
 
 // applyEntry applies one committed normal entry: an InternalRaftRequest,
-// through the server layer's apply path (server.ApplyState.ApplyEntry);
-// the member does what needs the world (applyHooks).
+// through its server layer's apply path (server.Member.ApplyEntry); the
+// member does what needs the world (applyHooks).
 func (m *member) applyEntry(data []byte) {
-	s := server.ApplyState[*Op]{KV: m.srv.KV, Alarms: &m.cluster.Alarms, Backend: &m.srv.Backend, Wait: &m.srv.Wait,
-		Watches: &m.srv.Watches, IDs: &m.srv.IDs, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now), Index: m.applied,
-		Leader: m.soft.RaftState == raft.StateLeader, Lease: &m.srv.LeaseLoop, Extend: int64(m.w.leaseExtend())}
-	if err := s.ApplyEntry(&m.w.decoder, data, applyHooks{m}); err != nil {
+	at := server.ApplyAt{Alarms: &m.cluster.Alarms, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now), Index: m.applied,
+		Leader: m.soft.RaftState == raft.StateLeader, Extend: int64(m.w.leaseExtend())}
+	if err := m.srv.ApplyEntry(&m.w.decoder, data, at, applyHooks{m}); err != nil {
 		panic("sim: " + m.name + ": bad entry: " + err.Error())
 	}
 }
