@@ -2,12 +2,13 @@ package sim
 
 import (
 	"bytes"
-	"strings"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"google.golang.org/grpc/codes"
 
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/rpcerr"
 	"github.com/raftsim/raftsim/server"
 )
 
@@ -61,18 +62,10 @@ func (w *World) shouldRetry(op *Op, err string) bool {
 }
 
 // unavailable reports whether etcd sends the error with gRPC code
-// Unavailable.
-func unavailable(err string) bool {
-	switch {
-	case strings.HasPrefix(err, "rpc error: code = Unavailable"), strings.HasPrefix(err, "etcdserver: request timed out"):
-		return true
-	}
-	switch err {
-	case server.ErrLeaderChanged, "etcdserver: no leader", "etcdserver: unhealthy cluster", "etcdserver: server stopped":
-		return true
-	}
-	return false
-}
+// Unavailable, the code clientv3's retry interceptor retries on: its
+// status as rpcerr gives it, from etcd's rpctypes (a broken connection's
+// is a gRPC status already).
+func unavailable(err string) bool { return rpcerr.Status(err).Code() == codes.Unavailable }
 
 // reply is what a member sends back to a client.
 type reply struct {
