@@ -28,3 +28,52 @@ type Member[T comparable, R LinearRead, K any] struct {
 	LeaseWaits    HeldKeepAlives[K] // keep-alives of expired leases, held until their revocation applies
 	IDs           IDGen             // its request IDs (and the lease IDs it picks), from this life's start
 }
+
+// ReadPermitted is etcd's doSerialize check for a read the member answers
+// (a get, a transaction that writes nothing) at its own clock now (ns):
+// the request's token resolved at the member, then the user's read
+// permission; "" when auth permits it, else the error the client gets.
+func (s *Member[T, R, K]) ReadPermitted(r *Request, now int64) string {
+	as := s.KV.Auth
+	if !as.Enabled() {
+		return ""
+	}
+	ai, why := as.Info(r.Token, now)
+	if why != "" {
+		return why
+	}
+	switch {
+	case r.Range != nil:
+		return as.IsRangePermitted(ai, r.Range.Key, r.Range.RangeEnd)
+	case r.Txn != nil:
+		return as.IsTxnPermitted(ai, r.Txn)
+	}
+	return ""
+}
+
+// WatchPermitted is etcd's isWatchPermitted, as the member creates a
+// watch at its own clock now (ns): the stream's token resolved, then the
+// user's read permission on the watched range. etcd answers a refusal
+// with a created and canceled response whose cancel reason is the error
+// (wire, WatchRefused).
+func (s *Member[T, R, K]) WatchPermitted(r *Request, now int64) string {
+	as := s.KV.Auth
+	if !as.Enabled() {
+		return ""
+	}
+	ai, why := as.Info(r.Token, now)
+	if why != "" {
+		return why
+	}
+	return as.IsRangePermitted(ai, r.Watch.Key, r.Watch.RangeEnd)
+}
+
+// Read answers a read from the member's store (a get, or a transaction
+// that writes nothing) at its own clock now (ns), once auth permits it
+// (ReadPermitted): the response, or the error the client gets.
+func (s *Member[T, R, K]) Read(r *Request, now int64) (Response, string) {
+	if why := s.ReadPermitted(r, now); why != "" {
+		return Response{}, why
+	}
+	return s.KV.Read(r)
+}

@@ -11,48 +11,12 @@ import (
 // (server.AuthStore) needs of the world. An Auth service call is an
 // OpAuth, proposed and applied as any write; the checks of a key-value
 // request are the apply path's for writes (server.KV.Apply) and, for a
-// read, the member's as it answers it (readPermitted), as etcd's
-// doSerialize does after the read index.
-
-// readPermitted is etcd's doSerialize check for a read the member answers
-// (a get, a transaction that writes nothing): the request's token
-// resolved at the member, then the user's read permission.
-func (m *member) readPermitted(op *Op) string {
-	as := m.srv.KV.Auth
-	if !as.Enabled() {
-		return ""
-	}
-	ai, why := as.Info(op.Req.Token, m.localNow())
-	if why != "" {
-		return why
-	}
-	switch {
-	case op.Req.Range != nil:
-		return as.IsRangePermitted(ai, op.Req.Range.Key, op.Req.Range.RangeEnd)
-	case op.Req.Txn != nil:
-		return as.IsTxnPermitted(ai, op.Req.Txn)
-	}
-	return ""
-}
-
-// watchPermitted is etcd's isWatchPermitted, as the member creates a
-// watch: the stream's token resolved, then the user's read permission on
-// the watched range. etcd answers a refusal with a created and canceled
-// response whose cancel reason is the error (wire, WatchRefused).
-func (m *member) watchPermitted(op *Op) string {
-	as := m.srv.KV.Auth
-	if !as.Enabled() {
-		return ""
-	}
-	ai, why := as.Info(op.Req.Token, m.localNow())
-	if why != "" {
-		return why
-	}
-	return as.IsRangePermitted(ai, op.Req.Watch.Key, op.Req.Watch.RangeEnd)
-}
+// read, the member's server layer's as it answers it
+// (server.Member.ReadPermitted), as etcd's doSerialize does after the read
+// index.
 
 // WatchRefused reports whether a watch failed because auth refused it
-// (watchPermitted), which etcd answers as a canceled watch, not an error
+// (server.Member.WatchPermitted), which etcd answers as a canceled watch, not an error
 // of the stream.
 func WatchRefused(op *Op) bool {
 	if op.Kind != OpWatch || op.Status != OpError {

@@ -377,15 +377,15 @@ func (w *World) checkStale(op *Op) {
 	if newest == nil || newest.applied <= op.Applied {
 		return
 	}
-	want := (&member{srv: serverMember{KV: newest.srv.KV}, applied: newest.applied}).read(op)
-	if want.resp.Range == nil || sameKVs(want.resp.Range.Kvs, op.KVs()) {
+	want, _ := newest.srv.Read(&op.Req, newest.localNow())
+	if want.Range == nil || sameKVs(want.Range.Kvs, op.KVs()) {
 		return
 	}
 	op.Stale = true
 	st := op.rare()
 	st.staleNewest, st.staleNewestApplied = newest.name, newest.applied
-	if len(op.Req.Range.RangeEnd) == 0 && len(want.resp.Range.Kvs) > 0 {
-		st.staleValue, st.staleFound = string(want.resp.Range.Kvs[0].Value), true
+	if len(op.Req.Range.RangeEnd) == 0 && len(want.Range.Kvs) > 0 {
+		st.staleValue, st.staleFound = string(want.Range.Kvs[0].Value), true
 	}
 	st.staleNote = op.StaleText(i18n.En)
 }

@@ -15,10 +15,7 @@ import (
 // writes nothing, which etcd serves like a read (at the read index, or
 // locally when serializable).
 func (m *member) read(op *Op) reply {
-	if why := m.readPermitted(op); why != "" {
-		return reply{status: OpError, err: why, applied: m.applied}
-	}
-	resp, err := m.srv.KV.Read(&op.Req)
+	resp, err := m.srv.Read(&op.Req, m.localNow())
 	if err != "" {
 		return reply{status: OpError, err: err, applied: m.applied}
 	}

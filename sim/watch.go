@@ -10,7 +10,7 @@ import "github.com/raftsim/raftsim/mvcc"
 // up from its start revision. (A watch that requires a leader at a member
 // that knows none was refused before, by server.Admit.)
 func (m *member) startWatch(op *Op) {
-	if why := m.watchPermitted(op); why != "" {
+	if why := m.srv.WatchPermitted(&op.Req, m.localNow()); why != "" {
 		m.w.reply(m, op, reply{status: OpError, err: why, rev: m.srv.KV.Store.Rev()})
 		return
 	}
