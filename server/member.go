@@ -77,3 +77,19 @@ func (s *Member[T, R, K]) Read(r *Request, now int64) (Response, string) {
 	}
 	return s.KV.Read(r)
 }
+
+// SetKV makes kv the member's state machine (at its start, or restored
+// from a snapshot), its watches over kv's store, sent to sink.
+func (s *Member[T, R, K]) SetKV(kv *KV, sink WatchSink[T]) {
+	s.KV = kv
+	s.Watches.Store(kv.Store, sink)
+}
+
+// PollLeader is etcd's monitorLeader's poll, once an election timeout:
+// whether the member knows a leader. After maxNoLeaderPolls polls in a row
+// without one it cancels the watches that require a leader.
+func (s *Member[T, R, K]) PollLeader(leader bool) {
+	if s.LeaderMonitor.Poll(leader) {
+		s.Watches.LeaderLost()
+	}
+}

@@ -71,3 +71,25 @@ func TestMemberReadsAsAuthPermits(t *testing.T) {
 		}
 	}
 }
+
+// A member's leader monitor cancels the watches that require a leader
+// once three polls in a row found none, and no other watch; a poll that
+// finds a leader starts the count again.
+func TestMemberPollLeader(t *testing.T) {
+	var s testMember
+	log := &sinkLog{sent: map[string][]int{}, canceled: map[string]string{}}
+	s.SetKV(NewKV(1), log)
+	all := &pb.WatchCreateRequest{Key: []byte("a")}
+	s.Watches.Start("plain", all, false)
+	s.Watches.Start("leader", all, true)
+	for _, leader := range []bool{false, false, true, false, false} {
+		s.PollLeader(leader)
+	}
+	if len(log.canceled) != 0 || s.Watches.Open() != 2 {
+		t.Fatalf("cancelled %v after no three polls in a row without a leader", log.canceled)
+	}
+	s.PollLeader(false)
+	if got := log.canceled["leader"]; got != ErrNoLeader+" at 0" || len(log.canceled) != 1 || s.Watches.Open() != 1 {
+		t.Fatalf("after three polls in a row without a leader: cancelled %v, %d open", log.canceled, s.Watches.Open())
+	}
+}

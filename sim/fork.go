@@ -270,8 +270,7 @@ func (fm *member) restoreFrom(m *member) error {
 		return err
 	}
 	fm.cluster = m.cluster.Clone()
-	fm.srv.KV = kv
-	fm.watchStore()
+	fm.srv.SetKV(kv, watchSink{fm})
 	fm.attachDB()
 	return nil
 }

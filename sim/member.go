@@ -270,7 +270,7 @@ func (m *member) tick() {
 	m.leave()
 	m.ticks++
 	if m.ticks%m.w.cfg.ElectionTicks == 0 {
-		m.pollLeader()
+		m.srv.PollLeader(m.soft.Lead != 0)
 	}
 	if m.soft.RaftState == raft.StateLeader {
 		m.expireLeases()
@@ -371,7 +371,7 @@ func (m *member) applyBeforeWriting(rd *raft.Ready) {
 		return
 	}
 	for _, rs := range rd.ReadStates {
-		m.readState(rs)
+		m.srv.Reads.ReadState(rs.RequestCtx, rs.Index)
 	}
 	rd.ReadStates = nil
 	m.serveReads()
@@ -462,7 +462,7 @@ func (m *member) handleReady(rd *raft.Ready) {
 	}
 	m.takeDueSnapshot()
 	for _, rs := range rd.ReadStates {
-		m.readState(rs)
+		m.srv.Reads.ReadState(rs.RequestCtx, rs.Index)
 	}
 	if m.removed {
 		return // it shut itself down while applying its own removal
@@ -733,8 +733,6 @@ func (m *member) readRetry(op *Op) {
 		m.readIndex(op)
 	}
 }
-
-func (m *member) readState(rs raft.ReadState) { m.srv.Reads.ReadState(rs.RequestCtx, rs.Index) }
 
 // serveReads answers the linearizable reads whose read index is applied.
 func (m *member) serveReads() {

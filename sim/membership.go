@@ -52,12 +52,12 @@ func (m *member) restoreData(b []byte) error {
 	m.cluster = membership.Cluster{}
 	if len(b) == 0 {
 		// no snapshot yet: the store the cluster began with
-		m.srv.KV = server.NewKV(m.w.cfg.minLeaseTTL())
+		kv := server.NewKV(m.w.cfg.minLeaseTTL())
 		if m.w.initialKV != nil {
-			m.srv.KV = m.w.initialKV.KV(m.w.cfg.minLeaseTTL()) // cfg.InitialKV, decoded once (World.initialKV)
+			kv = m.w.initialKV.KV(m.w.cfg.minLeaseTTL()) // cfg.InitialKV, decoded once (World.initialKV)
 		}
 		m.cluster.Version = m.w.cfg.InitialClusterVersion
-		m.watchStore()
+		m.srv.SetKV(kv, watchSink{m})
 		m.attachDB()
 		return nil
 	}
@@ -72,15 +72,10 @@ func (m *member) restoreData(b []byte) error {
 	if err != nil {
 		return err
 	}
-	m.srv.KV = kv
-	m.watchStore()
+	m.srv.SetKV(kv, watchSink{m})
 	m.attachDB()
 	return nil
 }
-
-// watchStore gives the member's watches its new store: a first one, or
-// one restored from a snapshot (server.Watches.Store).
-func (m *member) watchStore() { m.srv.Watches.Store(m.srv.KV.Store, watchSink{m}) }
 
 // ClusterMember is one member as a member's applied membership lists it:
 // etcd's MemberListResponse member.

@@ -37,12 +37,3 @@ func (s watchSink) Send(op *Op, n int, r mvcc.WatchResponse) {
 func (s watchSink) Cancel(op *Op, err string, compact int64) {
 	s.m.w.reply(s.m, op, reply{status: OpError, err: err, compact: compact})
 }
-
-// pollLeader is etcd's monitorLeader, once per election timeout of the
-// member's clock (server.LeaderMonitor): after some polls in a row without
-// a leader, the require-leader watches are cancelled.
-func (m *member) pollLeader() {
-	if m.srv.LeaderMonitor.Poll(m.soft.Lead != 0) {
-		m.srv.Watches.LeaderLost()
-	}
-}
