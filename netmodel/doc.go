@@ -1,6 +1,12 @@
 // Package netmodel owns the simulated network between members: per-link
-// latency, loss and duplication, cuts and partitions, and the reason every
-// dropped message was dropped.
+// latency, loss and duplication, cuts and partitions, and the names of the
+// reasons a message is dropped (DropReason). It decides two of them as a
+// message is sent (Network.Send's Plan): a cut link (DropCut) and loss in
+// flight (DropLoss). Package sim decides the others: as the message
+// arrives (World.arrival; a stalled member's full queue, World.dispatch),
+// a link cut since, a destination down, stalled with a full queue, of
+// another cluster, or one that removed the sender; as it is sent, a
+// destination that is no member (DropUnknown).
 //
 // It is deterministic: every random choice is drawn from the *rand.Rand the
 // caller hands in, in the order the caller asks, and nothing here iterates a
