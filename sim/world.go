@@ -165,7 +165,7 @@ func New(cfg Config) (*World, error) {
 	}
 	w.clusterID = membership.ClusterID(ids)
 	w.groups[0].clusterID = w.clusterID
-	for _, cc := range w.clientConfigs() {
+	for _, cc := range w.cfg.ClientConfigs() {
 		c := &client{cfg: cc}
 		for _, ep := range cc.Endpoints {
 			c.endpoints = append(c.endpoints, w.byName[ep].id)
@@ -280,31 +280,31 @@ func (c *Config) checkRaft() error {
 	return nil
 }
 
-// clientConfigs returns the configured clients plus, for a topology, one
-// kube-apiserver per member, or for the first Config.Apiservers members
-// (stacked: bound to its own member; external:
-// with every member as an endpoint, starting from its own).
-func (w *World) clientConfigs() []ClientConfig {
-	out := slices.Clone(w.cfg.Clients)
+// ClientConfigs returns the clients a world built from c has: the
+// configured clients plus, for a topology, one kube-apiserver per member,
+// or for the first Apiservers members (stacked: bound to its own member;
+// external: with every member as an endpoint, starting from its own).
+func (c Config) ClientConfigs() []ClientConfig {
+	out := slices.Clone(c.Clients)
 	have := map[string]bool{}
-	for _, c := range out {
-		have[c.Name] = true
+	for _, cl := range out {
+		have[cl.Name] = true
 	}
-	if w.cfg.Topology == "" {
+	if c.Topology == "" {
 		return out
 	}
-	for i, name := range w.cfg.Members {
-		if w.cfg.Apiservers > 0 && i >= w.cfg.Apiservers {
+	for i, name := range c.Members {
+		if c.Apiservers > 0 && i >= c.Apiservers {
 			break
 		}
 		cc := ClientConfig{Name: "apiserver-" + strconv.Itoa(i+1), Timeout: DefaultClientTimeout}
 		if have[cc.Name] {
 			continue
 		}
-		if w.cfg.Topology == "stacked" {
+		if c.Topology == "stacked" {
 			cc.Endpoints = []string{name}
 		} else {
-			cc.Endpoints = append([]string{name}, slices.Delete(slices.Clone(w.cfg.Members), i, i+1)...)
+			cc.Endpoints = append([]string{name}, slices.Delete(slices.Clone(c.Members), i, i+1)...)
 		}
 		out = append(out, cc)
 	}

@@ -58,13 +58,10 @@ type ClusterShape struct {
 }
 
 // ShapeOf returns the shape of a cluster built from cfg, with the
-// clients its topology builds (the kube-apiservers).
+// clients its topology builds (the kube-apiservers), read from the
+// configuration (sim.Config.ClientConfigs): no world is built.
 func ShapeOf(cfg sim.Config) ClusterShape {
-	cs := ClusterShape{Members: cfg.Members, Clients: cfg.Clients, Hosts: cfg.Topology != ""}
-	if w, err := sim.New(cfg); err == nil {
-		cs.Clients = w.Clients()
-	}
-	return cs
+	return ClusterShape{Members: cfg.Members, Clients: cfg.ClientConfigs(), Hosts: cfg.Topology != ""}
 }
 
 // ViewShape returns the shape of the cluster in a View (members added
