@@ -418,13 +418,15 @@ func (c *Console) advanceShowing(what string, d time.Duration) error {
 func (c *Console) flushTrace() {
 	n := c.w.HistoryLen()
 	if c.opts.Trace != nil {
-		for ; c.written < n; c.written++ {
+		for c.written = max(c.written, c.w.HistoryStart()); c.written < n; c.written++ {
 			c.line = c.w.AppendTraceLine(c.line[:0], c.w.EventAt(c.written))
 			_, _ = c.opts.Trace.Write(c.line) // the host's writer keeps the error
 		}
 	}
 	if c.trace {
-		for i := c.traced; i < n; i++ {
+		// The window's world forgets what it no longer draws
+		// (ui.Session): what went meanwhile is not printed.
+		for i := max(c.traced, c.w.HistoryStart()); i < n; i++ {
 			if e := c.w.EventAt(i); !e.IsHeartbeat() || c.heartbeats {
 				fmt.Fprintln(c.out, "  "+c.w.Describe(e))
 			}

@@ -284,9 +284,15 @@ func WriteFile(path string, data []byte) error {
 }
 
 // Dir prepares an output directory: one that exists (or a symlink to
-// one) is used as it is; an absent one is made, with its parents. A path
-// that is there and is not a directory is refused. It returns the
-// directories it made, outermost first, for RemoveEmpty.
+// one) is used as it is; an absent one is made, but only it: its parent
+// must exist. A missing parent is refused with the path named, as mkdir
+// without -p refuses it and as etcdctl snapshot save refuses a file in a
+// directory that is not there: a typo in a parent's name should not
+// quietly grow a tree somewhere else. A path that is there and is not a
+// directory is refused. It returns the directory it made (none, or the
+// one), for RemoveEmpty. This is the one rule for every directory output
+// of every command (experiment --out, swarm --repro-dir, export --frames,
+// the window's --save-dir, serve --tls).
 func Dir(dir string) ([]string, error) {
 	if dir == "" {
 		return nil, &Error{dir, "no directory name", nil}
@@ -304,19 +310,21 @@ func Dir(dir string) ([]string, error) {
 	if li, lerr := os.Lstat(dir); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
 		return nil, &Error{dir, "is a symlink to nothing; raftsim does not make the directory it names", nil}
 	}
-	var made []string
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil {
-			break
-		}
-		made = append([]string{d}, made...)
-		if filepath.Dir(d) == d {
-			break
-		}
+	clean := filepath.Clean(dir)
+	parent := filepath.Dir(clean)
+	pi, err := os.Stat(parent)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &Error{dir, "its parent directory " + parent + " does not exist; raftsim makes the output directory itself but not its parents (make them first: mkdir -p " + parent + ")", err}
+	case err != nil:
+		return nil, sysErr(dir, "cannot make it in "+parent, err)
+	case !pi.IsDir():
+		return nil, &Error{dir, "cannot make it: " + parent + " is " + kindOrFile(pi.Mode()) + ", not a directory", nil}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.Mkdir(clean, 0o755); err != nil {
 		return nil, sysErr(dir, "", err)
 	}
+	made := []string{clean}
 	if err := probe(dir); err != nil {
 		RemoveEmpty(made)
 		return nil, err

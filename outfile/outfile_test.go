@@ -114,8 +114,8 @@ func TestDir(t *testing.T) {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
-	made, err := Dir(filepath.Join(dir, "a", "b"))
-	if err != nil || len(made) != 2 {
+	made, err := Dir(filepath.Join(dir, "a"))
+	if err != nil || len(made) != 1 {
 		t.Fatalf("made %v, %v", made, err)
 	}
 	RemoveEmpty(made)
@@ -124,6 +124,40 @@ func TestDir(t *testing.T) {
 	}
 	if made, err := Dir(p["dir"]); err != nil || len(made) != 0 {
 		t.Fatalf("an existing directory: %v %v", made, err)
+	}
+}
+
+// A directory output is made if absent, but never its missing parents:
+// refused with the path and the missing parent named, nothing made (issue
+// 29: the limits swarm found `experiment --out no/such/dir/out` making
+// no/, no/such/ and no/such/dir/). Seen to fail while Dir made parents
+// (os.MkdirAll).
+func TestDirRefusesMissingParents(t *testing.T) {
+	dir, p := nodes(t)
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(dir, "no", "such", "dir", "out"), filepath.Join(dir, "no", "such", "dir") + " does not exist"},
+		{filepath.Join(dir, "no", "out") + "/", filepath.Join(dir, "no") + " does not exist"},
+		{filepath.Join(p["regular"], "out"), "not a directory"},
+		{filepath.Join(p["dangling"], "out"), p["dangling"] + " does not exist"},
+	} {
+		before := snapshot(t, dir)
+		made, err := Dir(tc.path)
+		if err == nil || !strings.Contains(err.Error(), tc.path) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Dir(%s) = %v, %v; want a refusal naming it and %q", tc.path, made, err, tc.want)
+		}
+		if after := snapshot(t, dir); after != before {
+			t.Errorf("Dir(%s) changed the directory:\n%s\nwas\n%s", tc.path, after, before)
+		}
+	}
+	// Its parent there (through a symlink too): made, the one directory.
+	os.Symlink("dir", filepath.Join(dir, "dirlink"))
+	for _, path := range []string{filepath.Join(dir, "dir", "out"), filepath.Join(dir, "dirlink", "out2"), filepath.Join(dir, "new") + "/"} {
+		made, err := Dir(path)
+		if err != nil || len(made) != 1 || made[0] != filepath.Clean(path) {
+			t.Errorf("Dir(%s) = %v, %v; want it made", path, made, err)
+		} else if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+			t.Errorf("Dir(%s): not a directory after: %v", path, err)
+		}
 	}
 }
 

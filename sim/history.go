@@ -134,7 +134,7 @@ func (w *World) event(i int) Event {
 func (w *World) HistoryLen() int { return w.history.len() }
 
 // HistoryStart returns the index of the first event still kept: 0, unless
-// ForgetHistory gave some back.
+// ForgetHistory or ForgetEvents gave some back.
 func (w *World) HistoryStart() int { return w.history.first }
 
 // ForgetHistory gives back the memory of the events before index before,
@@ -143,8 +143,21 @@ func (w *World) HistoryStart() int { return w.history.first }
 // it gives back can no longer be read (EventAt panics). Finished operations
 // without a label that no event kept refers to are given back too: Ops
 // then holds nil in their place, and the linearizability check keeps what
-// it needs of them. The window never calls it: it shows the whole history.
+// it needs of them. The window calls ForgetEvents instead.
 func (w *World) ForgetHistory(before int) {
+	w.compactOps(w.forgetEvents(before))
+}
+
+// ForgetEvents gives back the memory of the events before index before,
+// as ForgetHistory does, but keeps every operation as it is (Ops, their
+// texts and the linearizability check): for the window, which draws only
+// the last stretch of the history but lists and checks operations whole.
+// The world runs on the same either way: forgetting is only memory.
+func (w *World) ForgetEvents(before int) { w.forgetEvents(before) }
+
+// forgetEvents forgets the events before before and returns the lowest
+// operation ID an event still kept refers to.
+func (w *World) forgetEvents(before int) uint64 {
 	inFlight := uint64(math.MaxUint32)
 	note := func(e *event) {
 		if e.kind == evDeliver && e.id > 0 {
@@ -157,12 +170,13 @@ func (w *World) ForgetHistory(before int) {
 			note(&m.queue[i])
 		}
 	}
-	w.compactOps(w.history.forget(before, uint32(inFlight)))
+	limit := w.history.forget(before, uint32(inFlight))
 	for i := range w.history.whys {
 		if i < w.history.first {
 			delete(w.history.whys, i)
 		}
 	}
+	return limit
 }
 
 // EventAt returns the i-th event (0-based).

@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/raftsim/raftsim/outfile"
 )
 
 // Certificates as kubeadm makes them for a stacked etcd (kubeadm's
@@ -46,7 +48,9 @@ type TLSFiles struct {
 // that matches it; a CA already in dir signs the certificates that are
 // missing, and certificates without their CA are refused.
 func WriteCerts(dir string, members []string) (*TLSFiles, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The one rule of every directory output (package outfile): made if
+	// absent, but never its missing parents.
+	if _, err := outfile.Dir(dir); err != nil {
 		return nil, err
 	}
 	f := &TLSFiles{Dir: dir, CA: filepath.Join(dir, CAFile), ClientCert: filepath.Join(dir, ClientName+".crt"),

@@ -215,32 +215,47 @@ func drawStartAt(rng *rand.Rand) limitInput {
 }
 
 // drawOutput points an output of a command at an odd node, made in the
-// directory: refused with the path named, the node left as it was.
+// directory: refused with the path named, the node left as it was. A
+// directory output (experiment --out, swarm --repro-dir) takes a
+// directory or a symlink to one as it is, and makes one that is absent,
+// but never its missing parents (docs/scenarios.md, Outputs).
 func drawOutput(rng *rand.Rand) limitInput {
-	kinds := []string{"fifo", "dir", "dirlink", "fifolink", "readonly", "missingdir", "absent"}
+	kinds := []string{"fifo", "dir", "dirlink", "fifolink", "readonly", "missingdir", "missingparent", "absent"}
 	if os.Geteuid() == 0 {
 		kinds = append(kinds, "device", "devicelink")
 	}
 	kind := pickOf(rng, kinds...)
 	path := "out"
-	if kind == "missingdir" {
+	switch kind {
+	case "missingdir":
 		path = "no/such/dir/out"
+	case "missingparent":
+		path = "no/out"
 	}
-	cmds := [][]string{
-		{"run", "-q", "s.yaml", "--trace", path},
-		{"run", "-q", "s.yaml", "--linearizability-html", path},
-		{"export", "s.yaml", "--lamport", path},
-		{"swarm", "--seeds", "1", "--duration", "1s", "--workers", "1", "--out", path, "--repro-dir", "repro"},
-		{"experiment", "election-time", "--trials", "2", "--workers", "1", "--out", path},
+	type output struct {
+		args  []string
+		isDir bool
 	}
-	args := pickOf(rng, cmds...)
+	outputs := []output{
+		{[]string{"run", "-q", "s.yaml", "--trace", path}, false},
+		{[]string{"run", "-q", "s.yaml", "--linearizability-html", path}, false},
+		{[]string{"export", "s.yaml", "--lamport", path}, false},
+		{[]string{"swarm", "--seeds", "1", "--duration", "1s", "--workers", "1", "--out", path, "--repro-dir", "repro"}, false},
+		{[]string{"swarm", "--seeds", "1", "--duration", "1s", "--workers", "1", "--repro-dir", path}, true},
+		{[]string{"experiment", "election-time", "--trials", "2", "--workers", "1", "--out", path}, true},
+	}
+	o := pickOf(rng, outputs...)
+	accepted := kind == "absent" || o.isDir && (kind == "dir" || kind == "dirlink")
 	in := limitInput{
-		name:     fmt.Sprintf("%s at a %s", strings.Join(args, " "), kind),
+		name:     fmt.Sprintf("%s at a %s", strings.Join(o.args, " "), kind),
 		scenario: "name: s\ncluster: {members: 3}\nsteps:\n  - expect: {leader: any, within: 5s}\n  - put: {via: n1, key: k, value: v}\n  - wait: 1s\n",
-		args:     args,
-		refuse:   kind != "absent" && !(kind == "dir" && args[0] == "experiment"),
+		args:     o.args,
+		refuse:   !accepted,
 		where:    regexp.MustCompile(regexp.QuoteMeta(path)),
 		creates:  []string{"out", "repro"},
+	}
+	if kind == "dirlink" {
+		in.creates = append(in.creates, "target") // written through the link
 	}
 	in.setup = func(t *testing.T, dir string) {
 		p := filepath.Join(dir, "out")

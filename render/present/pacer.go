@@ -74,6 +74,9 @@ func (p *Pacer) Observe(w *sim.World) bool {
 		return false
 	}
 	fresh := false
+	// What the session forgot (ui.Session keeps the last two minutes of
+	// virtual time) is older than anything still in flight here.
+	p.scanned = max(p.scanned, w.HistoryStart())
 	for ; p.scanned < w.HistoryLen(); p.scanned++ {
 		fresh = p.note(w.EventAt(p.scanned)) || fresh
 	}
@@ -112,7 +115,7 @@ func (p *Pacer) rebuild(w *sim.World) {
 	p.w, p.flight, p.calm = w, nil, 0
 	n := w.HistoryLen()
 	start := n
-	for start > 0 && w.EventAt(start-1).At+lookBack >= w.Now() {
+	for start > w.HistoryStart() && w.EventAt(start-1).At+lookBack >= w.Now() {
 		start--
 	}
 	for i := start; i < n; i++ {

@@ -329,7 +329,10 @@ func (f *Frame) placeDrops(a *App) {
 	if window == 0 {
 		window = sim.Time(float64(time.Second) * a.Speed())
 	}
-	window = max(sim.Time(dropMarkWindow), window)
+	// At most what the session keeps of the history (a jump of minutes in
+	// one frame, a command box's wait 10m, draws the last two minutes'
+	// drops): the picture is the same whether the session forgot or not.
+	window = min(max(sim.Time(dropMarkWindow), window), historyKeepBack)
 	names := w.MemberNames()
 	cut := map[[2]string]bool{}
 	for _, c := range f.View.Cuts {
@@ -341,7 +344,7 @@ func (f *Frame) placeDrops(a *App) {
 		}
 		return ""
 	}
-	for i := w.HistoryLen() - 1; i >= 0; i-- {
+	for i := w.HistoryLen() - 1; i >= w.HistoryStart(); i-- { // the session keeps more than window (session_forget.go)
 		e := w.EventAt(i)
 		if e.At <= f.View.Now-window {
 			break

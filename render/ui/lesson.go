@@ -114,7 +114,7 @@ func (a *App) stepEvent(delivery bool) {
 		if a.S.World() != w {
 			before = 0 // the world was rebuilt
 		}
-		for i := before; i < a.S.World().HistoryLen(); i++ {
+		for i := max(before, a.S.World().HistoryStart()); i < a.S.World().HistoryLen(); i++ {
 			if k := a.S.World().EventAt(i).Kind; k == sim.EvDeliver || k == sim.EvDrop {
 				return
 			}

@@ -10,8 +10,8 @@ import (
 
 // Session is the GUI's whole hold on the simulation: a configuration, the
 // command log of the current branch and the world at the current time.
-// The world can always be rebuilt from the first two (sim.Replay), which is
-// how the timeline seeks back.
+// The world can always be rebuilt from the first two (replay, as
+// sim.Replay does), which is how the timeline seeks back.
 //
 // NB: the log may run ahead of the world. After a seek back, the commands
 // stamped later than Now are the branch's future: playing on re-applies
@@ -37,6 +37,9 @@ type Session struct {
 	// seek far ahead or a command box's long wait ends on a signal. A
 	// scenario's driver runs on its own (not asked).
 	Stop func() bool
+
+	keepAll     bool // a test's: keep every event (forget does nothing)
+	forgetEvery int  // a test's: forgetAfter, if not 0
 
 	marks   []Mark // timeline marks of the world's history up to Now
 	future  []Mark // marks of this branch after Now, from before a seek back
@@ -177,18 +180,24 @@ var ErrStopped = errors.New("stopped by a signal")
 // runUntil is the world's RunUntil, asking Stop between instants: the
 // world goes through the same instants either way, so a run stopped and
 // carried on is the same run.
+//
+// It runs in slices (an instant at a time with Stop, else runSlice of
+// virtual time), and between slices the world gives back the history
+// the window no longer draws (forget), so that running far ahead holds a
+// bounded history, not all of it.
 func (s *Session) runUntil(t sim.Time) error {
-	if s.Stop == nil {
-		return s.w.RunUntil(t)
-	}
 	for {
-		if s.Stop() {
+		if s.Stop != nil && s.Stop() {
 			s.head = max(s.head, s.w.Now())
 			return ErrStopped
 		}
+		s.forget()
 		next, ok := s.w.NextEventAt()
 		if !ok || next > t {
 			return s.w.RunUntil(t)
+		}
+		if s.Stop == nil {
+			next = min(t, max(next, s.w.Now()+runSlice))
 		}
 		if err := s.w.RunUntil(next); err != nil {
 			return err
@@ -223,17 +232,14 @@ func (s *Session) Seek(t sim.Time) error {
 		_, err := s.AdvanceTo(t)
 		return err
 	}
-	w, err := sim.Replay(s.cfg, s.appliedUpTo(t), t)
-	if err != nil && w == nil {
+	keep := s.Marks()
+	rebuilt, err := s.replay(s.appliedUpTo(t), t)
+	if !rebuilt {
 		return err
 	}
-	keep := s.Marks()
-	s.w = w
-	s.marks, s.scanned, s.scan = nil, 0, markScanner{}
-	s.rescan()
 	s.future = nil
 	for _, m := range keep {
-		if m.At > t {
+		if m.At > s.w.Now() { // t, unless a signal stopped the replay
 			s.future = append(s.future, m)
 		}
 	}
@@ -388,13 +394,10 @@ func (s *Session) Undo() error {
 	s.undo = s.undo[:len(s.undo)-1]
 	s.driver, s.dw = nil, nil
 	s.cmds, s.head = b.cmds, b.head
-	w, err := sim.Replay(s.cfg, s.appliedUpTo(b.at), b.at)
-	if w == nil {
-		return err
+	rebuilt, err := s.replay(s.appliedUpTo(b.at), b.at)
+	if rebuilt {
+		s.future = nil
 	}
-	s.w = w
-	s.marks, s.future, s.scanned, s.scan = nil, nil, 0, markScanner{}
-	s.rescan()
 	return err
 }
 
@@ -404,6 +407,9 @@ func (s *Session) rescan() {
 	if s.scanned > n {
 		s.marks, s.scanned, s.scan = nil, 0, markScanner{}
 	}
+	// NB: a world the session rebuilt is scanned as it runs (replay), so
+	// nothing it forgot was left unscanned; this is only a guard.
+	s.scanned = max(s.scanned, s.w.HistoryStart())
 	for ; s.scanned < n; s.scanned++ {
 		if m, ok := s.scan.mark(s.w, s.w.EventAt(s.scanned)); ok {
 			s.marks = append(s.marks, m)
