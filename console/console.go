@@ -118,6 +118,9 @@ type Console struct {
 	w    *sim.World
 	opts Options
 	out  io.Writer
+	// polling is set while Poll polls the jobs: a job whose poll sends a
+	// request (c.do polls) must not be polled again from inside itself.
+	polling bool
 
 	trace      bool
 	heartbeats bool
@@ -247,6 +250,16 @@ func (c *Console) Poll() {
 	if c.opts.ForgetHistory && c.w.HistoryLen()-c.w.HistoryStart() >= forgetEvery {
 		c.w.ForgetHistory(c.traced) // traced: what trace on has printed, and Options.Trace has
 	}
+	if c.polling {
+		// A job's poll sent a request (auth enable's next step, --user's
+		// request once Authenticate answered): the outer Poll goes on
+		// with the jobs. Polled again from inside itself, auth enable took
+		// a step twice and ran off the end of its steps, --user sent its
+		// request again and again, and the job list, compacted in place
+		// under the outer loop, had jobs polled twice.
+		return
+	}
+	c.polling = true
 	kept := c.jobs[:0]
 	var expired []*job
 	for _, j := range c.jobs {
@@ -266,6 +279,7 @@ func (c *Console) Poll() {
 		}
 	}
 	c.jobs = kept
+	c.polling = false
 	// A watch whose --for has passed closes its stream in the simulation,
 	// as a foreground one does. NB: only now, with the job list settled,
 	// since cancelling applies a command, which polls again.
