@@ -330,7 +330,7 @@ func (w *World) do(c *Command) (*Op, error) {
 		if err := w.needUp(m); err != nil {
 			return nil, err
 		}
-		before, after := m.backend.Defrag()
+		before, after := m.backend.Defrag(int64(w.now))
 		w.fault(m.id, fmt.Sprintf(defragText, before, after))
 	case CmdLose:
 		if m.noData && !m.up {
