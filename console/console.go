@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -479,6 +480,38 @@ func (c *Console) writeFile(name string, data []byte) error {
 		return c.opts.Files.WriteFile(name, data)
 	}
 	if err := outfile.WriteFile(c.path(name), data); err != nil {
+		var oe *outfile.Error
+		if errors.As(err, &oe) && oe.Err != nil {
+			return fmt.Errorf("cannot write %s: %v", name, oe.Err)
+		}
+		if oe != nil {
+			return fmt.Errorf("cannot write %s: %s", name, oe.Why)
+		}
+		return fmt.Errorf("cannot write %s: %v", name, outfile.Reason(err))
+	}
+	return nil
+}
+
+// writeWith writes name by the rules of writeFile, its bytes given by
+// write as it goes rather than held whole (on the disk; Files takes them
+// whole).
+func (c *Console) writeWith(name string, write func(io.Writer) error) error {
+	if c.opts.Files != nil {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return err
+		}
+		return c.opts.Files.WriteFile(name, b.Bytes())
+	}
+	f, err := outfile.Create(c.path(name))
+	if err == nil {
+		if err = write(f); err != nil {
+			f.Abort()
+			return fmt.Errorf("cannot write %s: %v", name, outfile.Reason(err))
+		}
+		err = f.Commit()
+	}
+	if err != nil {
 		var oe *outfile.Error
 		if errors.As(err, &oe) && oe.Err != nil {
 			return fmt.Errorf("cannot write %s: %v", name, oe.Err)
