@@ -155,11 +155,13 @@ fuzz:
 # (once; cached in bin/etcd-v3.6.16) and runs the etcdctl sessions of
 # cmd/internal/etcdcompare against a real three-member cluster on loopback,
 # checking that it still prints the expected transcripts that raftsim is
-# compared with. UPDATE=1 writes them from the real etcd instead.
+# compared with (UPDATE=1 writes them from the real etcd instead), and the
+# every-verb round trip with the real etcdctl's part (make test skips it).
 ETCD_DIR := $(CURDIR)/$(BIN)/etcd-v3.6.16
 etcd-compare:
 	bash cmd/internal/etcdcompare/build-etcd.sh $(ETCD_DIR)
 	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestRealEtcd|TestSimMatchesRealEtcd|TestWireMatchesRealEtcd|TestWireSnapshotSave|TestSnapshotsWithRealEtcd|TestWireProgressMatchesRealEtcd|TestWireKeepaliveMatchesRealEtcd|TestWireTxnDepthMatchesRealEtcd' ./cmd/internal/etcdcompare/ $(if $(UPDATE),-update)
+	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestEveryVerbRoundTrip' ./cmd/raftsim/
 
 # kube-compare runs one workload through a real kube-apiserver v1.34.4
 # against a real three-member etcd v3.6.16 and against raftsim serve --tls,

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -118,6 +119,9 @@ type Console struct {
 	w    *sim.World
 	opts Options
 	out  io.Writer
+	// polling is set while Poll polls the jobs: a job whose poll sends a
+	// request (c.do polls) must not be polled again from inside itself.
+	polling bool
 
 	trace      bool
 	heartbeats bool
@@ -247,6 +251,16 @@ func (c *Console) Poll() {
 	if c.opts.ForgetHistory && c.w.HistoryLen()-c.w.HistoryStart() >= forgetEvery {
 		c.w.ForgetHistory(c.traced) // traced: what trace on has printed, and Options.Trace has
 	}
+	if c.polling {
+		// A job's poll sent a request (auth enable's next step, --user's
+		// request once Authenticate answered): the outer Poll goes on
+		// with the jobs. Polled again from inside itself, auth enable took
+		// a step twice and ran off the end of its steps, --user sent its
+		// request again and again, and the job list, compacted in place
+		// under the outer loop, had jobs polled twice.
+		return
+	}
+	c.polling = true
 	kept := c.jobs[:0]
 	var expired []*job
 	for _, j := range c.jobs {
@@ -266,6 +280,7 @@ func (c *Console) Poll() {
 		}
 	}
 	c.jobs = kept
+	c.polling = false
 	// A watch whose --for has passed closes its stream in the simulation,
 	// as a foreground one does. NB: only now, with the job list settled,
 	// since cancelling applies a command, which polls again.
@@ -467,6 +482,38 @@ func (c *Console) writeFile(name string, data []byte) error {
 		return c.opts.Files.WriteFile(name, data)
 	}
 	if err := outfile.WriteFile(c.path(name), data); err != nil {
+		var oe *outfile.Error
+		if errors.As(err, &oe) && oe.Err != nil {
+			return fmt.Errorf("cannot write %s: %v", name, oe.Err)
+		}
+		if oe != nil {
+			return fmt.Errorf("cannot write %s: %s", name, oe.Why)
+		}
+		return fmt.Errorf("cannot write %s: %v", name, outfile.Reason(err))
+	}
+	return nil
+}
+
+// writeWith writes name by the rules of writeFile, its bytes given by
+// write as it goes rather than held whole (on the disk; Files takes them
+// whole).
+func (c *Console) writeWith(name string, write func(io.Writer) error) error {
+	if c.opts.Files != nil {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return err
+		}
+		return c.opts.Files.WriteFile(name, b.Bytes())
+	}
+	f, err := outfile.Create(c.path(name))
+	if err == nil {
+		if err = write(f); err != nil {
+			f.Abort()
+			return fmt.Errorf("cannot write %s: %v", name, outfile.Reason(err))
+		}
+		err = f.Commit()
+	}
+	if err != nil {
 		var oe *outfile.Error
 		if errors.As(err, &oe) && oe.Err != nil {
 			return fmt.Errorf("cannot write %s: %v", name, oe.Err)

@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -355,11 +356,11 @@ func (c *Console) save(args []string, _ bool) error {
 		return err
 	}
 	c.Poll()
-	data, err := scenarios.MarshalWith(scenarios.MarshalOptions{End: c.w.Now()}, c.w.Config(), c.w.Commands())
-	if err != nil {
-		return err
-	}
-	if err := c.writeFile(rest[0], data); err != nil {
+	// Written one step at a time (scenarios.WriteSession), as serve writes
+	// its session: a session of hours is never marshalled whole.
+	if err := c.writeWith(rest[0], func(w io.Writer) error {
+		return scenarios.WriteSession(w, scenarios.MarshalOptions{}, c.w.Config(), c.w.Commands(), c.w.Now())
+	}); err != nil {
 		return err
 	}
 	c.printf("saved %d commands up to %s in %s; replay with: raftsim run %s\n", len(c.w.Commands()), c.w.Now(), rest[0], rest[0])

@@ -81,6 +81,16 @@ func (p *parser) request(st *Step, f fields, v *yaml.Node) {
 			r.Watch.PrevKv = on
 		}
 	}
+	if r.Put != nil {
+		// put --ignore-value, --ignore-lease: the key keeps its value or
+		// lease (a session holds them as the client sent them).
+		if x := f.get("ignore_value"); x != nil {
+			r.Put.IgnoreValue, _ = p.boolean(x, "ignore_value")
+		}
+		if x := f.get("ignore_lease"); x != nil {
+			r.Put.IgnoreLease, _ = p.boolean(x, "ignore_lease")
+		}
+	}
 	if x := f.get("progress_notify"); x != nil && r.Watch != nil {
 		r.Watch.ProgressNotify, _ = p.boolean(x, "progress_notify")
 	}
@@ -203,6 +213,16 @@ func (p *parser) rangeKeys(g *etcdserverpb.RangeRequest, f fields) {
 	}
 	if x := f.get("count_only"); x != nil {
 		g.CountOnly, _ = p.boolean(x, "count_only")
+	}
+	// get --min-mod-rev and the like: the keys whose mod or create
+	// revision is in range.
+	for _, r := range []struct {
+		key string
+		to  *int64
+	}{{"min_mod_rev", &g.MinModRevision}, {"max_mod_rev", &g.MaxModRevision}, {"min_create_rev", &g.MinCreateRevision}, {"max_create_rev", &g.MaxCreateRevision}} {
+		if x := f.get(r.key); x != nil {
+			*r.to, _ = p.integer(x, r.key, 0, math.MaxInt64)
+		}
 	}
 }
 

@@ -405,10 +405,10 @@ func (p *parser) partition(st *Step, v *yaml.Node) {
 }
 
 var opKeys = map[StepKind][]string{
-	StepPut:    {"via", "by", "external", "key", "value", "timeout", "as", "lease", "prev_kv"},
+	StepPut:    {"via", "by", "external", "key", "value", "timeout", "as", "lease", "prev_kv", "ignore_value", "ignore_lease"},
 	StepDelete: {"via", "by", "external", "key", "prefix", "timeout", "as", "from_key", "range_end", "prev_kv"},
 	StepGet: {"via", "by", "external", "key", "consistency", "prefix", "keys_only", "timeout", "as", "from_key", "range_end", "rev", "rev_of",
-		"limit", "count_only", "sort_by", "order"},
+		"limit", "count_only", "sort_by", "order", "min_mod_rev", "max_mod_rev", "min_create_rev", "max_create_rev"},
 	StepWatch:           {"via", "by", "external", "key", "prefix", "require_leader", "as", "range_end", "rev", "rev_of", "prev_kv", "progress_notify"},
 	StepTxn:             {"via", "by", "external", "timeout", "as", "if", "then", "else"},
 	StepCompact:         {"via", "by", "external", "timeout", "as", "rev", "rev_of"},

@@ -302,3 +302,23 @@ func loadSession(path string) (s *Scenario, ok bool, err error) {
 	s, err = ParseSession(path, f)
 	return s, true, err
 }
+
+// WriteSession writes a whole recorded session, cfg and cmds up to end,
+// to w one step at a time, as serve writes its session as it goes: no
+// step waits for the others to be marshalled, and nothing holds the whole
+// session's text at once. Its name is opts.Name (SessionName if empty).
+func WriteSession(w io.Writer, opts MarshalOptions, cfg sim.Config, cmds []sim.Command, end sim.Time) error {
+	sw, err := NewSessionWriter(w, opts, cfg)
+	if err != nil {
+		return err
+	}
+	for _, c := range cmds {
+		if err := sw.Add(c); err != nil {
+			return err
+		}
+	}
+	if err := sw.End(end); err != nil {
+		return err
+	}
+	return sw.Flush()
+}

@@ -299,6 +299,10 @@ func opNode(s *Step) *yaml.Node {
 	if g := r.Range; g != nil {
 		number("limit", g.Limit)
 		flag("count_only", g.CountOnly)
+		number("min_mod_rev", g.MinModRevision)
+		number("max_mod_rev", g.MaxModRevision)
+		number("min_create_rev", g.MinCreateRevision)
+		number("max_create_rev", g.MaxCreateRevision)
 		if g.SortTarget != etcdserverpb.RangeRequest_KEY {
 			yadd(m, "sort_by", yplain(etcdctl.SortTargetName(g.SortTarget)))
 		}
@@ -307,6 +311,8 @@ func opNode(s *Step) *yaml.Node {
 		}
 	}
 	flag("prev_kv", r.Put.GetPrevKv() || r.DeleteRange.GetPrevKv() || r.Watch.GetPrevKv())
+	flag("ignore_value", r.Put.GetIgnoreValue())
+	flag("ignore_lease", r.Put.GetIgnoreLease())
 	flag("progress_notify", r.Watch.GetProgressNotify())
 	switch {
 	case s.LeaseLabel != "":

@@ -70,9 +70,14 @@ func (b *Backend) Size(now int64) (size, inUse int64) {
 	return b.File.Size(), b.File.SizeInUse()
 }
 
-// Defrag rewrites the file as etcd's defragment does, and returns its
-// size before and after.
-func (b *Backend) Defrag() (before, after int64) {
+// Defrag rewrites the file at now as etcd's defragment does, and returns
+// its size before and after. Before is DB SIZE as Status would report it
+// at now: the batch settled first, as Size settles it, so that the size
+// does not depend on whether someone asked for the status meanwhile (it
+// did: a replay without the status's reads said 20480 where serve had
+// said 24576).
+func (b *Backend) Defrag(now int64) (before, after int64) {
+	b.Settle(now)
 	before = b.File.Size()
 	b.File.Defrag()
 	return before, b.File.Size()

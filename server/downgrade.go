@@ -52,7 +52,7 @@ func Downgrade(r *etcdserverpb.DowngradeRequest, cv string) (string, string) {
 }
 
 // ErrDowngradeNotSimulated answers a downgrade enable.
-const ErrDowngradeNotSimulated = "raftsim: downgrade enable is not simulated (every member runs v3.6)"
+const ErrDowngradeNotSimulated = "downgrade enable is not simulated: every member runs v3.6 (raftsim's note)"
 
 // ClusterVersion is a cluster version as etcd answers it: major.minor
 // (version.Cluster).

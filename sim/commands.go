@@ -330,7 +330,7 @@ func (w *World) do(c *Command) (*Op, error) {
 		if err := w.needUp(m); err != nil {
 			return nil, err
 		}
-		before, after := m.srv.Backend.Defrag()
+		before, after := m.srv.Backend.Defrag(int64(w.now))
 		w.fault(m.id, fmt.Sprintf(defragText, before, after))
 	case CmdLose:
 		if m.noData && !m.up {

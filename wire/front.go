@@ -131,7 +131,10 @@ func (f *Front) take(w *sim.World, m any) error {
 // start applies one request.
 func (f *Front) start(w *sim.World, r *request) error {
 	if in, ok := w.Info(r.member); !ok || !in.Up {
-		r.answer(nil, status.Error(codes.Unavailable, "raftsim: "+r.member+" is down"))
+		// It reached the endpoint before the member went down (a member
+		// that is down refuses connections: Server.SetState). A real
+		// client's call is cut off with the connection, as gRPC says it.
+		r.answer(nil, status.Error(codes.Unavailable, "error reading from server: EOF"))
 		return nil
 	}
 	switch msg := r.msg.(type) {
@@ -175,11 +178,11 @@ func (f *Front) do(w *sim.World, t *tracked, cmd sim.Command) error {
 	cmd.Via, cmd.By, cmd.External, cmd.Label = t.r.member, t.r.peer, true, t.label
 	op, err := f.apply(w, cmd)
 	if v := w.Violation(); v != nil {
-		t.r.answer(nil, status.Error(codes.Internal, "raftsim: "+v.Error()))
+		t.r.answer(nil, status.Error(codes.Internal, v.Error()+note))
 		return v
 	}
 	if err != nil {
-		t.r.answer(nil, status.Error(codes.FailedPrecondition, "raftsim: "+err.Error()))
+		t.r.answer(nil, status.Error(codes.FailedPrecondition, err.Error()+note))
 		return nil
 	}
 	t.op = op
@@ -257,7 +260,7 @@ func (f *Front) moveLeader(w *sim.World, r *request, msg *pb.MoveLeaderRequest) 
 	t := &tracked{r: r, target: target, deadline: w.Now().Add(sim.DefaultClientTimeout)}
 	if target != r.member {
 		if _, err := f.apply(w, sim.Command{Kind: sim.CmdTransferLeader, Node: target}); err != nil {
-			r.answer(nil, status.Error(codes.FailedPrecondition, "raftsim: "+err.Error()))
+			r.answer(nil, status.Error(codes.FailedPrecondition, err.Error()+note))
 			return nil
 		}
 	}
@@ -272,11 +275,11 @@ func (f *Front) moveLeader(w *sim.World, r *request, msg *pb.MoveLeaderRequest) 
 func (f *Front) defrag(w *sim.World, r *request) error {
 	_, err := f.apply(w, sim.Command{Kind: sim.CmdDefrag, Node: r.member})
 	if v := w.Violation(); v != nil {
-		r.answer(nil, status.Error(codes.Internal, "raftsim: "+v.Error()))
+		r.answer(nil, status.Error(codes.Internal, v.Error()+note))
 		return v
 	}
 	if err != nil {
-		r.answer(nil, status.Error(codes.FailedPrecondition, "raftsim: "+err.Error()))
+		r.answer(nil, status.Error(codes.FailedPrecondition, err.Error()+note))
 		return nil
 	}
 	r.answer(&pb.DefragmentResponse{Header: w.Header(r.member, true)}, nil)
@@ -339,7 +342,7 @@ func (f *Front) adopt(w *sim.World) {
 			continue
 		}
 		if t.op = w.Op(t.label); t.op == nil {
-			t.r.answer(nil, status.Error(codes.Aborted, "raftsim: the session was rewound to before this request"))
+			t.r.answer(nil, status.Error(codes.Aborted, "the session was rewound to before this request"+note))
 			continue
 		}
 		kept = append(kept, t)

@@ -473,7 +473,7 @@ func (h *handler) Snapshot(r *pb.SnapshotRequest, srv pb.Maintenance_SnapshotSer
 	f, err := os.Open(sf.path)
 	if err != nil {
 		_ = os.Remove(sf.path)
-		return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
+		return status.Errorf(codes.Internal, "reading the snapshot: %v"+note, err)
 	}
 	removed := os.Remove(sf.path) == nil
 	defer func() {
@@ -487,7 +487,7 @@ func (h *handler) Snapshot(r *pb.SnapshotRequest, srv pb.Maintenance_SnapshotSer
 		n := min(chunk, sf.dbSize-sent)
 		buf := make([]byte, n) // gRPC may hold a message after Send
 		if _, err := io.ReadFull(f, buf); err != nil {
-			return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
+			return status.Errorf(codes.Internal, "reading the snapshot: %v"+note, err)
 		}
 		sent += n
 		if err := srv.Send(&pb.SnapshotResponse{RemainingBytes: uint64(sf.dbSize - sent), Blob: buf,
@@ -497,7 +497,7 @@ func (h *handler) Snapshot(r *pb.SnapshotRequest, srv pb.Maintenance_SnapshotSer
 	}
 	sum, err := io.ReadAll(f)
 	if err != nil {
-		return status.Errorf(codes.Internal, "raftsim: reading the snapshot: %v", err)
+		return status.Errorf(codes.Internal, "reading the snapshot: %v"+note, err)
 	}
 	return srv.Send(&pb.SnapshotResponse{Blob: sum, Version: sf.version})
 }

@@ -35,9 +35,14 @@ type snapshotFile struct {
 	version string // the storage version, as etcd sends it
 }
 
+// note ends a text that is raftsim's own, not etcd's or gRPC's, as every
+// such text does (render/ui/testdata/errortexts.txt): a real client shows
+// it as the server's, so it says whose it is.
+const note = " (raftsim's note)"
+
 // notSimulated is the error for a request the simulation does not serve.
 func notSimulated(what string) error {
-	return status.Errorf(codes.Unimplemented, "raftsim: %s is not simulated", what)
+	return status.Errorf(codes.Unimplemented, "%s is not simulated"+note, what)
 }
 
 // finisher turns an ended operation into its answer.
@@ -103,7 +108,7 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			return sim.Command{}, nil, rpctypes.ErrGRPCMemberBadURLs
 		}
 		if len(r.PeerURLs) != 1 {
-			return sim.Command{}, nil, status.Error(codes.Unimplemented, "raftsim: a member is added with exactly one peer URL")
+			return sim.Command{}, nil, status.Error(codes.Unimplemented, "a member is added with exactly one peer URL"+note)
 		}
 		name := newMemberName(w)
 		return sim.Command{Kind: sim.CmdAddMember, Node: name, PeerURL: r.PeerURLs[0], Learner: r.IsLearner},
@@ -122,12 +127,12 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			id, cmd.Kind = r.ID, sim.CmdRemoveMember
 		case *pb.MemberUpdateRequest:
 			if len(r.PeerURLs) != 1 {
-				return sim.Command{}, nil, status.Error(codes.Unimplemented, "raftsim: a member has exactly one peer URL")
+				return sim.Command{}, nil, status.Error(codes.Unimplemented, "a member has exactly one peer URL"+note)
 			}
 			if err := membership.CheckURLs(r.PeerURLs); err != nil {
 				// etcd stores what it is given (clientv3 checks first); the
 				// simulation keeps valid URLs only.
-				return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "raftsim: a member's peer URL must be valid: %v", err)
+				return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "a member's peer URL must be valid: %v"+note, err)
 			}
 			id, cmd.Kind, cmd.PeerURL = r.ID, sim.CmdUpdateMember, r.PeerURLs[0]
 		case *pb.MemberPromoteRequest:
@@ -162,7 +167,7 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 			return &pb.AlarmResponse{Header: op.Header(), Alarms: op.Alarms()}, nil
 		}, nil
 	}
-	return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "raftsim: %T is not simulated", msg)
+	return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "%T is not simulated"+note, msg)
 }
 
 // answer is the finisher of a key-value or lease call: the response the
@@ -284,13 +289,13 @@ func immediate(w *sim.World, member string, msg any) (resp any, err error, ok bo
 		}
 		f, err := os.CreateTemp("", "raftsim-snapshot-*.db")
 		if err != nil {
-			return nil, status.Error(codes.Internal, "raftsim: "+err.Error()), true
+			return nil, status.Error(codes.Internal, err.Error()+note), true
 		}
 		f.Close()
 		written, err := snapshot.Write(f.Name(), st, records)
 		if err != nil {
 			os.Remove(f.Name())
-			return nil, status.Error(codes.Internal, "raftsim: "+err.Error()), true
+			return nil, status.Error(codes.Internal, err.Error()+note), true
 		}
 		return &snapshotFile{path: f.Name(), dbSize: written.DBSize, version: st.StorageVersion}, nil, true
 	case *pb.AlarmRequest:

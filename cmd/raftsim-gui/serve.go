@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/raftsim/raftsim/cmd/internal/guiflags"
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/render/ui"
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
@@ -48,6 +48,11 @@ func serveSession(args []string, seed uint64, fl guiflags.Serve, stdout io.Write
 	}
 	if seed != 0 {
 		cfg.Seed = seed
+	}
+	// The file the session ends in is checked before serving, as raftsim
+	// serve checks it: a session is not served only to be lost at exit.
+	if err := outfile.Check(fl.Save); err != nil {
+		return nil, nil, "", fmt.Errorf("--save: %w", err)
 	}
 	plan, err := wire.PlanEndpoints(&cfg, fl.Port, fl.TLS)
 	if ue := (*wire.ClientURLError)(nil); errors.As(err, &ue) && scenario != nil {
@@ -119,11 +124,18 @@ func (s *served) close(sess *ui.Session, stdout io.Writer) error {
 	}
 	s.front.Close()
 	w := sess.World()
-	data, err := scenarios.MarshalWith(scenarios.MarshalOptions{End: w.Now()}, sess.Config(), sess.Commands())
+	// Written one step at a time, as raftsim serve writes its session,
+	// by outfile's rules: never over a file that is not a regular one, and
+	// a save that fails leaves what was there.
+	f, err := outfile.Create(s.fl.Save)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(s.fl.Save, data, 0o644); err != nil {
+	if err := scenarios.WriteSession(f, scenarios.MarshalOptions{}, sess.Config(), sess.Commands(), w.Now()); err != nil {
+		f.Abort()
+		return fmt.Errorf("%s: %w", s.fl.Save, outfile.Reason(err))
+	}
+	if err := f.Commit(); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "saved %d commands up to %s in %s; replay with: raftsim run %s\n", len(sess.Commands()), w.Now(), s.fl.Save, s.fl.Save)

@@ -3,11 +3,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -87,13 +85,7 @@ func TestServedAuthSessionReplays(t *testing.T) {
 	if _, err := c.Get(ctx, "app/x"); err != nil {
 		t.Errorf("a get once auth is disabled: %v", err)
 	}
-	if err := s.quit(); err != nil {
-		t.Fatalf("serve: %v\n%s", err, s.out.String())
-	}
-	saved, err := os.ReadFile(s.saved)
-	if err != nil {
-		t.Fatal(err)
-	}
+	saved := s.replaysToServedTrace()
 	for _, want := range []string{"auth:", "auth_user_add", "hashedPassword", "auth_enable", "authenticate", "token: "} {
 		if !strings.Contains(string(saved), want) {
 			t.Errorf("the saved session has no %q:\n%s", want, saved)
@@ -102,23 +94,7 @@ func TestServedAuthSessionReplays(t *testing.T) {
 	if strings.Contains(string(saved), "s3cret") {
 		t.Errorf("the saved session holds a password:\n%s", saved)
 	}
-	replayed := filepath.Join(t.TempDir(), "replayed.jsonl")
-	var out, errOut bytes.Buffer
-	if code := run([]string{"run", s.saved, "--trace", replayed, "-q"}, nil, &out, &errOut); code != exitOK {
-		t.Fatalf("raftsim run %s: exit %d\n%s%s", s.saved, code, out.String(), errOut.String())
-	}
-	a, err := os.ReadFile(s.trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(replayed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Errorf("the replay's trace (%d bytes) differs from the served session's (%d bytes)", len(b), len(a))
-	}
-	if strings.Contains(string(a), "s3cret") {
-		t.Errorf("the trace holds a password")
+	if trace, err := os.ReadFile(s.trace); err != nil || strings.Contains(string(trace), "s3cret") {
+		t.Errorf("the trace holds a password (or cannot be read: %v)", err)
 	}
 }

@@ -5,35 +5,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
-
-// replaysToServedTrace ends the session and checks that raftsim run
-// replays the saved file to serve's own trace.
-func (s *serving) replaysToServedTrace() []byte {
-	t := s.t
-	t.Helper()
-	if err := s.quit(); err != nil {
-		t.Fatalf("serve: %v\n%s", err, s.out.String())
-	}
-	saved, err := os.ReadFile(s.saved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	replayed := filepath.Join(t.TempDir(), "replayed.jsonl")
-	var out, errOut bytes.Buffer
-	if code := run([]string{"run", s.saved, "--trace", replayed, "-q"}, nil, &out, &errOut); code != exitOK {
-		t.Fatalf("raftsim run %s: exit %d\n%s%s", s.saved, code, out.String(), errOut.String())
-	}
-	sameFiles(t, s.trace, replayed)
-	return saved
-}
 
 // TestSavedNestedTxnReplays: a transaction nested in another is saved as
 // one (txn: in then:), not as then: [""], and replays. Before the fix the

@@ -25,17 +25,7 @@ import (
 // members' endpoints.
 func startServeProcess(t *testing.T, dir string) (*started, []string) {
 	t.Helper()
-	eps := freePorts(t, 3)
-	scenario := fmt.Sprintf(`name: served
-cluster:
-  members: [m1, m2, m3]
-  client_urls: {m1: "http://%s", m2: "http://%s", m3: "http://%s"}
-network:
-  latency: 100us-200us
-`, eps[0], eps[1], eps[2])
-	if err := os.WriteFile(filepath.Join(dir, "served.yaml"), []byte(scenario), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, eps := servedScenario(t, dir, "http")
 	p := startRaftsim(t, dir, "", "serve", "served.yaml", "--save", "session.yaml", "--trace", "trace.jsonl")
 	p.waitUntil(t, "serve serves", func() bool { return strings.Contains(p.read(t, p.stdout), "m3 serves etcd's API") })
 	return p, eps
@@ -125,22 +115,6 @@ func TestServeInterruptedSavesItsSession(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "session.yaml.part")); err == nil {
 			t.Errorf("%v: the part file is left", sig)
 		}
-		saved := filepath.Join(dir, "session.yaml")
-		replayed := filepath.Join(dir, "replayed.jsonl")
-		var out, errOut bytes.Buffer
-		if code := run([]string{"run", saved, "--trace", replayed, "-q"}, nil, &out, &errOut); code != exitOK {
-			t.Fatalf("%v: raftsim run: exit %d\n%s%s", sig, code, out.String(), errOut.String())
-		}
-		a, err := os.ReadFile(filepath.Join(dir, "trace.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(replayed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("%v: the replay's trace (%d bytes) differs from serve's (%d bytes)", sig, len(b), len(a))
-		}
+		replaysTo(t, filepath.Join(dir, "session.yaml"), filepath.Join(dir, "trace.jsonl"))
 	}
 }

@@ -83,17 +83,13 @@ func freePorts(t *testing.T, n int) []string {
 	return addrs
 }
 
-// serve starts `raftsim serve` on a three-member cluster (m1, m2, m3 on
-// loopback ports of their own) with extra flags, and waits until it
-// serves.
-func serve(t *testing.T, extra ...string) *serving {
+// servedScenario writes dir/served.yaml, a three-member cluster (m1, m2,
+// m3) on loopback ports of their own with client URLs of scheme, and
+// returns the file and the members' host:port. Every serve test, in this
+// process or in one of its own, serves this cluster.
+func servedScenario(t *testing.T, dir, scheme string) (string, []string) {
 	t.Helper()
-	dir := t.TempDir()
 	eps := freePorts(t, 3)
-	scheme := "http"
-	if len(extra) > 0 && extra[0] == "--tls" {
-		scheme = "https"
-	}
 	scenario := fmt.Sprintf(`name: served
 cluster:
   members: [m1, m2, m3]
@@ -105,6 +101,47 @@ network:
 	if err := os.WriteFile(file, []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return file, eps
+}
+
+// replaysTo checks that raftsim run replays the session saved to the
+// trace served, byte for byte, and returns the session.
+func replaysTo(t *testing.T, saved, served string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed := filepath.Join(t.TempDir(), "replayed.jsonl")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"run", saved, "--trace", replayed, "-q"}, nil, &out, &errOut); code != exitOK {
+		t.Fatalf("raftsim run %s: exit %d\n%s%s", saved, code, out.String(), errOut.String())
+	}
+	sameFiles(t, served, replayed)
+	return data
+}
+
+// replaysToServedTrace ends the session and checks that raftsim run
+// replays the saved file to serve's own trace; it returns the session.
+func (s *serving) replaysToServedTrace() []byte {
+	s.t.Helper()
+	if err := s.quit(); err != nil {
+		s.t.Fatalf("serve: %v\n%s", err, s.out.String())
+	}
+	return replaysTo(s.t, s.saved, s.trace)
+}
+
+// serve starts `raftsim serve` on a three-member cluster (m1, m2, m3 on
+// loopback ports of their own) with extra flags, and waits until it
+// serves.
+func serve(t *testing.T, extra ...string) *serving {
+	t.Helper()
+	dir := t.TempDir()
+	scheme := "http"
+	if len(extra) > 0 && extra[0] == "--tls" {
+		scheme = "https"
+	}
+	file, eps := servedScenario(t, dir, scheme)
 	s := &serving{t: t, eps: eps, out: &syncBuffer{}, done: make(chan error, 1),
 		saved: filepath.Join(dir, "session.yaml"), trace: filepath.Join(dir, "trace.jsonl")}
 	args := append([]string{file, "--save", s.saved, "--trace", s.trace}, extra...)
@@ -373,22 +410,7 @@ func TestServedSessionReplays(t *testing.T) {
 			t.Errorf("the saved session has no %q:\n%s", want, saved)
 		}
 	}
-	replayed := filepath.Join(t.TempDir(), "replayed.jsonl")
-	var out, errOut bytes.Buffer
-	if code := run([]string{"run", s.saved, "--trace", replayed, "-q"}, nil, &out, &errOut); code != exitOK {
-		t.Fatalf("raftsim run %s: exit %d\n%s%s", s.saved, code, out.String(), errOut.String())
-	}
-	a, err := os.ReadFile(s.trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(replayed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Errorf("the replay's trace (%d bytes) differs from the served session's (%d bytes)", len(b), len(a))
-	}
+	replaysTo(t, s.saved, s.trace)
 }
 
 // TestServeTLSRefusesClientsWithoutCertificates: with --tls, as with
@@ -475,28 +497,9 @@ func TestServedSessionWithLeaseListAndRefusalsReplays(t *testing.T) {
 	if _, err := c.Put(ctx, "k", "v"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.quit(); err != nil {
-		t.Fatalf("serve: %v\n%s", err, s.out.String())
-	}
-	replayed := filepath.Join(t.TempDir(), "replayed.jsonl")
-	var out, errOut bytes.Buffer
-	if code := run([]string{"run", s.saved, "--trace", replayed, "-q"}, nil, &out, &errOut); code != exitOK {
-		t.Fatalf("raftsim run %s: exit %d\n%s%s", s.saved, code, out.String(), errOut.String())
-	}
-	saved, _ := os.ReadFile(s.saved)
+	saved := s.replaysToServedTrace()
 	if !strings.Contains(string(saved), "lease_list:") {
 		t.Errorf("the saved session has no lease_list step:\n%s", saved)
-	}
-	a, err := os.ReadFile(s.trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(replayed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Errorf("the replay's trace (%d bytes) differs from the served session's (%d bytes)", len(b), len(a))
 	}
 }
 

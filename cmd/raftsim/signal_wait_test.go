@@ -5,8 +5,6 @@ package main
 // The build constraint: these tests send signals, which js/wasm has not.
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -51,16 +49,6 @@ func (s *started) interruptTimed(t *testing.T, sig syscall.Signal) (int, time.Du
 	return 0, 0
 }
 
-// servedScenario is a three-member cluster on loopback ports of its own.
-func servedScenario(t *testing.T, dir string) string {
-	eps := freePorts(t, 3)
-	sc := fmt.Sprintf("name: served\ncluster:\n  members: [m1, m2, m3]\n  client_urls: {m1: \"http://%s\", m2: \"http://%s\", m3: \"http://%s\"}\n", eps[0], eps[1], eps[2])
-	if err := os.WriteFile(filepath.Join(dir, "served.yaml"), []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return "served.yaml"
-}
-
 // checkServeKept checks what an interrupted serve left: exit 130, a line
 // that says so, the session saved (and a scenario that loads). NB: no
 // --trace, which serve writes from its history at exit, and a session of
@@ -87,7 +75,7 @@ func checkServeKept(t *testing.T, p *started, dir string, sig syscall.Signal, co
 func TestServeConsoleWaitInterrupted(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		dir := t.TempDir()
-		sc := servedScenario(t, dir)
+		sc, _ := servedScenario(t, dir, "http")
 		p := startRaftsim(t, dir, "put a b\nwait 100h\n", "serve", sc, "--save", "s.yaml")
 		p.waitUntil(t, "serve serves", func() bool { return strings.Contains(p.read(t, p.stdout), "time runs at") })
 		p.waitUntil(t, "the wait is under way", cpuAtLeast(p.cmd.Process.Pid, 1500*time.Millisecond))
@@ -106,7 +94,7 @@ func TestServeConsoleWaitInterrupted(t *testing.T) {
 func TestServeFallenBehindInterrupted(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		dir := t.TempDir()
-		sc := servedScenario(t, dir)
+		sc, _ := servedScenario(t, dir, "http")
 		p := startRaftsim(t, dir, "load --for 40s --rate 10000\n", "serve", sc, "--rate", "10", "--save", "s.yaml")
 		p.waitUntil(t, "serve serves", func() bool { return strings.Contains(p.read(t, p.stdout), "time runs at") })
 		p.waitUntil(t, "the load is well under way", cpuAtLeast(p.cmd.Process.Pid, 4*time.Second))

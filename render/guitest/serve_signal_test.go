@@ -75,6 +75,9 @@ func TestServeWindowSavesWhenInterrupted(t *testing.T) {
 			if err != nil || !bytes.Contains(b, []byte("cluster:")) {
 				t.Fatalf("the session was not saved (%v):\n%s\noutput:\n%s", err, b, output())
 			}
+			if !bytes.Contains(b, []byte("\nsession: true\n")) {
+				t.Errorf("the session was not written as serve writes one (session: true, a step at a time):\n%s", b)
+			}
 			if !strings.Contains(output(), "saved 0 commands up to ") {
 				t.Errorf("no word of the save:\n%s", output())
 			}
