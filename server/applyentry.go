@@ -34,6 +34,13 @@ type ApplyState[T comparable] struct {
 	Leader bool
 	Lease  *LeaseLoop
 	Extend int64
+
+	// Quota is the member's --quota-backend-bytes (0: none), checked again
+	// as a request is applied (applyquota.go); RaiseNoSpace is set when
+	// that check answered ErrNoSpace and the member is to raise its NOSPACE
+	// alarm.
+	Quota        int64
+	RaiseNoSpace bool
 }
 
 // FirstCommit is what a member's first commit in a term did: a leader's
@@ -106,7 +113,9 @@ func (s *ApplyState[T]) firstCommitInTerm() FirstCommit {
 // refuses it: its entry is in the log all the same.
 func (s *ApplyState[T]) applyRequest(r *etcdserverpb.InternalRaftRequest, h ApplyHooks[T]) {
 	s.KV.ApplyIndex = s.Index
+	available := s.Backend.QuotaAvailable(r, s.Quota)
 	a := s.KV.ApplyCapped(r, s.Now, *s.Alarms, s.Backend, s.At, s.Watches.Watching())
+	a, s.RaiseNoSpace = ApplyQuota(a, available, *s.Alarms)
 	if a.Revoked != 0 {
 		h.Revoked(RequestID(r), a)
 	}

@@ -23,10 +23,11 @@ import (
 func (m *member) applyEntry(data []byte) {
 	s := server.ApplyState[*Op]{KV: m.kv, Alarms: &m.cluster.Alarms, Backend: &m.backend, Wait: &m.writes,
 		Watches: &m.watches, IDs: &m.ids, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now), Index: m.applied,
-		Leader: m.soft.RaftState == raft.StateLeader, Lease: &m.leaseLoop, Extend: int64(m.w.leaseExtend())}
+		Leader: m.soft.RaftState == raft.StateLeader, Lease: &m.leaseLoop, Extend: int64(m.w.leaseExtend()), Quota: m.w.cfg.quota(m.name)}
 	if err := s.ApplyEntry(&m.w.decoder, data, applyHooks{m}); err != nil {
 		panic("sim: " + m.name + ": bad entry: " + err.Error())
 	}
+	m.wantNoSpace = m.wantNoSpace || s.RaiseNoSpace
 }
 
 // applyHooks are what the member does for its apply path

@@ -15,7 +15,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"ticks", "electionRand", "clockRand", "disk", "conf", "hard", "log", "snap", "leaderTerm", "leaderHigh",
 		"leaderMonitor", "leaseLoop", "ids", "commitSeen", "lastRole", "unsynced", "peers", "started", "leadElected", "backend",
 		"group", "dataDir", "noData", "dirs"}
-	resumed := []string{"up", "rn", "cluster", "kv", "watches", "applied", "ready", "publishing", "wantVersion", "advancePolls",
+	resumed := []string{"up", "rn", "cluster", "kv", "watches", "applied", "ready", "publishing", "wantVersion", "wantNoSpace", "advancePolls",
 		"writes", "confOrigins", "soft", "timeoutTicks", "st", "statusValid", "snapHeld"}
 	// Empty in a world Fork accepts (not stalled, no disk write in progress,
 	// no request pending, no watch or lease keep-alive): empty in the copy.
