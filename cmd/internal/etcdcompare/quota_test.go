@@ -169,4 +169,3 @@ func TestWireQuotaMatchesRealEtcd(t *testing.T) {
 		t.Errorf("raftsim serve: %s", b)
 	}
 }
-
