@@ -94,6 +94,10 @@ func (c *Console) snapshotStatus(file, format string) error {
 	case "json":
 		out, _ := json.Marshal(st)
 		c.printf("%s\n", out)
+	case "fields":
+		// etcdutl's fieldsPrinter.DBStatus: numbers in decimal.
+		c.printf("\"Hash\" : %d\n\"Revision\" : %d\n\"Keys\" : %d\n\"Size\" : %d\n\"Version\" : %s\n",
+			st.Hash, st.Revision, st.TotalKey, st.TotalSize, st.Version)
 	case "table":
 		t := table{header: []string{"HASH", "REVISION", "TOTAL KEYS", "TOTAL SIZE", "VERSION"}, rows: [][]string{row}}
 		c.printf("%s", t.String())

@@ -18,9 +18,15 @@ func (t table) String() string {
 	for i, h := range t.header {
 		widths[i] = utf8.RuneCountInString(h)
 	}
-	for _, r := range t.rows {
+	// Each row's cells, wrapped as etcdctl wraps them (tablewrap.go).
+	rows := make([][][]string, len(t.rows))
+	for k, r := range t.rows {
+		rows[k] = make([][]string, len(r))
 		for i, cell := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+			rows[k][i] = wrapCell(cell)
+			for _, l := range rows[k][i] {
+				widths[i] = max(widths[i], utf8.RuneCountInString(l))
+			}
 		}
 	}
 	var b strings.Builder
@@ -45,11 +51,23 @@ func (t table) String() string {
 	rule()
 	line(t.header, center)
 	rule()
-	for _, r := range t.rows {
-		if t.left {
-			line(r, leftAlign)
-		} else {
-			line(r, right)
+	align := right
+	if t.left {
+		align = leftAlign
+	}
+	for _, r := range rows {
+		height := 1
+		for _, c := range r {
+			height = max(height, len(c))
+		}
+		for h := range height {
+			cells := make([]string, len(r))
+			for i, c := range r {
+				if h < len(c) {
+					cells[i] = c[h]
+				}
+			}
+			line(cells, align)
 		}
 	}
 	rule()

@@ -28,6 +28,10 @@ type ApplyAt struct {
 	// TTL (ns, an election timeout).
 	Leader bool
 	Extend int64
+
+	// Quota is the member's --quota-backend-bytes (0: none), checked again
+	// as a request is applied (applyquota.go).
+	Quota int64
 }
 
 // FirstCommit is what a member's first commit in a term did: a leader's
@@ -60,6 +64,9 @@ type ApplyHooks[T any] interface {
 	AlarmChanged(r *etcdserverpb.AlarmRequest)
 	// FirstCommitInTerm is the empty entry that starts a term applied.
 	FirstCommitInTerm(f FirstCommit)
+	// NoSpace is the apply-time quota check answering ErrNoSpace while no
+	// NOSPACE alarm is raised: the member is to raise its own.
+	NoSpace()
 }
 
 // ApplyEntry applies the request a committed normal entry's data holds,
@@ -100,7 +107,12 @@ func (s *Member[T, R, K]) firstCommitInTerm(at ApplyAt) FirstCommit {
 // refuses it: its entry is in the log all the same.
 func (s *Member[T, R, K]) applyRequest(r *etcdserverpb.InternalRaftRequest, at ApplyAt, h ApplyHooks[T]) {
 	s.KV.ApplyIndex = at.Index
+	available := s.Backend.QuotaAvailable(r, at.Quota)
 	a := s.KV.ApplyCapped(r, at.Now, *at.Alarms, &s.Backend, at.At, s.Watches.Watching())
+	a, raise := ApplyQuota(a, available, *at.Alarms)
+	if raise {
+		h.NoSpace()
+	}
 	if a.Revoked != 0 {
 		h.Revoked(RequestID(r), a)
 	}

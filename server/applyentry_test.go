@@ -24,6 +24,7 @@ func (h *hooksLog) Publish(r *membershippb.ClusterMemberAttrSetRequest, own bool
 	h.said = append(h.said, fmt.Sprintf("publish %d own %v", r.Member_ID, own))
 }
 func (h *hooksLog) SetVersion(v string) { h.said = append(h.said, "version "+v) }
+func (h *hooksLog) NoSpace()            { h.said = append(h.said, "nospace") }
 func (h *hooksLog) AlarmChanged(r *etcdserverpb.AlarmRequest) {
 	h.said = append(h.said, "alarm "+r.Action.String())
 }

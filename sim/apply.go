@@ -22,7 +22,7 @@ import (
 // member does what needs the world (applyHooks).
 func (m *member) applyEntry(data []byte) {
 	at := server.ApplyAt{Alarms: &m.cluster.Alarms, Self: m.memberID, Now: m.localNow(), At: int64(m.w.now), Index: m.applied,
-		Leader: m.soft.RaftState == raft.StateLeader, Extend: int64(m.w.leaseExtend())}
+		Leader: m.soft.RaftState == raft.StateLeader, Extend: int64(m.w.leaseExtend()), Quota: m.w.cfg.quota(m.name)}
 	if err := m.srv.ApplyEntry(&m.w.decoder, data, at, applyHooks{m}); err != nil {
 		panic("sim: " + m.name + ": bad entry: " + err.Error())
 	}
@@ -68,6 +68,10 @@ func (h applyHooks) Publish(r *membershippb.ClusterMemberAttrSetRequest, own boo
 
 // SetVersion applies the cluster version to the membership.
 func (h applyHooks) SetVersion(v string) { h.m.cluster.Version = v }
+
+// NoSpace raises the member's NOSPACE alarm once its entry is applied
+// (afterAdvance), as etcd's applyEntryNormal does after the apply.
+func (h applyHooks) NoSpace() { h.m.wantNoSpace = true }
 
 // FirstCommitInTerm has a leader check the cluster version once the
 // Ready is over (afterAdvance), and says in the transcript how many leases

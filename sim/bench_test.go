@@ -98,7 +98,7 @@ func (c *bareCluster) settle() {
 }
 
 // bareApply applies a committed write to a store as a member's apply does
-// (server.ApplyState.ApplyEntry): the entry decoded, the put made.
+// (server.Member.ApplyEntry): the entry decoded, the put made.
 func bareApply(st *mvcc.Store, data []byte) {
 	var r etcdserverpb.InternalRaftRequest
 	if err := r.Unmarshal(data); err != nil || r.Put == nil {

@@ -44,7 +44,7 @@ func (w *World) requestTimeout() time.Duration {
 // boot starts what a starting etcd server does beside raft. It is part of
 // start.
 func (m *member) boot() {
-	m.ready, m.publishing, m.wantVersion = false, false, false
+	m.ready, m.publishing, m.wantVersion, m.wantNoSpace = false, false, false, false
 	m.advancePolls = 0
 	if m.w.raftBoot() {
 		m.ready = true // a plain raft node: it serves at once, and publishes nothing
@@ -131,6 +131,10 @@ func (m *member) afterAdvance() {
 	if m.wantVersion {
 		m.wantVersion = false
 		m.monitorClusterVersion()
+	}
+	if m.wantNoSpace {
+		m.wantNoSpace = false
+		m.raiseNoSpace(m.w.cfg.quota(m.name))
 	}
 	if m.ready && m.srv.Unready.Len() > 0 {
 		for _, op := range m.srv.Unready.Release() {

@@ -244,6 +244,7 @@ func (fm *member) resume(m *member) error {
 	}
 	fm.applied = m.applied
 	fm.ready, fm.publishing, fm.wantVersion, fm.advancePolls = m.ready, m.publishing, m.wantVersion, m.advancePolls
+	fm.wantNoSpace = m.wantNoSpace
 	rc := fm.raftConfig()
 	rc.Applied = fm.applied
 	fm.enter()

@@ -15,7 +15,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"ticks", "electionRand", "clockRand", "disk", "conf", "hard", "log", "snap", "leaderTerm", "leaderHigh",
 		"srv.LeaderMonitor", "srv.LeaseLoop", "srv.IDs", "commitSeen", "lastRole", "unsynced", "peers", "started", "leadElected", "srv.Backend",
 		"group", "dataDir", "noData", "dirs"}
-	resumed := []string{"up", "rn", "cluster", "srv.KV", "srv.Watches", "applied", "ready", "publishing", "wantVersion", "advancePolls",
+	resumed := []string{"up", "rn", "cluster", "srv.KV", "srv.Watches", "applied", "ready", "publishing", "wantVersion", "wantNoSpace", "advancePolls",
 		"srv.Wait", "confOrigins", "soft", "timeoutTicks", "st", "statusValid", "snapHeld"}
 	// Empty in a world Fork accepts (not stalled, no disk write in progress,
 	// no request pending, no watch or lease keep-alive): empty in the copy.

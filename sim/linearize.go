@@ -244,7 +244,7 @@ func (h *checkHistory) brief(i int) *Op {
 func checkedOp(op *Op) (lincheck.Operation, bool) {
 	key, end := op.Req.KeyRange()
 	in := lincheck.Operation{Key: string(key), End: string(end), Call: uint64(op.StartEvent), Return: uint64(op.EndEvent)}
-	unknown := op.Status == OpTimeout || op.Status == OpPending || op.Canceled
+	unknown := outcomeUnknown(op)
 	if unknown && op.Kind.IsWrite() {
 		in.Outcome = lincheck.Indeterminate
 	}
@@ -350,7 +350,7 @@ func untrackedRanges(ops []*Op) []keyRange {
 		case op.Kind == OpPut && (op.Req.Put.Lease != 0 || op.Req.Put.IgnoreValue || op.Req.Put.IgnoreLease):
 			out = append(out, rangeOf(op.Req.Put.Key, nil))
 		case op.Kind == OpTxn && op.Req.Txn != nil:
-			unknown := op.Status == OpTimeout || op.Status == OpPending || op.Canceled
+			unknown := outcomeUnknown(op)
 			for _, branch := range [][]*etcdserverpb.RequestOp{op.Req.Txn.Success, op.Req.Txn.Failure} {
 				for _, o := range branch {
 					switch {

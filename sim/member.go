@@ -59,6 +59,7 @@ type member struct {
 	ready        bool // it has applied its own publication: it serves clients
 	publishing   bool // its publication is proposed and not yet applied
 	wantVersion  bool // it applied its first entry as leader: check the cluster version
+	wantNoSpace  bool // its apply-time quota check answered NOSPACE: raise the alarm (server.ApplyQuota)
 	advancePolls int  // peer-connection polls so far (election tick advance)
 
 	// rn's status, cached (status.go); enter and leave clear statusValid.

@@ -71,14 +71,18 @@ type RealCluster struct {
 // at the same applied index, its storage moved to 3.6). Who wins the first election is chance, and
 // it shows in the output, so it starts clusters until m1 wins, as m1 does
 // in SimConfig's simulation.
-func StartReal(bin, dir string) (*RealCluster, error) {
+func StartReal(bin, dir string) (*RealCluster, error) { return StartRealFlags(bin, dir, nil) }
+
+// StartRealFlags is StartReal with more flags for some members' etcd (by
+// member: --quota-backend-bytes, say).
+func StartRealFlags(bin, dir string, flags map[string][]string) (*RealCluster, error) {
 	lock, err := lockPorts()
 	if err != nil {
 		return nil, err
 	}
 	want := KeptIDs()[0]
 	for try := 1; try <= 30; try++ {
-		c, leader, err := startReal(bin, filepath.Join(dir, strconv.Itoa(try)), startedIndex)
+		c, leader, err := startReal(bin, filepath.Join(dir, strconv.Itoa(try)), startedIndex, flags)
 		if err != nil {
 			lock.Close()
 			return nil, err
@@ -103,7 +107,7 @@ func StartRealOn(bin, dir string) (*RealCluster, error) {
 	}
 	// A restored cluster's database holds the cluster version already: its
 	// leader does not set it again, so it starts one index earlier.
-	c, _, err := startReal(bin, dir, startedIndex-1)
+	c, _, err := startReal(bin, dir, startedIndex-1, nil)
 	if err != nil {
 		unlockPorts(lock)
 		return nil, err
@@ -117,7 +121,7 @@ func StartRealOn(bin, dir string) (*RealCluster, error) {
 // cluster version.
 var startedIndex = uint64(2*len(Members) + 2)
 
-func startReal(bin, dir string, started uint64) (*RealCluster, uint64, error) {
+func startReal(bin, dir string, started uint64, flags map[string][]string) (*RealCluster, uint64, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, 0, err
 	}
@@ -137,6 +141,7 @@ func startReal(bin, dir string, started uint64) (*RealCluster, uint64, error) {
 			"--listen-peer-urls", PeerURL(m), "--initial-advertise-peer-urls", PeerURL(m),
 			"--initial-cluster", strings.Join(initial, ","), "--initial-cluster-state", "new",
 			"--initial-cluster-token", Token)
+		cmd.Args = append(cmd.Args, flags[m]...)
 		cmd.Stdout, cmd.Stderr = log, log
 		if err := cmd.Start(); err != nil {
 			log.Close()

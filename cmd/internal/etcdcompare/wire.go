@@ -33,12 +33,17 @@ type WireCluster struct {
 // StartWire builds the world, lets it start as `raftsim shell` does, and
 // serves it (with TLS, certificates made in tlsDir, when it is not "").
 func StartWire(bin, tlsDir string) (*WireCluster, error) {
+	return StartWireWith(bin, tlsDir, SimConfig())
+}
+
+// StartWireWith is StartWire on a world built from cfg (a SimConfig
+// changed: a quota, say).
+func StartWireWith(bin, tlsDir string, cfg sim.Config) (*WireCluster, error) {
 	lock, err := lockPorts()
 	if err != nil {
 		return nil, err
 	}
 	c := &WireCluster{bin: bin, do: make(chan func()), stop: make(chan struct{}), done: make(chan error, 1), lock: lock}
-	cfg := SimConfig()
 	plan, err := wire.PlanEndpoints(&cfg, 0, tlsDir)
 	if err != nil {
 		unlockPorts(lock)
