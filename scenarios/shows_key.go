@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -51,36 +52,17 @@ func (p *parser) showKey(s *Show, f fields) bool {
 
 // keyString writes a key: item as a transcript says it.
 func (s Show) keyString() string {
-	what := fmt.Sprintf("key %s = %s", s.Key, s.Value)
 	if s.Absent {
-		what = fmt.Sprintf("key %s absent", s.Key)
+		return fmt.Sprintf("key %s absent", s.Key) + s.onString()
 	}
-	if len(s.On) > 0 {
-		var on []string
-		for _, r := range s.On {
-			on = append(on, r.String())
-		}
-		what += " on " + strings.Join(on, ", ")
-	}
-	return what
+	return fmt.Sprintf("key %s = %s", s.Key, s.Value) + s.onString()
 }
 
 // keyHolds reports whether a key: item holds now.
 func (r *Runner) keyHolds(sh Show) (bool, string) {
-	var names []string
-	if len(sh.On) == 0 {
-		for _, in := range r.w.Infos() {
-			if in.Up {
-				names = append(names, in.Name)
-			}
-		}
-	}
-	for _, ref := range sh.On {
-		got, err := r.resolve(ref)
-		if err != nil {
-			return false, err.Error()
-		}
-		names = append(names, got...)
+	names, observed := r.showsOn(sh)
+	if observed != "" {
+		return false, observed
 	}
 	for _, name := range names {
 		v, ok := r.w.KVGet(name, sh.Key)
@@ -104,6 +86,82 @@ func (s Show) keyNode(m *yaml.Node) {
 	} else {
 		yadd(m, "value", ystr(s.Value))
 	}
+	s.onNode(m)
+}
+
+// A shows: item may name an alarm the caption speaks of, on the members
+// it speaks of (none: every member that is up):
+//
+//	shows: {alarm: NOSPACE, on: [etcd-1]}
+//
+// The window writes a member's alarms first in its row of the
+// state-machine panel (and on its labels); the run proves each member has
+// it raised by the time the step leaves the screen.
+
+// showAlarm reads the details of an alarm: item.
+func (p *parser) showAlarm(s *Show, f fields) bool {
+	name, ok := p.str(f.get("alarm"), "shows alarm")
+	if ok && name != "NOSPACE" && name != "CORRUPT" {
+		p.errorf(p.pos(f.get("alarm")), "shows alarm: want NOSPACE or CORRUPT (etcd's alarms), found %q", name)
+		ok = false
+	}
+	s.Key = name
+	if on := f.get("on"); on != nil {
+		refs, good := p.refs(on, "shows on")
+		s.On, ok = refs, ok && good
+	}
+	return ok
+}
+
+// alarmHolds reports whether an alarm: item holds now.
+func (r *Runner) alarmHolds(sh Show) (bool, string) {
+	names, observed := r.showsOn(sh)
+	if observed != "" {
+		return false, observed
+	}
+	for _, name := range names {
+		if !slices.Contains(r.w.Alarms(name), sh.Key) {
+			return false, fmt.Sprintf("%s has alarms %v", name, r.w.Alarms(name))
+		}
+	}
+	return true, ""
+}
+
+// showsOn returns the members an item's on: stands for now (none: every
+// member that is up).
+func (r *Runner) showsOn(sh Show) ([]string, string) {
+	var names []string
+	if len(sh.On) == 0 {
+		for _, in := range r.w.Infos() {
+			if in.Up {
+				names = append(names, in.Name)
+			}
+		}
+	}
+	for _, ref := range sh.On {
+		got, err := r.resolve(ref)
+		if err != nil {
+			return nil, err.Error()
+		}
+		names = append(names, got...)
+	}
+	return names, ""
+}
+
+// onString writes an item's on: as a transcript says it.
+func (s Show) onString() string {
+	if len(s.On) == 0 {
+		return ""
+	}
+	var on []string
+	for _, r := range s.On {
+		on = append(on, r.String())
+	}
+	return " on " + strings.Join(on, ", ")
+}
+
+// onNode writes an item's on: back.
+func (s Show) onNode(m *yaml.Node) {
 	switch len(s.On) {
 	case 0:
 	case 1:

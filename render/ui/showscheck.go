@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,26 @@ func (a *App) ShowsMissing() []string {
 		case scenarios.ShowMember, scenarios.ShowCommit:
 			if _, ok := f.Names[sh.Member]; !ok {
 				out = append(out, sh.Member+" is not on the ring")
+			}
+		case scenarios.ShowAlarm:
+			if state == nil {
+				state = f.StateRows()
+			}
+			for _, m := range f.View.Members {
+				if !m.Up || !(NamedKey{On: sh.On}).For(m.Name) || !slices.Contains(m.Alarms, sh.Key) {
+					continue // not raised yet: the caption speaks of what comes
+				}
+				found := false
+				for _, row := range state {
+					if len(row) > 0 && row[0].S == m.Name {
+						for _, pc := range row[1:] {
+							found = found || pc.DB && pc.Bad && strings.Contains(pc.S, sh.Key)
+						}
+					}
+				}
+				if !found {
+					out = append(out, fmt.Sprintf("%s's alarm %s is not in the state machines panel", m.Name, sh.Key))
+				}
 			}
 		case scenarios.ShowKey:
 			if state == nil {
@@ -112,6 +133,10 @@ func (a *App) ShowsState() string {
 				t = terms[sh.Index-1]
 			}
 			fmt.Fprintf(&b, "%s[%d]=%d;", sh.Member, sh.Index, t)
+		case scenarios.ShowAlarm:
+			for _, in := range w.Infos() {
+				fmt.Fprintf(&b, "%s:alarms=%v;", in.Name, w.Alarms(in.Name))
+			}
 		case scenarios.ShowKey:
 			for _, in := range w.Infos() {
 				if (NamedKey{On: sh.On}).For(in.Name) {

@@ -47,6 +47,13 @@ func (a *App) ShowsText() [][]string {
 				words = append(words, s.Value)
 			}
 			out = append(out, words)
+		case scenarios.ShowAlarm:
+			for _, m := range a.S.World().View().Members {
+				if m.Up && (NamedKey{On: s.On}).For(m.Name) && slices.Contains(m.Alarms, s.Key) {
+					out = append(out, []string{s.Key}) // else not raised yet
+					break
+				}
+			}
 		}
 	}
 	return out
