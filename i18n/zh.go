@@ -515,4 +515,8 @@ var zh = map[string]string{
 	" (as written)":                             "（按文件所写）",
 	"run %d (%s): %v":                           "第 %d 次运行（%s）：%v",
 	"run %d against run 1: ":                    "第 %d 次运行对比第 1 次：",
+
+	// A member lost with its disk (the state-machine panel, its labels).
+	"(lost with its disk: nothing to restart from)": "（随磁盘一起丢失：没有可用来重启的数据）",
+	"no data directory":                             "没有数据目录",
 }

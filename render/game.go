@@ -60,6 +60,9 @@ type Options struct {
 	// WalkDir, and exits.
 	WalkDir string
 	WalkOut func(string)
+	// WalkFrames also saves each step's last frame and every frame where
+	// something the step names changes (walkframes.go).
+	WalkFrames bool
 	// Report, if set, is told each key read from the keyboard with the
 	// step the caption area shows before and after it ("key pagedown 4 say
 	// -> 5 pause"), and each change of that step as time plays ("play 6

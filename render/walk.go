@@ -82,10 +82,27 @@ func (g *Game) walkLesson(name, dir string) error {
 				g.opt.WalkOut(fmt.Sprintf("%s %s chip %s %s %.0f %.0f %.0f %.0f text %.0f %.0f %.0f %.0f", name, what, c.Label, c.Status,
 					c.R.X, c.R.Y, c.R.W, c.R.H, c.Text.X, c.Text.Y, c.Text.W, c.Text.H))
 			}
+			// And whatever it names that the frame hides though it could
+			// show it: "split-brain step 8 of 8 missing request w2 ...".
+			if g.opt.WalkFrames {
+				for _, m := range a.ShowsMissing() {
+					g.opt.WalkOut(fmt.Sprintf("%s %s missing %s", name, what, m))
+				}
+			}
 		}
 		return nil
 	}
 	for presses := 0; presses < 10_000; presses++ {
+		if g.opt.WalkFrames && presses > 0 {
+			if err := g.playStep(shot); err != nil {
+				return err
+			}
+			if a.Narration().Kind == present.NarrEnd {
+				// The last step played to the end of the script: the
+				// end is on screen (a key now would open the picker).
+				return shot("end.png", "end")
+			}
+		}
 		before := a.Narration()
 		a.Handle(ui.Key("pagedown", false))
 		now := a.Narration()

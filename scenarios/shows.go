@@ -30,10 +30,12 @@ const (
 	ShowEntry            // entry: {member: ref, index: N, term: T}
 	ShowMember           // member: ref, with role: and term:
 	ShowCommit           // commit: {member: ref, index: N}
+	ShowKey              // key: path, with value: V (null: absent) and on: refs (shows_key.go)
+	ShowAlarm            // alarm: NOSPACE, with on: refs (shows_key.go)
 	numShowKinds
 )
 
-var showKindNames = [...]string{"invalid", "request", "entry", "member", "commit"}
+var showKindNames = [...]string{"invalid", "request", "entry", "member", "commit", "key", "alarm"}
 
 func (k ShowKind) String() string {
 	if int(k) < len(showKindNames) {
@@ -60,6 +62,12 @@ type Show struct {
 	Term uint64
 	// Role is ShowMember's role (nil: any).
 	Role *sim.Role
+	// Key is ShowKey's key, Value the value it has (Absent: none), on
+	// the members On (none: every member that is up); ShowAlarm's alarm
+	// is Key, on the members On.
+	Key, Value string
+	Absent     bool
+	On         []NodeRef
 }
 
 // String writes the item as a transcript says it.
@@ -86,13 +94,17 @@ func (s Show) String() string {
 		return fmt.Sprintf("member %s (%s)", s.Node, strings.Join(what, ", "))
 	case ShowCommit:
 		return fmt.Sprintf("%s's commit index %d", s.Node, s.Index)
+	case ShowKey:
+		return s.keyString()
+	case ShowAlarm:
+		return "alarm " + s.Key + s.onString()
 	}
 	return s.Kind.String()
 }
 
 // showKeys are the keys of a shows: item: one of the kinds, and the
 // details of request: and member:.
-var showKeys = []string{"request", "outcome", "entry", "member", "role", "term", "commit"}
+var showKeys = []string{"request", "outcome", "entry", "member", "role", "term", "commit", "key", "value", "on", "alarm"}
 
 // shows reads a step's shows:, a mapping or a list of them, each naming
 // one thing:
@@ -106,7 +118,7 @@ func (p *parser) shows(st *Step, v *yaml.Node) {
 	items := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
 		if len(v.Content) == 0 {
-			p.errorf(p.pos(v), "shows: the list names nothing; want at least one of request:, entry:, member:, commit:")
+			p.errorf(p.pos(v), "shows: the list names nothing; want at least one of request:, entry:, member:, commit:, key:, alarm:")
 			return
 		}
 		items = v.Content
@@ -137,7 +149,7 @@ func (p *parser) show(n *yaml.Node) (Show, bool) {
 	switch len(kinds) {
 	case 0:
 		if len(f) == len(n.Content)/2 {
-			p.errorf(p.pos(n), "shows: an item names one thing: request:, entry:, member: or commit:")
+			p.errorf(p.pos(n), "shows: an item names one thing: request:, entry:, member:, commit:, key: or alarm:")
 		}
 		return Show{}, false
 	case 1:
@@ -146,16 +158,21 @@ func (p *parser) show(n *yaml.Node) (Show, bool) {
 		return Show{}, false
 	}
 	// The details each kind takes beside its key.
-	allowed := map[ShowKind][]string{ShowRequest: {"outcome"}, ShowMember: {"role", "term"}}[s.Kind]
+	allowed := map[ShowKind][]string{ShowRequest: {"outcome"}, ShowMember: {"role", "term"}, ShowKey: showKeyDetails, ShowAlarm: {"on"}}[s.Kind]
 	for _, x := range f {
 		if x.key != s.Kind.String() && !contains(allowed, x.key) {
 			p.errorf(p.pos(x.k), "shows: %s: goes with %s", x.key, map[string]string{
-				"outcome": "request: (the outcome of that request)", "role": "member: (that member's role)", "term": "member: (that member's term); an entry's term goes inside entry:"}[x.key])
+				"outcome": "request: (the outcome of that request)", "role": "member: (that member's role)", "term": "member: (that member's term); an entry's term goes inside entry:",
+				"value": "key: (the value of that key)", "on": "key: or alarm: (the members that have it)"}[x.key])
 		}
 	}
 	ok := true
 	v := f.get(s.Kind.String())
 	switch s.Kind {
+	case ShowKey:
+		ok = p.showKey(&s, f)
+	case ShowAlarm:
+		ok = p.showAlarm(&s, f)
 	case ShowRequest:
 		s.Label, ok = p.str(v, "shows request")
 		if o := f.get("outcome"); o != nil {
@@ -232,6 +249,10 @@ func (v *validator) shows(next *Step) {
 			if _, ok := v.labels[sh.Label]; !ok {
 				v.p.errorf(sh.Pos, "shows request: no operation labelled %q (as: %s) is sent before the step leaves the screen (%s)", sh.Label, sh.Label, until)
 			}
+		case ShowKey, ShowAlarm:
+			for _, ref := range sh.On {
+				v.ref(ref, "shows on")
+			}
 		default:
 			v.single(sh.Node, "shows "+sh.Kind.String())
 		}
@@ -268,6 +289,11 @@ func showsNode(shows []Show) *yaml.Node {
 			if s.Term != 0 {
 				yadd(m, "term", yplain(strconv.FormatUint(s.Term, 10)))
 			}
+		case ShowKey:
+			s.keyNode(m)
+		case ShowAlarm:
+			yadd(m, "alarm", yplain(s.Key))
+			s.onNode(m)
 		case ShowEntry, ShowCommit:
 			d := ymap(true)
 			yadd(d, "member", yref(s.Node))
@@ -301,6 +327,12 @@ func (r *Runner) checkShows(s *Step) *ExpectError {
 // showHolds reports whether one shows: item holds now, and if not what
 // was observed.
 func (r *Runner) showHolds(sh Show) (bool, string) {
+	if sh.Kind == ShowKey {
+		return r.keyHolds(sh)
+	}
+	if sh.Kind == ShowAlarm {
+		return r.alarmHolds(sh)
+	}
 	if sh.Kind == ShowRequest {
 		op := r.w.Op(sh.Label)
 		if op == nil {

@@ -75,6 +75,9 @@ type MemberInfo struct {
 	ClockRate                   float64
 	DiskBusy                    bool // a write is waiting for the disk
 	QueuedWhileStalled          int
+	// NoData: down with no data directory to start from (lost with its
+	// disk, lose:), until a restore gives it one.
+	NoData bool
 }
 
 // Info returns the live state of the member with the name.
@@ -104,7 +107,7 @@ func (m *member) info() MemberInfo {
 		LastIndex: m.lastIndex(), FirstIndex: m.log.first, SnapshotIndex: m.snap.Index, SnapshotTerm: m.snap.Term,
 		ClockRate: m.rate, DiskBusy: m.diskBusy, QueuedWhileStalled: len(m.queue),
 		Applied: m.applied, Ready: m.ready && m.up, MemberID: m.memberID,
-		PeerURL: m.peerURL, ClientURL: m.clientURL,
+		PeerURL: m.peerURL, ClientURL: m.clientURL, NoData: m.noData && !m.up,
 	}
 	switch {
 	case m.removed:

@@ -229,7 +229,7 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 		Width: w, Height: h, Scale: fl.Scale, Title: title,
 		ScreenshotAt: fl.ShotAt, ScreenshotOut: fl.Out, ShotDir: fl.SaveDir, ShotInput: fl.Inputs, WriteFile: hs.writeFile,
 		Frames:  render.Frames{Dir: fl.FramesDir, Every: fl.FramesEvery, From: fl.FramesFrom, To: fl.FramesTo},
-		WalkDir: fl.Walk, WalkOut: func(s string) { fmt.Fprintln(stdout, s) },
+		WalkDir: fl.Walk, WalkFrames: fl.WalkFrames, WalkOut: func(s string) { fmt.Fprintln(stdout, s) },
 		BenchFrames: fl.Bench, BenchOut: func(s string) { fmt.Fprintln(stdout, s) },
 		Monkey: fl.Monkey, MonkeySeed: fl.MonkeySeed, MonkeyOut: func(s string) { fmt.Fprintln(stdout, s) },
 	}

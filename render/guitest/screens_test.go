@@ -62,11 +62,21 @@ var screenSlice = []string{"split-brain", "kubernetes-failure", "figure-8"}
 const titleKeeps = 24
 
 // showsLine is what raftsim-gui --walk says of each thing a step names.
-var showsLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+|end) shows (.*)$`)
+// A frame is a step's first ("step 3 of 8"), one where something it
+// names changed ("step 3 of 8 change 2"), its last ("step 3 of 8 last"),
+// or the end (--walk-frames).
+var showsLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+(?: last| change \d+)?|end) shows (.*)$`)
+
+// frameLine is what it says of each picture.
+var frameLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+(?: (last)| change (\d+))?|end) at (\S+); caption area`)
+
+// missingLine is what it says of a thing a step names that the frame
+// hides though it could show it.
+var missingLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+(?: last| change \d+)?|end) missing (.*)$`)
 
 // chipLine is what it says of the status chip of each request a step
 // names: its label, the word it says, and where it is (x y w h).
-var chipLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+|end) chip (\S+) (\S+) (-?\d+) (-?\d+) (\d+) (\d+) text (-?\d+) (-?\d+) (\d+) (\d+)$`)
+var chipLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+(?: last| change \d+)?|end) chip (\S+) (\S+) (-?\d+) (-?\d+) (\d+) (\d+) text (-?\d+) (-?\d+) (\d+) (\d+)$`)
 
 // chip is a request's status chip on a screen, and the word it must say.
 type chip struct {
@@ -77,11 +87,13 @@ type chip struct {
 // screen is one screenshot of the walk, with what it must show.
 type screen struct {
 	lesson, lang, setting string
-	step                  int // 0: the end
+	step                  int    // 0: the end
+	frame                 string // "": the step's first; "last", "change N"
 	png                   string
 	clock                 string     // the header's "t = 1.2s"
 	shows                 [][]string // each thing named: the words for it
 	chips                 []chip     // the chips of the requests named
+	missing               []string   // what the walk found hidden though there was room
 }
 
 // walkScreens walks the lessons (all of them from the picker, or the
@@ -107,47 +119,60 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 		if len(run) == 2 {
 			d = filepath.Join(dir, run[1])
 		}
-		args := append(run, "--lang", lang, "--walk", d, "--size", ss.size, "--scale", ss.scale, "--present")
+		args := append(run, "--lang", lang, "--walk", d, "--walk-frames", "--size", ss.size, "--scale", ss.scale, "--present")
 		b, err := exec.Command(filepath.Join(bins(t), "raftsim-gui"), args...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("raftsim-gui %s: %v\n%s", strings.Join(args, " "), err, b)
 		}
 		shows := map[string][][]string{}
 		chips := map[string][]chip{}
+		missing := map[string][]string{}
 		sc := bufio.NewScanner(bytes.NewReader(b))
 		for sc.Scan() {
 			if m := showsLine.FindStringSubmatch(sc.Text()); m != nil {
-				k := m[1] + " " + m[3]
+				k := m[1] + " " + m[2]
 				shows[k] = append(shows[k], strings.Split(m[4], " | "))
+			}
+			if m := missingLine.FindStringSubmatch(sc.Text()); m != nil {
+				k := m[1] + " " + m[2]
+				missing[k] = append(missing[k], m[4])
 			}
 			if m := chipLine.FindStringSubmatch(sc.Text()); m != nil {
 				var n [8]int
 				for i := range n {
 					n[i], _ = strconv.Atoi(m[6+i])
 				}
-				k := m[1] + " " + m[3]
+				k := m[1] + " " + m[2]
 				chips[k] = append(chips[k], chip{label: m[4], word: m[5], r: image.Rect(n[0], n[1], n[0]+n[2], n[1]+n[3]),
 					text: image.Rect(n[4], n[5], n[4]+n[6], n[5]+n[7])})
 			}
 		}
 		sc = bufio.NewScanner(bytes.NewReader(b))
 		for sc.Scan() {
-			m := walkLine.FindStringSubmatch(sc.Text())
+			m := frameLine.FindStringSubmatch(sc.Text())
 			if m == nil {
 				continue
 			}
-			at := strings.Fields(strings.SplitN(sc.Text(), " at ", 2)[1])[0]
-			s := screen{lesson: m[1], lang: lang, setting: setting, clock: "t = " + strings.TrimSuffix(at, ";")}
+			k := m[1] + " " + m[2]
+			s := screen{lesson: m[1], lang: lang, setting: setting, clock: "t = " + strings.TrimSuffix(m[6], ";")}
 			base := d
 			if len(run) == 1 {
 				base = filepath.Join(d, m[1])
 			}
 			s.png = filepath.Join(base, "end.png")
-			s.chips = chips[m[1]+" "+m[3]] // the end: what the last step names
+			s.chips, s.shows, s.missing = chips[k], shows[k], missing[k]
 			if m[3] != "" {
 				s.step, _ = strconv.Atoi(m[3])
-				s.png = filepath.Join(base, fmt.Sprintf("step-%03d.png", s.step))
-				s.shows = shows[m[1]+" "+m[3]]
+				switch {
+				case m[4] != "":
+					s.frame = "last"
+					s.png = filepath.Join(base, fmt.Sprintf("last-%03d.png", s.step))
+				case m[5] != "":
+					s.frame = "change " + m[5]
+					s.png = filepath.Join(base, fmt.Sprintf("change-%03d-%s.png", s.step, m[5]))
+				default:
+					s.png = filepath.Join(base, fmt.Sprintf("step-%03d.png", s.step))
+				}
 			}
 			out = append(out, s)
 		}
@@ -438,6 +463,9 @@ func TestLessonScreens(t *testing.T) {
 			defer func() { <-sem }()
 			read, err := readScreen(s.png, s.lang)
 			var miss []string
+			for _, m := range s.missing {
+				miss = append(miss, "hidden though there is room: "+m)
+			}
 			if err != nil {
 				miss = append(miss, err.Error())
 			} else {
@@ -475,8 +503,12 @@ func TestLessonScreens(t *testing.T) {
 			if len(miss) > 0 {
 				mu.Lock()
 				defer mu.Unlock()
-				failures = append(failures, fmt.Sprintf("%s (%s, %s) step %d: not on screen: %s\n  (%s)\n  OCR read: %s",
-					s.lesson, s.lang, s.setting, s.step, strings.Join(miss, "; "), s.png, strings.Join(strings.Fields(read), " ")))
+				frame := ""
+				if s.frame != "" {
+					frame = " (" + s.frame + ")"
+				}
+				failures = append(failures, fmt.Sprintf("%s (%s, %s) step %d%s: not on screen: %s\n  (%s)\n  OCR read: %s",
+					s.lesson, s.lang, s.setting, s.step, frame, strings.Join(miss, "; "), s.png, strings.Join(strings.Fields(read), " ")))
 			}
 		}()
 	}

@@ -205,6 +205,18 @@ func (r *Run) Resolve(ref scenarios.NodeRef) (string, bool) {
 	return names[0], true
 }
 
+// resolveOn names the members references stand for now (each may be a
+// list: @followers); those that cannot be told yet are left out.
+func (r *Run) resolveOn(refs []scenarios.NodeRef) []string {
+	var out []string
+	for _, ref := range refs {
+		if names, err := r.r.Resolve(ref); err == nil {
+			out = append(out, names...)
+		}
+	}
+	return out
+}
+
 // Resume continues past a narrative stop.
 func (r *Run) Resume() {
 	r.r.Resume()

@@ -175,6 +175,11 @@ type Shown struct {
 	Member string
 	// Index is an entry's index or a commit index; Term an entry's term.
 	Index, Term uint64
+	// Key is a key of the state machines, Value its value (Absent: none),
+	// on the members On (nil: every member); or an alarm raised on them.
+	Key, Value string
+	Absent     bool
+	On         []string
 }
 
 // Shows returns what the step on screen names, resolved against the
@@ -187,7 +192,12 @@ func (p *Presenter) Shows() []Shown {
 	}
 	var out []Shown
 	for _, sh := range p.lesson.Steps[p.shown].Shows {
-		s := Shown{Kind: sh.Kind, Label: sh.Label, Index: sh.Index, Term: sh.Term}
+		s := Shown{Kind: sh.Kind, Label: sh.Label, Index: sh.Index, Term: sh.Term, Key: sh.Key, Value: sh.Value, Absent: sh.Absent}
+		if sh.Kind == scenarios.ShowKey || sh.Kind == scenarios.ShowAlarm {
+			s.On = p.run.resolveOn(sh.On)
+			out = append(out, s)
+			continue
+		}
 		if sh.Kind != scenarios.ShowRequest {
 			name, ok := p.run.Resolve(sh.Node)
 			if !ok {

@@ -33,6 +33,9 @@ type Frame struct {
 	// Named are the log entries the lesson's step on screen names (its
 	// shows:), which the logs panel keeps in sight and frames.
 	Named []NamedEntry
+	// NamedKeys are the keys it names (namedkeys.go), which the
+	// state-machine panel shows first.
+	NamedKeys []NamedKey
 
 	Track Rect
 	Span  sim.Time
@@ -134,7 +137,7 @@ func BuildFrame(a *App) *Frame {
 		// out again, and until then this frame is laid out for itself.
 		l = Lay(a.screenFor(int(l.W), int(l.H), ViewShape(v, l.Members.Hosts)))
 	}
-	f := &Frame{L: l, View: v, Names: map[string]int{}, Ring: l.Members, Named: a.namedEntries()}
+	f := &Frame{L: l, View: v, Names: map[string]int{}, Ring: l.Members, Named: a.namedEntries(), NamedKeys: a.namedKeys()}
 	for i, m := range v.Members {
 		f.Names[m.Name] = i
 	}

@@ -83,6 +83,9 @@ func (f *Frame) headings() []TextItem {
 func MemberLabels(lang i18n.Lang, v sim.View, m sim.MemberView) (role, term, vote string) {
 	role = lang.T(StyleOfRole(m.Role).Label)
 	term = lang.F("term %d", m.Term)
+	if !m.Up && m.NoData {
+		term = lang.T("no data directory") // not "term 0": it has none to start from
+	}
 	vote = lang.T("no vote")
 	if m.Vote != 0 {
 		vote = lang.F("voted %s", NameOf(v, m.Vote))
@@ -545,6 +548,11 @@ type StatePiece struct {
 	R   Rect
 	Bad bool // differs from the leader's (or an alarm): highlighted
 	DB  bool // the member's database size or its alarm, never left out
+	// Key is the key a lesson step names (namedkeys.go), shown first and
+	// never left out; Value the member's value of it, Missing: it has
+	// none.
+	Key, Value string
+	Missing    bool
 }
 
 // StateRows places the state-machine panel: each member's keys and
@@ -579,19 +587,31 @@ func (f *Frame) StateRows() [][]StatePiece {
 				items = append(items, StatePiece{S: strings.Join(m.Alarms, ", "), Bad: true, DB: true})
 			}
 		}
-		if !m.Up {
+		switch {
+		case !m.Up && m.NoData:
+			items = append(items, StatePiece{S: l.Lang.T("(lost with its disk: nothing to restart from)")})
+		case !m.Up:
 			items = append(items, StatePiece{S: l.Lang.T("(down: state machine lost until restart)")})
 		}
+		named, skip := f.namedKeyItems(m)
+		for k := range named {
+			lv, ok := leadKV[named[k].Key]
+			named[k].Bad = haveLead && m.Name != lead.Name && (!ok && !named[k].Missing || ok && lv != named[k].Value)
+		}
+		items = append(items, named...)
 		have := map[string]bool{}
 		for _, kv := range m.KV {
 			k, v := string(kv.Key), string(kv.Value)
 			have[k] = true
+			if skip[k] {
+				continue
+			}
 			lv, ok := leadKV[k]
 			items = append(items, StatePiece{S: k + "=" + v, Bad: haveLead && m.Name != lead.Name && (!ok || lv != v)})
 		}
 		if haveLead && m.Up && m.Name != lead.Name {
 			for _, kv := range lead.KV {
-				if !have[string(kv.Key)] {
+				if !have[string(kv.Key)] && !skip[string(kv.Key)] {
 					items = append(items, StatePiece{S: l.Lang.F("missing %s", kv.Key), Bad: true})
 				}
 			}
@@ -603,7 +623,15 @@ func (f *Frame) StateRows() [][]StatePiece {
 		for k, it := range items {
 			w := l.Width(it.S, l.Small)
 			last := k == len(items)-1
-			if it.DB && x+w > maxX {
+			if it.Key != "" && x+w > maxX {
+				// A key the step names: its path shortened in the middle,
+				// never dropped.
+				if maxX-x < 2*ell {
+					break
+				}
+				it.S = fitNamed(l, it, maxX-x)
+				w = l.Width(it.S, l.Small)
+			} else if it.DB && x+w > maxX {
 				// Too long for the row: fitted, never dropped (there is
 				// room for the first: it comes right after the name).
 				if maxX-x < 2*ell {
@@ -618,7 +646,7 @@ func (f *Frame) StateRows() [][]StatePiece {
 				w = l.Width(it.S, l.Small)
 				last = true
 			}
-			if !it.DB && (x+w > maxX || !last && x+w+l.Px(12)+ell > maxX) {
+			if !it.DB && it.Key == "" && (x+w > maxX || !last && x+w+l.Px(12)+ell > maxX) {
 				if x+ell <= maxX {
 					pieces = append(pieces, StatePiece{S: "…", R: Rect{x, y, ell, rowH}})
 				}

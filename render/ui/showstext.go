@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
@@ -38,6 +39,21 @@ func (a *App) ShowsText() [][]string {
 			out = append(out, []string{s.Member, strconv.FormatUint(s.Index, 10)})
 		case scenarios.ShowCommit:
 			out = append(out, []string{s.Member, strconv.FormatUint(s.Index, 10)})
+		case scenarios.ShowKey:
+			// The key's last segment (its object's name) and the value.
+			paths := ShortPaths(s.Key)
+			words := []string{strings.TrimPrefix(paths[len(paths)-1], "…/")}
+			if !s.Absent {
+				words = append(words, s.Value)
+			}
+			out = append(out, words)
+		case scenarios.ShowAlarm:
+			for _, m := range a.S.World().View().Members {
+				if m.Up && (NamedKey{On: s.On}).For(m.Name) && slices.Contains(m.Alarms, s.Key) {
+					out = append(out, []string{s.Key}) // else not raised yet
+					break
+				}
+			}
 		}
 	}
 	return out

@@ -42,6 +42,7 @@ type Flags struct {
 	FramesDir                         string
 	FramesEvery, FramesFrom, FramesTo time.Duration
 	Walk                              string
+	WalkFrames                        bool
 	Report                            bool
 	// raftsim serve --window: the wire's flags (cmd/raftsim's serve).
 	Serve Serve
@@ -116,6 +117,7 @@ func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
 	fs.DurationVar(&f.FramesFrom, "frames-from", 0, "with --frames-dir: the first frame's virtual time")
 	fs.DurationVar(&f.FramesTo, "frames-to", 10*time.Second, "with --frames-dir: the last frame's virtual time")
 	fs.BoolVar(&f.Report, "report", false, "print each key the window reads from the keyboard and each narrative step it shows, one line each (a test)")
+	fs.BoolVar(&f.WalkFrames, "walk-frames", false, "with --walk: also save each step's last frame (last-NNN.png) and every frame where something the step names (shows:) changes (change-NNN-K.png)")
 	fs.StringVar(&f.Walk, "walk", "", "with play NAME: step through the lesson as a presenter does (the next-step key), save a PNG of the window at every narrative step and at the end into this directory, and exit (a test)")
 	fs.Float64Var(&f.Serve.Rate, "rate", 1, "serve: virtual time per wall time (1: real time)")
 	fs.StringVar(&f.Serve.TLS, "tls", "", "serve: kubeadm's etcd certificates in this directory, client certificates required")
