@@ -195,3 +195,21 @@ func (s *spool) events() (io.Reader, error) {
 	}
 	return s.f, nil
 }
+
+// checkPlayCompare checks play's --compare flags before the window is
+// looked for: a bad setting is refused with its position (exit 2), as
+// run refuses it; the scenario with them is checked by the window.
+func checkPlayCompare(args []string) error {
+	var settings []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--compare" && i+1 < len(args):
+			settings = append(settings, args[i+1])
+			i++
+		case strings.HasPrefix(a, "--compare="):
+			settings = append(settings, strings.TrimPrefix(a, "--compare="))
+		}
+	}
+	_, err := parseSettings("play", settings)
+	return err
+}
