@@ -259,12 +259,16 @@ func (g *PanesGame) Layout(w, h int) (int, int) {
 	return w, h
 }
 
-// walk steps through the leading pane's lesson as a presenter does and,
-// at each of its narrative steps, brings the others to its instant and
-// saves a PNG (step-001.png, ...; end.png). Then each other pane leads in
-// turn, so that every pane's steps are pictured (pane-2/step-001.png ...).
-// WalkOut gets, for each picture, the line the one-world walk writes, the
-// pane's label, and what every pane's step names (its shows:).
+// walk steps through the first pane's lesson as a presenter does and, at
+// each of its narrative steps, brings the others to its instant and saves
+// a PNG of the window (step-001.png, ...; end.png). Then each other pane
+// leads in turn, so that every pane's steps are pictured
+// (pane-2/step-001.png, ...). WalkOut gets, for each picture, the line
+// the one-world walk writes (the leading pane after the first named:
+// "NAME pane 2 step 3 of 9 at ..."; the caption area is the leading
+// pane's, on the window), then for every pane its label ("NAME step 3 of
+// 9 label pre_vote: true"), what its step names (its shows:, as the
+// one-world walk's shows lines) and where its trace first differs.
 func (g *PanesGame) walk() error {
 	defer func() { g.opt.WalkDir = "" }()
 	for lead := range g.P.Apps {
@@ -290,6 +294,12 @@ func (g *PanesGame) walkLed(lead int) error {
 		dir = filepath.Join(dir, fmt.Sprintf("pane-%d", lead+1))
 	}
 	name := a.Lesson.Lesson().Name
+	// The lines name the leading pane after the first: "pre-vote-compare
+	// pane 2 step 3 of 9 at ...".
+	pane := ""
+	if lead > 0 {
+		pane = fmt.Sprintf("pane %d ", lead+1)
+	}
 	sync := func() {
 		t := a.S.Now()
 		for i, b := range g.P.Apps {
@@ -307,19 +317,20 @@ func (g *PanesGame) walkLed(lead int) error {
 		if g.opt.WalkOut == nil {
 			return nil
 		}
-		r := g.P.Rect(lead, len(g.P.Apps))
+		n := len(g.P.Apps)
+		r, z := g.P.Rect(lead, n), g.P.Zoom(n)
 		c := a.L.Caption
-		g.opt.WalkOut(fmt.Sprintf("%s %s at %s; caption area %.0f %.0f %.0f %.0f; pane %d %q", name, what, a.S.Now(),
-			c.X+r.X, c.Y+r.Y, c.W, c.H, lead+1, g.P.Labels[lead]))
+		g.opt.WalkOut(fmt.Sprintf("%s %s%s at %s; caption area %.0f %.0f %.0f %.0f", name, pane, what, a.S.Now(),
+			r.X+c.X*z, r.Y+c.Y*z, c.W*z, c.H*z))
+		// Every pane's label, and what every pane's step names (all
+		// are on the screen).
 		for i, b := range g.P.Apps {
+			g.opt.WalkOut(fmt.Sprintf("%s %s%s label %s", name, pane, what, g.P.Labels[i]))
 			for _, words := range b.ShowsText() {
-				g.opt.WalkOut(fmt.Sprintf("%s %s pane %d shows %s", name, what, i+1, strings.Join(words, " | ")))
+				g.opt.WalkOut(fmt.Sprintf("%s %s%s shows %s", name, pane, what, strings.Join(words, " | ")))
 			}
-		}
-		for i := range g.P.Apps {
-			g.opt.WalkOut(fmt.Sprintf("%s %s pane %d label %s", name, what, i+1, g.P.Labels[i]))
 			if line := g.P.DivergedLine(i); line != "" {
-				g.opt.WalkOut(fmt.Sprintf("%s %s pane %d %s", name, what, i+1, line))
+				g.opt.WalkOut(fmt.Sprintf("%s %s%s diverged in pane %d %s", name, pane, what, i+1, line))
 			}
 		}
 		return nil

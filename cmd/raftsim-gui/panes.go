@@ -28,6 +28,8 @@ func compareVariants(arg string, fl *guiflags.Flags, hs host) (vs []scenarios.Va
 	}
 	if hs.scenario != nil && arg == guiflags.LinkedScenario {
 		vs, err = scenarios.CompareVariants("the link's scenario", hs.scenario, settings)
+	} else if hs.noFiles {
+		vs, err = scenarios.LoadLessonCompare(arg, settings)
 	} else {
 		vs, err = scenarios.LoadCompare(arg, settings)
 	}

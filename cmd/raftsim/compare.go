@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -212,4 +213,28 @@ func checkPlayCompare(args []string) error {
 	}
 	_, err := parseSettings("play", settings)
 	return err
+}
+
+// checkLinkCompare checks link's --compare flags against the scenario or
+// lesson, as run would: a link that the page would refuse is not made.
+func checkLinkCompare(name string, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	settings, err := parseSettings("link", args)
+	if err != nil {
+		return err
+	}
+	if _, err := scenarios.LoadCompare(name, settings); err != nil {
+		return &exitError{code: exitBadInput, err: err}
+	}
+	return nil
+}
+
+// withCompare adds compare= parameters to a link.
+func withCompare(link string, settings []string) string {
+	for _, s := range settings {
+		link += "&compare=" + url.QueryEscape(s)
+	}
+	return link
 }

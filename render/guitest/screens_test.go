@@ -61,8 +61,15 @@ var screenSlice = []string{"split-brain", "kubernetes-failure", "figure-8"}
 // characters (ui.TitleKeeps, held to it here as a number a reader sees).
 const titleKeeps = 24
 
-// showsLine is what raftsim-gui --walk says of each thing a step names.
-var showsLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+|end) shows (.*)$`)
+// showsLine is what raftsim-gui --walk says of each thing a step names;
+// with side-by-side panes (play --compare, a compare: lesson) also each
+// pane's label, which must be read as the step's names are, and the
+// leading pane after the first is named (pane 2).
+var showsLine = regexp.MustCompile(`^(\S+) (?:pane (\d+) )?(step (\d+) of \d+|end) (?:shows|label) (.*)$`)
+
+// paneWalkLine is what raftsim-gui --walk says of each picture taken
+// while a pane after the first leads (pane-2/step-001.png, ...).
+var paneWalkLine = regexp.MustCompile(`^(\S+) pane (\d+) (step (\d+) of \d+|end) at \S+; caption area (\S+) (\S+) (\S+) (\S+)$`)
 
 // chipLine is what it says of the status chip of each request a step
 // names: its label, the word it says, and where it is (x y w h).
@@ -117,15 +124,15 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 		sc := bufio.NewScanner(bytes.NewReader(b))
 		for sc.Scan() {
 			if m := showsLine.FindStringSubmatch(sc.Text()); m != nil {
-				k := m[1] + " " + m[3]
-				shows[k] = append(shows[k], strings.Split(m[4], " | "))
+				k := m[1] + " " + m[2] + " " + m[4]
+				shows[k] = append(shows[k], strings.Split(m[5], " | "))
 			}
 			if m := chipLine.FindStringSubmatch(sc.Text()); m != nil {
 				var n [8]int
 				for i := range n {
 					n[i], _ = strconv.Atoi(m[6+i])
 				}
-				k := m[1] + " " + m[3]
+				k := m[1] + "  " + m[3]
 				chips[k] = append(chips[k], chip{label: m[4], word: m[5], r: image.Rect(n[0], n[1], n[0]+n[2], n[1]+n[3]),
 					text: image.Rect(n[4], n[5], n[4]+n[6], n[5]+n[7])})
 			}
@@ -133,6 +140,10 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 		sc = bufio.NewScanner(bytes.NewReader(b))
 		for sc.Scan() {
 			m := walkLine.FindStringSubmatch(sc.Text())
+			pane := ""
+			if pm := paneWalkLine.FindStringSubmatch(sc.Text()); pm != nil {
+				m, pane = slices.Delete(pm, 2, 3), pm[2]
+			}
 			if m == nil {
 				continue
 			}
@@ -142,12 +153,16 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 			if len(run) == 1 {
 				base = filepath.Join(d, m[1])
 			}
+			if pane != "" {
+				base = filepath.Join(base, "pane-"+pane)
+			}
 			s.png = filepath.Join(base, "end.png")
-			s.chips = chips[m[1]+" "+m[3]] // the end: what the last step names
+			s.chips = chips[m[1]+" "+pane+" "+m[3]] // the end: what the last step names
+			s.shows = shows[m[1]+" "+pane+" "]      // at the end: the panes' labels
 			if m[3] != "" {
 				s.step, _ = strconv.Atoi(m[3])
 				s.png = filepath.Join(base, fmt.Sprintf("step-%03d.png", s.step))
-				s.shows = shows[m[1]+" "+m[3]]
+				s.shows = shows[m[1]+" "+pane+" "+m[3]]
 			}
 			out = append(out, s)
 		}
