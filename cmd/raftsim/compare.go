@@ -197,9 +197,9 @@ func (s *spool) events() (io.Reader, error) {
 	return s.f, nil
 }
 
-// checkPlayCompare checks play's --compare flags before the window is
-// looked for: a bad setting is refused with its position (exit 2), as
-// run refuses it; the scenario with them is checked by the window.
+// checkPlayCompare checks play's --compare flags, with the scenario,
+// before the window is looked for: a bad setting is refused with its
+// position (exit 2), as run refuses it.
 func checkPlayCompare(args []string) error {
 	var settings []string
 	for i := 0; i < len(args); i++ {
@@ -211,8 +211,15 @@ func checkPlayCompare(args []string) error {
 			settings = append(settings, strings.TrimPrefix(a, "--compare="))
 		}
 	}
-	_, err := parseSettings("play", settings)
-	return err
+	sts, err := parseSettings("play", settings)
+	if err != nil || len(sts) == 0 || len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return err
+	}
+	// The values, with the scenario: as run checks them.
+	if _, err := scenarios.LoadCompare(args[0], sts); err != nil {
+		return &exitError{code: exitBadInput, err: err}
+	}
+	return nil
 }
 
 // checkLinkCompare checks link's --compare flags against the scenario or

@@ -142,7 +142,8 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 			m := walkLine.FindStringSubmatch(sc.Text())
 			pane := ""
 			if pm := paneWalkLine.FindStringSubmatch(sc.Text()); pm != nil {
-				m, pane = slices.Delete(pm, 2, 3), pm[2]
+				pane = pm[2]
+				m = slices.Delete(pm, 2, 3)
 			}
 			if m == nil {
 				continue
