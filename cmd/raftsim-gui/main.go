@@ -139,6 +139,13 @@ func run(args []string, stdout, stderr io.Writer, hs host) int {
 	case rest[0] == "serve" && len(rest) <= 2:
 		sess, wired, title, err = serveSession(rest[1:], fl.Seed, fl.Serve, stdout)
 	case rest[0] == "play" && len(rest) == 2:
+		// Side-by-side panes (panes.go): --compare, or a lesson with compare:.
+		if vs, ok, err := compareVariants(rest[1], fl, hs); err != nil {
+			fmt.Fprintln(stderr, "raftsim-gui:", err)
+			return exitBadInput
+		} else if ok {
+			return playPanes(vs, fl, lang, hs, w, h, sig, stdout, stderr)
+		}
 		var sc *scenarios.Scenario
 		switch {
 		case hs.scenario != nil && rest[1] == guiflags.LinkedScenario:

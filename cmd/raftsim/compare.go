@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -194,4 +195,53 @@ func (s *spool) events() (io.Reader, error) {
 		return nil, err
 	}
 	return s.f, nil
+}
+
+// checkPlayCompare checks play's --compare flags, with the scenario,
+// before the window is looked for: a bad setting is refused with its
+// position (exit 2), as run refuses it.
+func checkPlayCompare(args []string) error {
+	var settings []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--compare" && i+1 < len(args):
+			settings = append(settings, args[i+1])
+			i++
+		case strings.HasPrefix(a, "--compare="):
+			settings = append(settings, strings.TrimPrefix(a, "--compare="))
+		}
+	}
+	sts, err := parseSettings("play", settings)
+	if err != nil || len(sts) == 0 || len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return err
+	}
+	// The values, with the scenario: as run checks them.
+	if _, err := scenarios.LoadCompare(args[0], sts); err != nil {
+		return &exitError{code: exitBadInput, err: err}
+	}
+	return nil
+}
+
+// checkLinkCompare checks link's --compare flags against the scenario or
+// lesson, as run would: a link that the page would refuse is not made.
+func checkLinkCompare(name string, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	settings, err := parseSettings("link", args)
+	if err != nil {
+		return err
+	}
+	if _, err := scenarios.LoadCompare(name, settings); err != nil {
+		return &exitError{code: exitBadInput, err: err}
+	}
+	return nil
+}
+
+// withCompare adds compare= parameters to a link.
+func withCompare(link string, settings []string) string {
+	for _, s := range settings {
+		link += "&compare=" + url.QueryEscape(s)
+	}
+	return link
 }

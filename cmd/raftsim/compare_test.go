@@ -217,12 +217,23 @@ func TestCompareLessonRunsItsPanes(t *testing.T) {
 	}
 }
 
-// TestPlayRefusesCompare: the window has no side by side panes yet; play
-// says so, before looking for a display, and points at run.
-func TestPlayRefusesCompare(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"play", "pre-vote", "--compare", "pre_vote=false"}, nil, &stdout, &stderr)
-	if code != exitBadInput || !strings.Contains(stderr.String(), "raftsim run pre-vote --compare pre_vote=false") {
-		t.Errorf("exit %d, %q", code, stderr.String())
+// TestPlayChecksCompare: play --compare checks its settings with the
+// scenario, as run does, before looking for a display: a bad key or
+// value is exit 2 with its position.
+func TestPlayChecksCompare(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "pre-vote", "--compare", "bogus=1"}, "--compare bogus=1 (column 1): unknown setting"},
+		{[]string{"play", "pre-vote", "--compare=pre_vote=maybe"}, "--compare pre_vote=maybe (column 10): pre_vote: want true or false"},
+		{[]string{"play", "pre-vote-compare", "--compare", "check_quorum=false"}, "compares its own panes"},
+	} {
+		var stdout, stderr bytes.Buffer
+		t.Setenv("DISPLAY", ":raftsim-test-no-such-display")
+		code := run(c.args, nil, &stdout, &stderr)
+		if code != exitBadInput || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, stderr.String(), c.want)
+		}
 	}
 }

@@ -41,11 +41,8 @@ func playCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "" {
 		return badInput("usage: raftsim play [FILE|NAME] [--seed N] [--lang en|zh] [--scale F] [--screenshot-at DUR --out FILE.png]")
 	}
-	for _, a := range args {
-		if a == "--compare" || strings.HasPrefix(a, "--compare=") {
-			return badInput("play: --compare is not in the window yet (issue 31); run it headless: raftsim run %s",
-				strings.Join(args, " "))
-		}
+	if err := checkPlayCompare(args); err != nil {
+		return err
 	}
 	return startGUI(append([]string{"play"}, args...), stdin, stdout, stderr)
 }

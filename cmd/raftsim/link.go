@@ -19,11 +19,12 @@ import (
 func linkCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	flags := newFlags("link", stderr)
 	flags.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: raftsim link FILE|NAME [--base URL] [--at DUR]\n\n"+
+		fmt.Fprintf(stderr, "Usage: raftsim link FILE|NAME [--base URL] [--at DUR] [--compare KEY=VALUE]\n\n"+
 			"Prints a link that opens a scenario file (the scenario goes in the link) or a built-in lesson in the web page.\n\n%s", flags.FlagUsages())
 	}
 	base := flags.String("base", "", "the page's address (default: $RAFTSIM_WEB_URL, else raftsim serve-web's "+weblink.DefaultBase+")")
 	at := flags.Duration("at", 0, "open at this virtual time, paused there")
+	compares := flags.StringArray("compare", nil, "KEY=VALUE: the page shows the scenario as written and with the setting side by side (twice: four panes)")
 	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
@@ -44,6 +45,9 @@ func linkCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		*base = weblink.DefaultBase
 	}
 	name := flags.Arg(0)
+	if err := checkLinkCompare(name, *compares); err != nil {
+		return err
+	}
 	data, err := scenarios.ReadFileLimited(name, name, weblink.MaxScenarioBytes, "a scenario file")
 	if errors.Is(err, fs.ErrNotExist) {
 		// A lesson: the page has it, the link names it.
@@ -55,6 +59,9 @@ func linkCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return badInput("link: --base %q: want an absolute URL, like %s", *base, weblink.DefaultBase)
 		}
 		q := url.Values{"lesson": {name}}
+		if len(*compares) > 0 {
+			q["compare"] = *compares
+		}
 		if *at > 0 {
 			q.Set(weblink.ParamTime, at.String())
 		}
@@ -72,6 +79,7 @@ func linkCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("link: %v", err)
 	}
+	link = withCompare(link, *compares)
 	fmt.Fprintln(stdout, link)
 	return nil
 }

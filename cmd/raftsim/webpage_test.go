@@ -187,6 +187,29 @@ func TestWebPage(t *testing.T) {
 		}
 	})
 
+	t.Run("compare-panes", func(t *testing.T) {
+		// What `raftsim link pre-vote --compare pre_vote=false` prints,
+		// and a compare: lesson by name: both open side-by-side panes,
+		// each labelled with its setting.
+		for _, q := range []string{"?lesson=pre-vote&compare=pre_vote%3Dfalse&t=2s", "?lesson=pre-vote-compare&t=2s"} {
+			open(t, ctx, base+q)
+			name := strings.NewReplacer("?", "", "&", "-", "=", "-", "%3D", "-").Replace(q) + ".png"
+			shot := screenshot(t, ctx, filepath.Join(tmp, name))
+			if os.Getenv("RAFTSIM_WEB_SHOTS") != "" {
+				copyFile(t, shot, filepath.Join(os.Getenv("RAFTSIM_WEB_SHOTS"), name))
+			}
+			b := pngBounds(t, shot)
+			for i, want := range []string{"pre_vote: true", "pre_vote: false"} {
+				// Each label in the band over its half of the page.
+				half := image.Rect(i*b.Dx()/2, 0, (i+1)*b.Dx()/2, b.Dy()/8)
+				read := ocr(t, shot, half, "eng")
+				if ocrmatch.Found(want, read) < 1 {
+					t.Errorf("%s: the %s pane's band does not say %q (OCR read: %q)", q, []string{"left", "right"}[i], want, read)
+				}
+			}
+		}
+	})
+
 	t.Run("copy-link-from-desktop", func(t *testing.T) {
 		link, yaml := desktopLink(t, tmp, base)
 		open(t, ctx, link)
@@ -541,4 +564,19 @@ func copyFile(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Error(err)
 	}
+}
+
+// pngBounds is a PNG file's size.
+func pngBounds(t *testing.T, path string) image.Rectangle {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return image.Rect(0, 0, c.Width, c.Height)
 }

@@ -61,22 +61,31 @@ var screenSlice = []string{"split-brain", "kubernetes-failure", "figure-8"}
 // characters (ui.TitleKeeps, held to it here as a number a reader sees).
 const titleKeeps = 24
 
-// showsLine is what raftsim-gui --walk says of each thing a step names.
-// A frame is a step's first ("step 3 of 8"), one where something it
-// names changed ("step 3 of 8 change 2"), its last ("step 3 of 8 last"),
-// or the end (--walk-frames).
-var showsLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+(?: last| change \d+)?|end) shows (.*)$`)
+// walkFrame is how raftsim-gui --walk names a frame: the lesson, the
+// leading pane after the first with side-by-side panes (play --compare, a
+// compare: lesson; "pane 2"), and a step's first frame ("step 3 of 8"),
+// one where something it names changed ("step 3 of 8 change 2"), its last
+// ("step 3 of 8 last"; --walk-frames), or the end. Its groups: 1 the
+// lesson, 2 the pane, 3 the frame, 4 the step, 5 "last", 6 the change.
+const walkFrame = `^(\S+) (?:pane (\d+) )?(step (\d+) of \d+(?: (last)| change (\d+))?|end) `
 
-// frameLine is what it says of each picture.
-var frameLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+(?: (last)| change (\d+))?|end) at (\S+); caption area`)
+// showsLine is what it says of each thing a step names, and with panes of
+// each pane's label, which must be read as the step's names are (7).
+var showsLine = regexp.MustCompile(walkFrame + `(?:shows|label) (.*)$`)
+
+// frameLine is what it says of each picture: the clock (7).
+var frameLine = regexp.MustCompile(walkFrame + `at (\S+); caption area`)
 
 // missingLine is what it says of a thing a step names that the frame
-// hides though it could show it.
-var missingLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+(?: last| change \d+)?|end) missing (.*)$`)
+// hides though it could show it (7).
+var missingLine = regexp.MustCompile(walkFrame + `missing (.*)$`)
+
+// frameKey is the frame a walk line is about: lesson, pane and frame.
+func frameKey(m []string) string { return m[1] + "|" + m[2] + "|" + m[3] }
 
 // chipLine is what it says of the status chip of each request a step
 // names: its label, the word it says, and where it is (x y w h).
-var chipLine = regexp.MustCompile(`^(\S+) (step (\d+) of \d+(?: last| change \d+)?|end) chip (\S+) (\S+) (-?\d+) (-?\d+) (\d+) (\d+) text (-?\d+) (-?\d+) (\d+) (\d+)$`)
+var chipLine = regexp.MustCompile(walkFrame + `chip (\S+) (\S+) (-?\d+) (-?\d+) (\d+) (\d+) text (-?\d+) (-?\d+) (\d+) (\d+)$`)
 
 // chip is a request's status chip on a screen, and the word it must say.
 type chip struct {
@@ -130,20 +139,20 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 		sc := bufio.NewScanner(bytes.NewReader(b))
 		for sc.Scan() {
 			if m := showsLine.FindStringSubmatch(sc.Text()); m != nil {
-				k := m[1] + " " + m[2]
-				shows[k] = append(shows[k], strings.Split(m[4], " | "))
+				k := frameKey(m)
+				shows[k] = append(shows[k], strings.Split(m[7], " | "))
 			}
 			if m := missingLine.FindStringSubmatch(sc.Text()); m != nil {
-				k := m[1] + " " + m[2]
-				missing[k] = append(missing[k], m[4])
+				k := frameKey(m)
+				missing[k] = append(missing[k], m[7])
 			}
 			if m := chipLine.FindStringSubmatch(sc.Text()); m != nil {
 				var n [8]int
 				for i := range n {
-					n[i], _ = strconv.Atoi(m[6+i])
+					n[i], _ = strconv.Atoi(m[9+i])
 				}
-				k := m[1] + " " + m[2]
-				chips[k] = append(chips[k], chip{label: m[4], word: m[5], r: image.Rect(n[0], n[1], n[0]+n[2], n[1]+n[3]),
+				k := frameKey(m)
+				chips[k] = append(chips[k], chip{label: m[7], word: m[8], r: image.Rect(n[0], n[1], n[0]+n[2], n[1]+n[3]),
 					text: image.Rect(n[4], n[5], n[4]+n[6], n[5]+n[7])})
 			}
 		}
@@ -153,23 +162,26 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 			if m == nil {
 				continue
 			}
-			k := m[1] + " " + m[2]
-			s := screen{lesson: m[1], lang: lang, setting: setting, clock: "t = " + strings.TrimSuffix(m[6], ";")}
+			k, pane := frameKey(m), m[2]
+			s := screen{lesson: m[1], lang: lang, setting: setting, clock: "t = " + strings.TrimSuffix(m[7], ";")}
 			base := d
 			if len(run) == 1 {
 				base = filepath.Join(d, m[1])
 			}
+			if pane != "" {
+				base = filepath.Join(base, "pane-"+pane)
+			}
 			s.png = filepath.Join(base, "end.png")
 			s.chips, s.shows, s.missing = chips[k], shows[k], missing[k]
-			if m[3] != "" {
-				s.step, _ = strconv.Atoi(m[3])
+			if m[4] != "" {
+				s.step, _ = strconv.Atoi(m[4])
 				switch {
-				case m[4] != "":
+				case m[5] != "":
 					s.frame = "last"
 					s.png = filepath.Join(base, fmt.Sprintf("last-%03d.png", s.step))
-				case m[5] != "":
-					s.frame = "change " + m[5]
-					s.png = filepath.Join(base, fmt.Sprintf("change-%03d-%s.png", s.step, m[5]))
+				case m[6] != "":
+					s.frame = "change " + m[6]
+					s.png = filepath.Join(base, fmt.Sprintf("change-%03d-%s.png", s.step, m[6]))
 				default:
 					s.png = filepath.Join(base, fmt.Sprintf("step-%03d.png", s.step))
 				}

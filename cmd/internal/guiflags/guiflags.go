@@ -44,6 +44,8 @@ type Flags struct {
 	Walk                              string
 	WalkFrames                        bool
 	Report                            bool
+	// Compare are play's --compare KEY=VALUE: side-by-side panes.
+	Compare []string
 	// raftsim serve --window: the wire's flags (cmd/raftsim's serve).
 	Serve Serve
 }
@@ -116,6 +118,7 @@ func New(stderr io.Writer) (*pflag.FlagSet, *Flags) {
 	fs.DurationVar(&f.FramesEvery, "frames-every", 100*time.Millisecond, "with --frames-dir: virtual time between frames")
 	fs.DurationVar(&f.FramesFrom, "frames-from", 0, "with --frames-dir: the first frame's virtual time")
 	fs.DurationVar(&f.FramesTo, "frames-to", 10*time.Second, "with --frames-dir: the last frame's virtual time")
+	fs.StringArrayVar(&f.Compare, "compare", nil, "with play NAME|FILE: KEY=VALUE, a cluster or network setting; the window shows the scenario as written and with the setting side by side, in lockstep (twice: four panes)")
 	fs.BoolVar(&f.Report, "report", false, "print each key the window reads from the keyboard and each narrative step it shows, one line each (a test)")
 	fs.BoolVar(&f.WalkFrames, "walk-frames", false, "with --walk: also save each step's last frame (last-NNN.png) and every frame where something the step names (shows:) changes (change-NNN-K.png)")
 	fs.StringVar(&f.Walk, "walk", "", "with play NAME: step through the lesson as a presenter does (the next-step key), save a PNG of the window at every narrative step and at the end into this directory, and exit (a test)")

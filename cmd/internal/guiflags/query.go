@@ -26,6 +26,7 @@ var QueryParams = []struct{ Name, Flag, What string }{
 	{"speed", "--speed", "a fixed rate, virtual time per real time"},
 	{"paused", "--paused", "1 to start paused"},
 	{"scale", "--scale", "scale of text and shapes"},
+	{"compare", "--compare", "KEY=VALUE: the lesson or scenario as written and with the setting, side by side (twice: four panes)"},
 }
 
 // FromQuery turns the query of a link to the web page into the window's
@@ -42,7 +43,7 @@ func FromQuery(q url.Values, decode func(string) ([]byte, error)) (args []string
 			}
 			return nil, nil, fmt.Errorf("unknown link parameter %q (known: %s)", name, strings.Join(known, ", "))
 		}
-		if len(vs) > 1 {
+		if len(vs) > 1 && !(name == "compare" && len(vs) == 2) {
 			return nil, nil, fmt.Errorf("the link gives %s %d times", name, len(vs))
 		}
 	}
@@ -102,6 +103,12 @@ func FromQuery(q url.Values, decode func(string) ([]byte, error)) (args []string
 			}
 			args = append(args, "--"+f, v[0])
 		}
+	}
+	for _, v := range q["compare"] {
+		if !strings.Contains(v, "=") {
+			return nil, nil, fmt.Errorf("compare=%s: want KEY=VALUE, like compare=pre_vote=false", v)
+		}
+		args = append(args, "--compare", v)
 	}
 	return args, scenario, nil
 }
