@@ -20,7 +20,10 @@ import (
 // the card replays the session up to now with them (sim.ReplayWhy); the
 // same commands give the same world, its messages the same IDs.
 type WhyCard struct {
-	Msg  sim.MessageView
+	Msg sim.MessageView
+	// Head, when set, is what the card is about instead of Msg: the event
+	// a lesson's why: step opened it on (whycard_lesson.go).
+	Head string
 	Lede string   // what the lines are: "raft's reasons for sending it", or why there are none
 	Log  []string // raft's lines, "raft.go:1259 (*raft).Step: 2 [logterm: ...] rejected MsgVote ..."
 	// Gloss is a Chinese gloss of each line of Log ("" where there is none).
@@ -62,25 +65,31 @@ func BuildWhyCard(s *Session, m sim.MessageView, l i18n.Lang) *WhyCard {
 		c.Lede = l.T("raft logged nothing for it: a routine message (a heartbeat, an append to a follower in step)")
 		return c
 	}
+	c.fill(c.deciding(), l)
+	return c
+}
+
+// fill glosses the card's lines and puts the source around line hi of
+// them on it.
+func (c *WhyCard) fill(hi int, l i18n.Lang) {
 	for _, ln := range c.Log {
 		c.Gloss = append(c.Gloss, glossZh(l, ln))
 	}
 	src, err := raftsrc.Embedded()
 	if err != nil {
-		return c
+		return
 	}
-	mm := citeLine.FindStringSubmatch(c.Log[c.deciding()])
+	mm := citeLine.FindStringSubmatch(c.Log[hi])
 	if mm == nil {
-		return c
+		return
 	}
 	n, _ := strconv.Atoi(mm[2])
 	fn, first, last, ok := src.Func(mm[1], n)
 	lines, _ := src.Lines(mm[1])
 	if !ok || last > len(lines) {
-		return c
+		return
 	}
 	c.File, c.Func, c.First, c.Hi, c.Source = mm[1], fn, first, n, lines[first-1:last]
-	return c
 }
 
 // deciding is the index in Log of the line whose source is shown: the last
@@ -99,6 +108,9 @@ func (c *WhyCard) deciding() int {
 
 // Title is the card's first line.
 func (c *WhyCard) Title(l i18n.Lang) string {
+	if c.Head != "" {
+		return fmt.Sprintf("%s · %s", l.T("why"), c.Head)
+	}
 	return fmt.Sprintf("%s · %s", l.T("why"), sim.DescribeMessageIn(l, c.Msg.MsgSummary))
 }
 
