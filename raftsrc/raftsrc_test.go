@@ -2,6 +2,9 @@ package raftsrc
 
 import (
 	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -56,4 +59,57 @@ func TestFuncAndFind(t *testing.T) {
 	if _, ok := s.Find("log.go", "(*raftLog).maybeCommit", "no such line"); ok {
 		t.Error("found a line that is not there")
 	}
+}
+
+// A build without the source (the web page's) asks Fetch for it once,
+// reports ErrLoading until Provide brings it, gzipped or already
+// unpacked by the browser, and then serves it. (Seen to fail with
+// Embedded keeping its answer once fetching began: ErrLoading for ever.)
+func TestFetchedOnDemand(t *testing.T) {
+	keep, keepFetch := archive, Fetch
+	defer func() {
+		archive, Fetch = keep, keepFetch
+		embedded.src, embedded.err, embedded.fetched = nil, nil, false
+	}()
+	tarBytes, err := io.ReadAll(mustGunzip(t, keep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range [][]byte{keep, tarBytes} {
+		archive = nil
+		embedded.src, embedded.err, embedded.fetched = nil, nil, false
+		calls := 0
+		Fetch = func() { calls++ }
+		for i := 0; i < 3; i++ {
+			if _, err := Embedded(); !errors.Is(err, ErrLoading) {
+				t.Fatalf("before Provide: %v", err)
+			}
+		}
+		if calls != 1 {
+			t.Fatalf("Fetch called %d times, want once", calls)
+		}
+		Provide(data, nil)
+		s, err := Embedded()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.Find("log.go", "(*raftLog).maybeCommit", "if at.term != 0 && at.index > l.committed && l.matchTerm(at) {"); !ok {
+			t.Fatal("the provided source lacks maybeCommit's test")
+		}
+	}
+	archive = nil
+	embedded.src, embedded.err, embedded.fetched = nil, nil, false
+	Provide(nil, errors.New("404"))
+	if _, err := Embedded(); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("after a failed fetch: %v", err)
+	}
+}
+
+func mustGunzip(t *testing.T, b []byte) io.Reader {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return zr
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/raftsim/raftsim/cmd/raftsim-gui/internal/guiconsole"
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/raftsrc"
 	"github.com/raftsim/raftsim/render"
 	"github.com/raftsim/raftsim/render/typeface"
 	"github.com/raftsim/raftsim/render/ui"
@@ -109,6 +110,7 @@ func (p *page) options(app *ui.App, opt *render.Options) {
 		app.Status = p.notice(app.Lang)
 	}
 	opt.BeforeUpdate = p.beforeUpdate
+	raftsrc.Fetch = p.fetchRaftSource
 	opt.AfterDraw = func() {
 		if !p.started {
 			p.started = true
@@ -300,6 +302,21 @@ func (p *page) fetchFont(path string) (*typeface.Font, error) {
 	data := make([]byte, v.Get("length").Int())
 	js.CopyBytesToGo(data, v)
 	return typeface.Parse(path, data)
+}
+
+// fetchRaftSource fetches raft's source (the why card's; the wasm leaves
+// it out, so that it does not count towards the first frame) and hands it
+// to raftsrc, on the game's goroutine; an open card then shows it.
+func (p *page) fetchRaftSource() {
+	go func() {
+		var data []byte
+		v, err := await(p.v.Call("font", raftsrc.WebFile)) // fetched and unpacked as the fonts are
+		if err == nil {
+			data = make([]byte, v.Get("length").Int())
+			js.CopyBytesToGo(data, v)
+		}
+		p.enqueue(func() { raftsrc.Provide(data, err) })
+	}()
 }
 
 // await waits for a promise to settle.

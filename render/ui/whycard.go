@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -33,6 +34,10 @@ type WhyCard struct {
 	File, Func string
 	First, Hi  int
 	Source     []string
+	// Loading says raft's source is being fetched (the web page).
+	Loading bool
+	want    int // 1 while the source is still to be put on the card
+	hiIdx   int // the index in Log of the deciding line
 }
 
 var citeLine = regexp.MustCompile(`^([\w/]+\.go):(\d+) (\S+): `)
@@ -75,11 +80,25 @@ func (c *WhyCard) fill(hi int, l i18n.Lang) {
 	for _, ln := range c.Log {
 		c.Gloss = append(c.Gloss, glossZh(l, ln))
 	}
+	c.want, c.hiIdx = 1, hi
+	c.loadSource()
+}
+
+// loadSource puts the source around the deciding line on the card, if it
+// is not there yet and raft's source is at hand. In the web page it is
+// fetched the first time a card asks (raftsrc.Fetch): Loading says so,
+// and the App calls loadSource again each frame until it is there.
+func (c *WhyCard) loadSource() {
+	if c.want == 0 || c.Source != nil {
+		return
+	}
 	src, err := raftsrc.Embedded()
+	c.Loading = errors.Is(err, raftsrc.ErrLoading)
 	if err != nil {
 		return
 	}
-	mm := citeLine.FindStringSubmatch(c.Log[hi])
+	c.want = 0 // found or not, once
+	mm := citeLine.FindStringSubmatch(c.Log[c.hiLog()])
 	if mm == nil {
 		return
 	}
@@ -91,6 +110,9 @@ func (c *WhyCard) fill(hi int, l i18n.Lang) {
 	}
 	c.File, c.Func, c.First, c.Hi, c.Source = mm[1], fn, first, n, lines[first-1:last]
 }
+
+// hiLog is the index in Log of the deciding line.
+func (c *WhyCard) hiLog() int { return c.hiIdx }
 
 // deciding is the index in Log of the line whose source is shown: the last
 // that names the message's type, or the type it answers (a MsgVoteResp is

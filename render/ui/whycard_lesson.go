@@ -13,9 +13,15 @@ import (
 // step names, that line's function shown and the line highlighted. The
 // card closes when the step leaves the screen, or as any card does.
 
+// syncLessonWhy also puts raft's source on an open card once it has been
+// fetched (the web page; WhyCard.loadSource).
+//
 // syncLessonWhy opens the card of the step on screen when it has a why:,
 // once, and closes the card a step opened when another step replaces it.
 func (a *App) syncLessonWhy() {
+	if a.Why != nil {
+		a.Why.loadSource()
+	}
 	var o *scenarios.WhyOpened
 	if a.Lesson != nil {
 		o = a.Lesson.WhyOpened()
