@@ -169,3 +169,16 @@ func TestWhyStepErrors(t *testing.T) {
 		t.Fatalf("written back as %+v:\n%s", w, out)
 	}
 }
+
+// With --why the transcript says, under the caption, which line the card
+// opened on; without it the transcript has no such line.
+func TestWhyCardInTranscript(t *testing.T) {
+	_, on := runWhy(t, "split-brain", true)
+	_, off := runWhy(t, "split-brain", false)
+	if !strings.Contains(string(on), "  why card: raft.go:1283 stepLeader: ") {
+		t.Errorf("no why card line with why on:\n%s", on)
+	}
+	if strings.Contains(string(off), "why card:") {
+		t.Errorf("a why card line with why off")
+	}
+}
