@@ -1,24 +1,13 @@
 package raftsrc
 
 import (
-	_ "embed"
 	"strconv"
 	"strings"
 )
 
-// decisions is the index of the lines of raft's source that raftsim cites
-// for decisions raft makes without logging them (sim's why.go): one a
-// line, file, function, the line's code (trimmed) and its number, tab
-// separated. It is tiny and in every build, so that a build without the
-// source (the web page's) cites them as a build with it does, without
-// fetching the source; TestDecisionsIndex holds it to the source.
-//
-//go:embed decisions.txt
-var decisions string
-
 // Locate is the line of file, inside function fn, whose text, trimmed, is
 // code: from the source when the build holds it, else from the index of
-// the lines raftsim cites (decisions.txt). It never fetches the source.
+// the lines raftsim cites (decisions.go). It never fetches the source.
 func Locate(file, fn, code string) (int, bool) {
 	if archive != nil {
 		if src, err := Embedded(); err == nil {

@@ -115,7 +115,7 @@ func mustGunzip(t *testing.T, b []byte) io.Reader {
 	return zr
 }
 
-// Every line of the index of decisions (decisions.txt) is the line of
+// Every line of the index of decisions (decisions.go) is the line of
 // the source it names. (Seen to fail with maybeCommit's test at 460.)
 func TestDecisionsIndex(t *testing.T) {
 	s, err := Embedded()
@@ -126,11 +126,11 @@ func TestDecisionsIndex(t *testing.T) {
 	for _, l := range strings.Split(strings.TrimSpace(decisions), "\n") {
 		f := strings.Split(l, "\t")
 		if len(f) != 4 {
-			t.Fatalf("decisions.txt: %q is not file, function, code and line", l)
+			t.Fatalf("decisions.go: %q is not file, function, code and line", l)
 		}
 		want, ok := s.Find(f[0], f[1], f[2])
 		if !ok || strconv.Itoa(want) != f[3] {
-			t.Errorf("decisions.txt: %s %s %q is at line %d (found %v), not %s", f[0], f[1], f[2], want, ok, f[3])
+			t.Errorf("decisions.go: %s %s %q is at line %d (found %v), not %s", f[0], f[1], f[2], want, ok, f[3])
 		}
 		if got, ok := Indexed(f[0], f[1], f[2]); !ok || got != want {
 			t.Errorf("Indexed(%s, %s) = %d %v", f[0], f[1], got, ok)
