@@ -146,6 +146,9 @@ type pageView struct {
 	Playing bool       `json:"playing"`
 	Box     bool       `json:"box"` // the command box is open
 	Font    string     `json:"font"`
+	// Why is the open why card's source title ("raft.go: stepLeader,
+	// lines ..."), "loading" while raft's source is fetched, "" for none.
+	Why string `json:"why,omitempty"`
 }
 
 func (p *page) view() pageView {
@@ -154,6 +157,12 @@ func (p *page) view() pageView {
 		Caption: [4]float64{c.X, c.Y, c.W, c.H}, Status: p.app.Status, Playing: p.app.Playing, Box: p.app.Box.Open}
 	if p.fonts != nil {
 		v.Font = p.fonts.Name
+	}
+	if c := p.app.Why; c != nil {
+		v.Why = c.SourceTitle(p.app.Lang)
+		if c.Loading {
+			v.Why = "loading"
+		}
 	}
 	return v
 }
