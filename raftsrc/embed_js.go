@@ -3,6 +3,7 @@
 package raftsrc
 
 // archive is empty in the web page: its 82 kB would count towards the
-// page's first frame, and the why card there shows raft's lines without
-// the source around them (docs/gui.md).
+// page's first frame. The page serves it beside itself as
+// raft-source.tar.gz (WebFile) and fetches it the first time a why card
+// asks for the source (Fetch, Provide).
 var archive []byte

@@ -113,34 +113,77 @@ type span struct {
 }
 
 var embedded struct {
-	once sync.Once
-	src  *Source
-	err  error
+	mu      sync.Mutex
+	src     *Source
+	err     error
+	fetched bool
 }
 
-// Embedded is the source embedded in the binary.
+// Fetch, when set, is called once, the first time the source is asked for
+// in a build that holds none (the web page's: see embed_js.go): it fetches
+// the archive (raft-source.tar.gz beside the page) and hands it to Provide.
+// Until then Embedded reports ErrLoading.
+var Fetch func()
+
+// ErrLoading is Embedded's error while a build without the source waits
+// for Fetch to bring it.
+var ErrLoading = errors.New("raft's source is loading")
+
+// Embedded is the source embedded in the binary, or provided (Provide).
 func Embedded() (*Source, error) {
-	embedded.once.Do(func() {
-		if archive == nil {
-			embedded.err = errors.New("raft's source is not in this build (the web page leaves it out to keep its first frame small)")
-			return
+	e := &embedded
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.src != nil || e.err != nil {
+		return e.src, e.err
+	}
+	if archive == nil {
+		if Fetch == nil {
+			return nil, errors.New("raft's source is not in this build (the web page leaves it out to keep its first frame small)")
 		}
-		embedded.src, embedded.err = Open(archive)
-	})
-	return embedded.src, embedded.err
+		if !e.fetched {
+			e.fetched = true
+			Fetch()
+		}
+		return nil, ErrLoading
+	}
+	e.src, e.err = Open(archive)
+	return e.src, e.err
+}
+
+// Provide gives a build without the embedded source its archive, fetched
+// (the bytes of raft-source.tar.gz, or the tar already unpacked); err is
+// why the fetch failed, which Embedded then reports.
+func Provide(data []byte, err error) {
+	e := &embedded
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.src != nil {
+		return
+	}
+	if err != nil {
+		e.err = fmt.Errorf("raft's source did not load: %w", err)
+		return
+	}
+	e.src, e.err = Open(data)
 }
 
 // Archive is the embedded archive's bytes (for the page to serve).
 func Archive() []byte { return archive }
 
-// Open reads an archive such as the embedded one.
+// Open reads an archive such as the embedded one, gzipped or not (a
+// browser may have unpacked it on the way).
 func Open(data []byte) (*Source, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("raft's source: %w", err)
+	var r io.Reader = bytes.NewReader(data)
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, fmt.Errorf("raft's source: %w", err)
+		}
+		r = zr
 	}
 	s := &Source{files: map[string][]string{}, funcs: map[string][]span{}}
-	tr := tar.NewReader(zr)
+	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -254,3 +297,7 @@ func funcName(fd *ast.FuncDecl) string {
 	}
 	return fd.Name.Name
 }
+
+// WebFile is the archive's name beside the web page, which fetches it on
+// demand (cmd/internal/webbuild writes it, cmd/raftsim-gui fetches it).
+const WebFile = "raft-source.tar.gz"

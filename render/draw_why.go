@@ -67,6 +67,9 @@ func (r *Renderer) whyCard(p *painter, f *ui.Frame, c *ui.WhyCard) {
 		y += lh
 	}
 	if len(c.Source) == 0 {
+		if c.Loading {
+			p.text(fit(lang.T("loading raft's source…"), small, w), small, x, y+4*s, ui.Muted, text.AlignStart)
+		}
 		p.text(lang.T("(click elsewhere to close)"), small, x, box.Bottom()-lh-4*s, ui.Muted, text.AlignStart)
 		return
 	}

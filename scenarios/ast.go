@@ -257,6 +257,9 @@ type Step struct {
 	// Shows are what the screen must show while a narrative step is on
 	// screen (shows:, the screen contract; see shows.go).
 	Shows []Show
+	// Why is a say or pause's why: (the card it opens on raft's line; see
+	// why_step.go).
+	Why *WhyStep
 	// Wait is how long StepWait lets time pass.
 	Wait time.Duration
 	// Bindings are the variables of StepLet, in file order.

@@ -24,7 +24,7 @@ func actionKind(key string) StepKind {
 
 // stepKeys are the keys a step may have: its timing, one action, and for
 // a narrative step what the screen shows while it is on screen.
-var stepKeys = append([]string{"at", "after", "shows"}, stepKindNames[StepSay:]...)
+var stepKeys = append([]string{"at", "after", "shows", "why"}, stepKindNames[StepSay:]...)
 
 func (p *parser) steps(n *yaml.Node) []Step {
 	items, ok := p.list(n, "steps", "a list of steps, each line starting with -, like - say: hello")
@@ -54,12 +54,14 @@ func (p *parser) step(n *yaml.Node) (Step, bool) {
 	}
 	f := p.mapping(n, "a step", stepKeys)
 	var st Step
-	var action, shows *field
+	var action, shows, why *field
 	for i := range f {
 		x := &f[i]
 		switch x.key {
 		case "shows":
 			shows = x
+		case "why":
+			why = x
 		case "at":
 			if d, ok := p.duration(x.v, "at"); ok {
 				st.At, st.atPos = &d, p.pos(x.v)
@@ -93,6 +95,9 @@ func (p *parser) step(n *yaml.Node) (Step, bool) {
 		} else {
 			p.errorf(p.pos(shows.k), "shows: goes with a say, pause or chapter (what the screen shows while that caption is on screen), not with %s", st.Kind)
 		}
+	}
+	if why != nil {
+		p.why(&st, why.k, why.v)
 	}
 	return st, true
 }

@@ -134,9 +134,10 @@ type Runner struct {
 	paused   bool
 	narrated int // narrative steps (say, pause, chapter) that have run
 	line     []byte
-	acted    bool   // the current step has done what it does once
-	onScreen *Step  // the latest narrative step, until the next (shows:)
-	sentAt   []bool // by step: it or a later one has a sent: condition
+	acted    bool       // the current step has done what it does once
+	onScreen *Step      // the latest narrative step, until the next (shows:)
+	whyOpen  *WhyOpened // the card the latest narrative step's why: opened
+	sentAt   []bool     // by step: it or a later one has a sent: condition
 	caption  string
 	err      error
 	printed  int   // history events already written to the transcript
@@ -415,6 +416,9 @@ func (r *Runner) exec(s *Step, until sim.Time) (bool, RunState) {
 			r.caption = text
 		}
 		r.do(sim.Command{Kind: sim.CmdCaption, Caption: s.Kind.String(), Text: text}, s.Pos)
+		if err := r.openWhy(s); err != nil { // why: (why_step.go)
+			return false, r.fail(err)
+		}
 		return true, Running
 	case StepWait:
 		return r.waitUntil(r.start.Add(s.Wait), until)

@@ -113,6 +113,7 @@ func (p *parser) validate(s *Scenario) {
 		if st := &s.Steps[i]; st.Kind.Narrative() {
 			v.shows(st)
 			v.onScreen = st
+			v.validateWhy(st)
 		}
 		v.step(&s.Steps[i])
 	}

@@ -222,6 +222,9 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 	if len(s.Shows) > 0 {
 		yadd(st, "shows", showsNode(s.Shows))
 	}
+	if s.Why != nil {
+		yadd(st, "why", whyNode(s.Why))
+	}
 	return st, nil
 }
 

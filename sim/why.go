@@ -191,13 +191,12 @@ func (m *member) noteCommitWhy(c, term uint64) {
 	default:
 		return // a restart: the commit index was on its disk
 	}
-	src, err := raftsrc.Embedded()
-	if err != nil {
-		return
-	}
-	n, ok := src.Find(d.file, d.fn, d.code)
+	// Locate, not the source itself: the web page's build holds only the
+	// index of these lines, and must cite as the others do without
+	// fetching the source.
+	n, ok := raftsrc.Locate(d.file, d.fn, d.code)
 	if !ok {
-		return // another raft: TestWhyDecisionsAreCited says so
+		return // another raft: TestWhyDecisionsAreCited and raftsrc's TestDecisionsIndex say so
 	}
 	h.whyPending = append(h.whyPending, whyLine{node: m.id, input: h.whyInput[m.id],
 		text: fmt.Sprintf("%s:%d %s: "+d.format, d.file, n, d.fn, m.id, c, term)})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/raftsim/raftsim/cmd/raftsim-gui/internal/guiconsole"
 	"github.com/raftsim/raftsim/i18n"
+	"github.com/raftsim/raftsim/raftsrc"
 	"github.com/raftsim/raftsim/render"
 	"github.com/raftsim/raftsim/render/typeface"
 	"github.com/raftsim/raftsim/render/ui"
@@ -109,6 +110,7 @@ func (p *page) options(app *ui.App, opt *render.Options) {
 		app.Status = p.notice(app.Lang)
 	}
 	opt.BeforeUpdate = p.beforeUpdate
+	raftsrc.Fetch = p.fetchRaftSource
 	opt.AfterDraw = func() {
 		if !p.started {
 			p.started = true
@@ -144,6 +146,9 @@ type pageView struct {
 	Playing bool       `json:"playing"`
 	Box     bool       `json:"box"` // the command box is open
 	Font    string     `json:"font"`
+	// Why is the open why card's source title ("raft.go: stepLeader,
+	// lines ..."), "loading" while raft's source is fetched, "" for none.
+	Why string `json:"why,omitempty"`
 }
 
 func (p *page) view() pageView {
@@ -152,6 +157,12 @@ func (p *page) view() pageView {
 		Caption: [4]float64{c.X, c.Y, c.W, c.H}, Status: p.app.Status, Playing: p.app.Playing, Box: p.app.Box.Open}
 	if p.fonts != nil {
 		v.Font = p.fonts.Name
+	}
+	if c := p.app.Why; c != nil {
+		v.Why = c.SourceTitle(p.app.Lang)
+		if c.Loading {
+			v.Why = "loading"
+		}
 	}
 	return v
 }
@@ -300,6 +311,21 @@ func (p *page) fetchFont(path string) (*typeface.Font, error) {
 	data := make([]byte, v.Get("length").Int())
 	js.CopyBytesToGo(data, v)
 	return typeface.Parse(path, data)
+}
+
+// fetchRaftSource fetches raft's source (the why card's; the wasm leaves
+// it out, so that it does not count towards the first frame) and hands it
+// to raftsrc, on the game's goroutine; an open card then shows it.
+func (p *page) fetchRaftSource() {
+	go func() {
+		var data []byte
+		v, err := await(p.v.Call("font", raftsrc.WebFile)) // fetched and unpacked as the fonts are
+		if err == nil {
+			data = make([]byte, v.Get("length").Int())
+			js.CopyBytesToGo(data, v)
+		}
+		p.enqueue(func() { raftsrc.Provide(data, err) })
+	}()
 }
 
 // await waits for a promise to settle.

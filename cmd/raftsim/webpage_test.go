@@ -210,6 +210,8 @@ func TestWebPage(t *testing.T) {
 		}
 	})
 
+	t.Run("why-card", func(t *testing.T) { whyCardInPage(t, ctx, base, tmp) }) // webpage_why_test.go
+
 	t.Run("copy-link-from-desktop", func(t *testing.T) {
 		link, yaml := desktopLink(t, tmp, base)
 		open(t, ctx, link)
@@ -380,6 +382,7 @@ type view struct {
 	Playing bool       `json:"playing"`
 	Box     bool       `json:"box"`
 	Font    string     `json:"font"`
+	Why     string     `json:"why"` // the why card's source title, "loading", or ""
 }
 
 func pageView(t *testing.T, ctx context.Context) view {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/render/present"
+	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
 )
@@ -95,6 +96,11 @@ type App struct {
 	// has covered (drop marks stay on screen for that long).
 	frames      []sim.Time
 	framesWorld *sim.World
+
+	// lessonWhy is the why: of the lesson's step on screen whose card was
+	// opened, lessonCard that card (whycard_lesson.go).
+	lessonWhy  *scenarios.WhyOpened
+	lessonCard *WhyCard
 }
 
 type menuState struct {
@@ -200,6 +206,7 @@ func (a *App) Update() {
 	if a.Lesson != nil {
 		a.Lesson.Frame()
 	}
+	a.syncLessonWhy()
 	if !a.TimeRuns() {
 		return
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -20,7 +21,10 @@ import (
 // the card replays the session up to now with them (sim.ReplayWhy); the
 // same commands give the same world, its messages the same IDs.
 type WhyCard struct {
-	Msg  sim.MessageView
+	Msg sim.MessageView
+	// Head, when set, is what the card is about instead of Msg: the event
+	// a lesson's why: step opened it on (whycard_lesson.go).
+	Head string
 	Lede string   // what the lines are: "raft's reasons for sending it", or why there are none
 	Log  []string // raft's lines, "raft.go:1259 (*raft).Step: 2 [logterm: ...] rejected MsgVote ..."
 	// Gloss is a Chinese gloss of each line of Log ("" where there is none).
@@ -30,6 +34,10 @@ type WhyCard struct {
 	File, Func string
 	First, Hi  int
 	Source     []string
+	// Loading says raft's source is being fetched (the web page).
+	Loading bool
+	want    int // 1 while the source is still to be put on the card
+	hiIdx   int // the index in Log of the deciding line
 }
 
 var citeLine = regexp.MustCompile(`^([\w/]+\.go):(\d+) (\S+): `)
@@ -62,26 +70,49 @@ func BuildWhyCard(s *Session, m sim.MessageView, l i18n.Lang) *WhyCard {
 		c.Lede = l.T("raft logged nothing for it: a routine message (a heartbeat, an append to a follower in step)")
 		return c
 	}
+	c.fill(c.deciding(), l)
+	return c
+}
+
+// fill glosses the card's lines and puts the source around line hi of
+// them on it.
+func (c *WhyCard) fill(hi int, l i18n.Lang) {
 	for _, ln := range c.Log {
 		c.Gloss = append(c.Gloss, glossZh(l, ln))
 	}
-	src, err := raftsrc.Embedded()
-	if err != nil {
-		return c
+	c.want, c.hiIdx = 1, hi
+	c.loadSource()
+}
+
+// loadSource puts the source around the deciding line on the card, if it
+// is not there yet and raft's source is at hand. In the web page it is
+// fetched the first time a card asks (raftsrc.Fetch): Loading says so,
+// and the App calls loadSource again each frame until it is there.
+func (c *WhyCard) loadSource() {
+	if c.want == 0 || c.Source != nil {
+		return
 	}
-	mm := citeLine.FindStringSubmatch(c.Log[c.deciding()])
+	src, err := raftsrc.Embedded()
+	c.Loading = errors.Is(err, raftsrc.ErrLoading)
+	if err != nil {
+		return
+	}
+	c.want = 0 // found or not, once
+	mm := citeLine.FindStringSubmatch(c.Log[c.hiLog()])
 	if mm == nil {
-		return c
+		return
 	}
 	n, _ := strconv.Atoi(mm[2])
 	fn, first, last, ok := src.Func(mm[1], n)
 	lines, _ := src.Lines(mm[1])
 	if !ok || last > len(lines) {
-		return c
+		return
 	}
 	c.File, c.Func, c.First, c.Hi, c.Source = mm[1], fn, first, n, lines[first-1:last]
-	return c
 }
+
+// hiLog is the index in Log of the deciding line.
+func (c *WhyCard) hiLog() int { return c.hiIdx }
 
 // deciding is the index in Log of the line whose source is shown: the last
 // that names the message's type, or the type it answers (a MsgVoteResp is
@@ -99,6 +130,9 @@ func (c *WhyCard) deciding() int {
 
 // Title is the card's first line.
 func (c *WhyCard) Title(l i18n.Lang) string {
+	if c.Head != "" {
+		return fmt.Sprintf("%s · %s", l.T("why"), c.Head)
+	}
 	return fmt.Sprintf("%s · %s", l.T("why"), sim.DescribeMessageIn(l, c.Msg.MsgSummary))
 }
 

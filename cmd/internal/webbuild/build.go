@@ -19,6 +19,10 @@
 //     text needs a glyph ui.otf lacks: something typed into the command
 //     box, or a link's scenario.
 //
+// raft's source (package raftsrc's archive, which the wasm leaves out) is
+// raft-source.tar.gz beside the page, fetched the first time a why card
+// opens.
+//
 // Subsetting uses fontTools' pyftsubset (Debian's fonttools).
 package webbuild
 
@@ -34,6 +38,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/raftsim/raftsim/raftsrc"
 	"github.com/raftsim/raftsim/render/typeface"
 )
 
@@ -97,6 +102,9 @@ func Build(o Options) (Sizes, error) {
 		}
 	}
 	if err := BuildFonts(o, logf); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(o.Out, raftsrc.WebFile), raftsrc.Archive(), 0o644); err != nil {
 		return nil, err
 	}
 	return Measure(o.Out)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/raftsim/raftsim/cmd/internal/webserve"
+	"github.com/raftsim/raftsim/raftsrc"
 )
 
 // Size is what one file of the page weighs: on disk, and as the server
@@ -25,7 +26,7 @@ type Size struct {
 type Sizes []Size
 
 // Lazy are the files the page fetches only when it needs them.
-var Lazy = []string{"fonts/full.otf.gz"}
+var Lazy = []string{"fonts/full.otf.gz", raftsrc.WebFile}
 
 // Measure weighs the files of a built page.
 func Measure(dir string) (Sizes, error) {
