@@ -25,7 +25,7 @@ type Size struct {
 type Sizes []Size
 
 // Lazy are the files the page fetches only when it needs them.
-var Lazy = []string{"fonts/full.otf.gz"}
+var Lazy = []string{fullFont}
 
 // Measure weighs the files of a built page.
 func Measure(dir string) (Sizes, error) {
