@@ -45,6 +45,17 @@ import (
 // StaticFiles are the page's own files, kept in git in web/.
 var StaticFiles = []string{"index.html", "xz-decompress.min.js"}
 
+// BuiltFiles are the files Build writes beside them. They are not kept in
+// git: .gitignore names each (TestBuiltFilesAreIgnored), so that `make web`
+// leaves a clean clone clean.
+var BuiltFiles = []string{wasmFile, "wasm_exec.js", uiFont, fullFont}
+
+const (
+	wasmFile = "raftsim.wasm.xz"
+	uiFont   = "fonts/ui.otf"
+	fullFont = "fonts/full.otf.gz"
+)
+
 // GoBuildFlags are the flags the wasm is built with. -s -w drop the
 // symbol table and DWARF. Inlining is off except in raftsim's own
 // packages and raft, which the simulation spends its time in: the
@@ -97,7 +108,7 @@ func Build(o Options) (Sizes, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := copyFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), filepath.Join(o.Out, "wasm_exec.js")); err != nil {
+		if err := copyFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), filepath.Join(o.Out, BuiltFiles[1])); err != nil {
 			return nil, err
 		}
 	}
@@ -133,12 +144,12 @@ func BuildFonts(o Options, logf func(string, ...any)) error {
 	if err := os.WriteFile(text, []byte(string(glyphs)), 0o644); err != nil {
 		return err
 	}
-	if err := subset(font, filepath.Join(o.Out, "fonts", "ui.otf"), "--text-file="+text); err != nil {
+	if err := subset(font, filepath.Join(o.Out, filepath.FromSlash(uiFont)), "--text-file="+text); err != nil {
 		return err
 	}
 	// The whole font depends only on the font file: it is kept in the
 	// user's cache, as the Go build cache keeps compiled packages.
-	full := filepath.Join(o.Out, "fonts", "full.otf.gz")
+	full := filepath.Join(o.Out, filepath.FromSlash(fullFont))
 	key := fontKey(font)
 	cached := ""
 	if dir, err := os.UserCacheDir(); err == nil {
@@ -221,7 +232,7 @@ func buildWasm(root, out string) error {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build for js/wasm: %v\n%s", err, msg)
 	}
-	return xzFile(wasm, filepath.Join(out, "raftsim.wasm.xz"))
+	return xzFile(wasm, filepath.Join(out, wasmFile))
 }
 
 // xzFile compresses src with xz to dst: the strongest preset, one thread

@@ -26,7 +26,7 @@ type Size struct {
 type Sizes []Size
 
 // Lazy are the files the page fetches only when it needs them.
-var Lazy = []string{"fonts/full.otf.gz", raftsrc.WebFile}
+var Lazy = []string{fullFont, raftsrc.WebFile}
 
 // Measure weighs the files of a built page.
 func Measure(dir string) (Sizes, error) {
