@@ -48,7 +48,7 @@ var StaticFiles = []string{"index.html", "xz-decompress.min.js"}
 // BuiltFiles are the files Build writes beside them. They are not kept in
 // git: .gitignore names each (TestBuiltFilesAreIgnored), so that `make web`
 // leaves a clean clone clean.
-var BuiltFiles = []string{wasmFile, "wasm_exec.js", uiFont, fullFont}
+var BuiltFiles = []string{wasmFile, "wasm_exec.js", uiFont, fullFont, raftsrc.WebFile}
 
 const (
 	wasmFile = "raftsim.wasm.xz"
