@@ -34,12 +34,8 @@ type Member[T comparable, R LinearRead, K any] struct {
 // the request's token resolved at the member, then the user's read
 // permission; "" when auth permits it, else the error the client gets.
 func (s *Member[T, R, K]) ReadPermitted(r *Request, now int64) string {
-	as := s.KV.Auth
-	if !as.Enabled() {
-		return ""
-	}
-	ai, why := as.Info(r.Token, now)
-	if why != "" {
+	as, ai, why := s.authInfo(r.Token, now)
+	if as == nil || why != "" {
 		return why
 	}
 	switch {
@@ -57,15 +53,23 @@ func (s *Member[T, R, K]) ReadPermitted(r *Request, now int64) string {
 // with a created and canceled response whose cancel reason is the error
 // (wire, WatchRefused).
 func (s *Member[T, R, K]) WatchPermitted(r *Request, now int64) string {
-	as := s.KV.Auth
-	if !as.Enabled() {
-		return ""
-	}
-	ai, why := as.Info(r.Token, now)
-	if why != "" {
+	as, ai, why := s.authInfo(r.Token, now)
+	if as == nil || why != "" {
 		return why
 	}
 	return as.IsRangePermitted(ai, r.Watch.Key, r.Watch.RangeEnd)
+}
+
+// authInfo resolves a request's token at the member's own clock now (ns),
+// as both checks begin: as is nil when auth is off (everything is
+// permitted), why the error the client gets when the token does not
+// resolve.
+func (s *Member[T, R, K]) authInfo(token string, now int64) (as *AuthStore, ai *AuthInfo, why string) {
+	if !s.KV.Auth.Enabled() {
+		return nil, nil, ""
+	}
+	ai, why = s.KV.Auth.Info(token, now)
+	return s.KV.Auth, ai, why
 }
 
 // Read answers a read from the member's store (a get, or a transaction
