@@ -52,3 +52,35 @@ func TestCombinedLimitsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowLoadWithCompactorsIsRefused: the limits swarm's input that ran
+// past its 20-minute hang detector (docs/testing.md): 99 stacked members
+// compacting every 5s, a load of 8,080 requests at 1 a second. Its
+// requests were within the 99 members' 12,121, but every member applies
+// the 99 compactors' writes, 20 a second, for the load's 8,080 s. It is
+// refused before the run, with its position and the rule named; the same
+// at the bound (577 requests) is accepted.
+func TestSlowLoadWithCompactorsIsRefused(t *testing.T) {
+	load := func(cluster string, seconds int) string {
+		return fmt.Sprintf("name: c\ncluster: {%s}\nsteps:\n  - expect: {leader: any, within: 60s}\n  - load: {for: %ds, rate: 1, keys: 1000, mix: {put: 3, get: 1, delete: 1}}\n",
+			cluster, seconds)
+	}
+	const stacked = "members: 99, snapshot_every: 100001, topology: stacked, compaction_interval: 5s"
+	for _, tc := range []struct {
+		name, file string
+		err        string // "" if it is accepted
+	}{
+		{"8,080 requests at 1 a second", load(stacked, 8080), "c.yaml:5:5: load: its loads would send 8080 requests by here; a run may send at most 577 (with 99 members: each keeps and applies every request, so past 5 members, members × requests is at most 3 × 400000; and with 99 members and compaction_interval: 5s: while the loads (1 a second) run, the apiservers' compactors write 20 times a second"},
+		{"578 requests at 1 a second", load(stacked, 578), "a run may send at most 577 ("},
+		{"577 requests at 1 a second", load(stacked, 577), ""},
+		{"8,080 requests at 1 a second, no topology", load("members: 99, snapshot_every: 100001", 8080), ""},
+	} {
+		_, err := Parse("c.yaml", []byte(tc.file))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v, want it accepted", tc.name, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
+		}
+	}
+}

@@ -27,14 +27,30 @@ const (
 	MaxSnapshotWork = 300_000_000
 )
 
+// compactorWrites returns how many writes a second a topology's
+// kube-apiservers make when they compact (compactor.go): each apiserver's
+// transaction on compact_rev_key every compaction_interval, and the
+// winner's compaction; 0 without compaction.
+func compactorWrites(cfg *Config, n int) float64 {
+	if cfg.Topology == "" || cfg.CompactionInterval <= 0 {
+		return 0
+	}
+	apiservers := n
+	if cfg.Apiservers > 0 {
+		apiservers = min(cfg.Apiservers, n)
+	}
+	return float64(apiservers+1) / cfg.CompactionInterval.Seconds()
+}
+
 // LoadLimit returns the most requests the loads of a run with cfg may
 // send, when their rates add up to rate a second and their keys to keys,
 // and writes other steps (puts, deletes, transactions) write too; and,
 // when a rule less than MaxLoadRequests bounds it, why. It is
-// LoadRequestLimit's, shared out among more than loadMembers members, and
-// no more than lets the members' snapshots encode at most MaxSnapshotWork
-// revisions in all. It can be negative: writes alone pass the snapshots'
-// bound.
+// LoadRequestLimit's, shared out among more than loadMembers members,
+// shared with the writes of a topology's compactors for as long as the
+// loads last (their requests over rate seconds), and no more than lets
+// the members' snapshots encode at most MaxSnapshotWork revisions in
+// all. It can be negative: writes alone pass the snapshots' bound.
 func LoadLimit(cfg *Config, rate, keys, writes int) (int, string) {
 	most, why := LoadRequestLimit(cfg, rate)
 	compacted := why == ""
@@ -42,6 +58,23 @@ func LoadLimit(cfg *Config, rate, keys, writes int) (int, string) {
 	if n > loadMembers {
 		why = fmt.Sprintf("with %d members: each keeps and applies every request, so past %d members, members × requests is at most 3 × %d", n, loadMembers, most)
 		most = most * 3 / n
+	}
+	if c := compactorWrites(cfg, n); c > 0 && rate > 0 && n > loadMembers {
+		// A load of r requests at rate lasts r / rate seconds, and every
+		// member applies the compactors' writes all that time too: the
+		// requests and those writes share the limit. 99 stacked
+		// apiservers compacting every 5s write 20 times a second, and a
+		// load of 8,080 requests at 1 a second took minutes of CPU time
+		// (docs/testing.md); up to loadMembers members the compactors
+		// write at most 6 times an interval, which the load limits'
+		// measurements (compacted every 5s) include.
+		if s := int(float64(most) * float64(rate) / (float64(rate) + c)); s < most {
+			most = s
+			if why != "" {
+				why += "; and "
+			}
+			why += fmt.Sprintf("with %d members and compaction_interval: %s: while the loads (%d a second) run, the apiservers' compactors write %.4g times a second, and every member applies both, so the requests and those writes share the limit", n, cfg.CompactionInterval, rate, c)
+		}
 	}
 	if every := cfg.SnapshotEvery; every > 0 {
 		// Writes w, each member's snapshot every `every` of them keeping

@@ -41,6 +41,31 @@ func TestLoadLimitCombines(t *testing.T) {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
 	}
+	// A slow load lasts long, and every member applies the compactors'
+	// writes all that while: 99 stacked apiservers compacting every 5s
+	// write 20 times a second, so at 1 a second the requests get 1/21 of
+	// the 99 members' 12,121 (snapshot_every 100,001 keeps every revision).
+	slow := cfg(99, 100_001)
+	slow.Topology, slow.CompactionInterval = "stacked", 5*time.Second
+	for _, tc := range []struct {
+		name       string
+		cfg        Config
+		rate, want int
+	}{
+		{"99 members compacted, 1 a second", slow, 1, 577},
+		{"99 members compacted, 10,000 a second", slow, 10_000, 12_096},
+		{"99 members, 3 apiservers, 1 a second", func() Config { c := slow; c.Apiservers = 3; return c }(), 1, 6_733},
+		{"5 members compacted, 1 a second", func() Config { c := compacted; c.Members = cfg(5, 0).Members; return c }(), 1, MaxLoadRequests},
+	} {
+		if got, why := LoadLimit(&tc.cfg, tc.rate, 1000, 0); got != tc.want {
+			t.Errorf("%s: %d, want %d (%s)", tc.name, got, tc.want, why)
+		}
+	}
+	if w, err := New(slow); err != nil {
+		t.Fatal(err)
+	} else if err := w.checkLoad(&LoadSpec{For: 8080 * time.Second, Rate: 1, Keys: 1000, Via: []string{"aa"}, Mix: LoadMix{Put: 1}}); err == nil {
+		t.Errorf("99 members compacted, a load of 8,080 requests at 1 a second: accepted at runtime")
+	}
 	w, err := New(cfg(99, 0))
 	if err != nil {
 		t.Fatal(err)
