@@ -125,112 +125,129 @@ func (p *parser) condition(st *Step, x *field) {
 		}
 		add(base)
 	case CondRole, CondTerm, CondCommit, CondLastIndex, CondFirstIndex, CondKV, CondStoreRevision, CondLog, CondDBSize, CondDBInUse, CondAlarm:
-		f := p.mapping(v, x.key, nil)
-		for _, e := range f {
-			c := base
-			c.Pos = p.pos(e.k)
-			r, ok := p.ref(e.k, x.key)
-			c.Node = r
-			switch kind {
-			case CondRole:
-				if s, good := p.str(e.v, "role"); good {
-					var known bool
-					if c.Role, known = roleByName[s]; !known {
-						p.errorf(p.pos(e.v), "role: want one of follower, pre-candidate, candidate, leader, learner, down, stalled; found %q", s)
-					}
-				}
-			case CondKV:
-				kf := p.mapping(e.v, "kv", nil)
-				if kf != nil && len(kf) == 0 {
-					p.errorf(p.pos(e.v), "kv: want at least one key: value (or key: null)")
-				}
-				for _, kv := range kf {
-					ck := c
-					ck.Pos = p.pos(kv.k)
-					ck.Key = kv.key
-					ck.Value, _ = p.nullableStr(kv.v, "kv value")
-					if ok {
-						add(ck)
-					}
-				}
-				continue
-			case CondLog:
-				c.Terms, _ = p.terms(e.v)
-			case CondAlarm:
-				if a, good := p.str(e.v, "alarm"); good {
-					switch a {
-					case "NOSPACE", "CORRUPT":
-						c.Alarm = a
-					case "none":
-					default:
-						p.errorf(p.pos(e.v), "alarm: want NOSPACE, CORRUPT or none; found %q", a)
-					}
-				}
-			default:
-				c.Cmp, _ = p.comparison(e.v, x.key)
-			}
-			if ok {
-				add(c)
-			}
-		}
-		if f != nil && len(v.Content) == 0 {
-			p.errorf(p.pos(v), "%s: want at least one entry, like {n1: ...}", x.key)
-		}
+		p.nodeConds(st, x, base)
 	case CondOp, CondValue, CondKeys, CondEvents, CondError, CondRevision, CondModRevision, CondSucceeded, CondWatch, CondLease:
-		f := p.mapping(v, x.key, nil)
-		for _, e := range f {
-			c := base
-			c.Pos = p.pos(e.k)
-			c.Label = e.key
-			switch kind {
-			case CondOp:
-				if s, good := p.str(e.v, "op"); good {
-					if c.Status = statusByName[s]; c.Status == OpInvalid {
-						p.errorf(p.pos(e.v), "op: want one of pending, ok, error, timeout; found %q", s)
-					}
+		p.labelConds(st, x, base)
+	}
+}
+
+// nodeConds reads a per-member condition (role, term, commit, last_index,
+// first_index, kv, store_revision, log, db_size, db_in_use, alarm): one
+// Condition per entry, and for kv one per (member, key).
+func (p *parser) nodeConds(st *Step, x *field, base Condition) {
+	kind, v := base.Kind, x.v
+	add := func(c Condition) { st.Conds = append(st.Conds, c) }
+	f := p.mapping(v, x.key, nil)
+	for _, e := range f {
+		c := base
+		c.Pos = p.pos(e.k)
+		r, ok := p.ref(e.k, x.key)
+		c.Node = r
+		switch kind {
+		case CondRole:
+			if s, good := p.str(e.v, "role"); good {
+				var known bool
+				if c.Role, known = roleByName[s]; !known {
+					p.errorf(p.pos(e.v), "role: want one of follower, pre-candidate, candidate, leader, learner, down, stalled; found %q", s)
 				}
-			case CondValue:
-				c.Value, _ = p.nullableStr(e.v, "value")
-			case CondKeys:
-				if items, good := p.list(e.v, "keys", "a list of keys, like [/a, /b]"); good {
-					c.Keys = []string{}
-					for _, it := range items {
-						if s, ok := p.str(it, "keys"); ok {
-							c.Keys = append(c.Keys, s)
-						}
-					}
-				}
-			case CondEvents, CondRevision, CondModRevision:
-				c.Cmp, _ = p.comparison(e.v, x.key)
-			case CondSucceeded:
-				c.Succeeded, _ = p.boolean(e.v, "succeeded")
-			case CondLease:
-				if s, good := p.str(e.v, "lease"); good {
-					switch s {
-					case "alive":
-						c.Alive = true
-					case "gone":
-					default:
-						p.errorf(p.pos(e.v), "lease: want alive or gone, found %q", s)
-					}
-				}
-			case CondWatch:
-				if items, good := p.list(e.v, "watch", `a list of events, like ["PUT /k=v1", "DELETE /k"]`); good {
-					c.Events = []string{}
-					for _, it := range items {
-						if s, ok := p.str(it, "watch event"); ok {
-							c.Events = append(c.Events, s)
-						}
-					}
-				}
-			case CondError:
-				c.Substr, _ = p.str(e.v, "error")
 			}
+		case CondKV:
+			kf := p.mapping(e.v, "kv", nil)
+			if kf != nil && len(kf) == 0 {
+				p.errorf(p.pos(e.v), "kv: want at least one key: value (or key: null)")
+			}
+			for _, kv := range kf {
+				ck := c
+				ck.Pos = p.pos(kv.k)
+				ck.Key = kv.key
+				ck.Value, _ = p.nullableStr(kv.v, "kv value")
+				if ok {
+					add(ck)
+				}
+			}
+			continue
+		case CondLog:
+			c.Terms, _ = p.terms(e.v)
+		case CondAlarm:
+			if a, good := p.str(e.v, "alarm"); good {
+				switch a {
+				case "NOSPACE", "CORRUPT":
+					c.Alarm = a
+				case "none":
+				default:
+					p.errorf(p.pos(e.v), "alarm: want NOSPACE, CORRUPT or none; found %q", a)
+				}
+			}
+		default:
+			c.Cmp, _ = p.comparison(e.v, x.key)
+		}
+		if ok {
 			add(c)
 		}
-		if f != nil && len(v.Content) == 0 {
-			p.errorf(p.pos(v), "%s: want at least one label: ..., like {w1: ...}", x.key)
+	}
+	if f != nil && len(v.Content) == 0 {
+		p.errorf(p.pos(v), "%s: want at least one entry, like {n1: ...}", x.key)
+	}
+}
+
+// labelConds reads a per-request condition (op, value, keys, events, error,
+// revision, mod_revision, succeeded, watch, lease): one Condition per label.
+func (p *parser) labelConds(st *Step, x *field, base Condition) {
+	kind, v := base.Kind, x.v
+	add := func(c Condition) { st.Conds = append(st.Conds, c) }
+	f := p.mapping(v, x.key, nil)
+	for _, e := range f {
+		c := base
+		c.Pos = p.pos(e.k)
+		c.Label = e.key
+		switch kind {
+		case CondOp:
+			if s, good := p.str(e.v, "op"); good {
+				if c.Status = statusByName[s]; c.Status == OpInvalid {
+					p.errorf(p.pos(e.v), "op: want one of pending, ok, error, timeout; found %q", s)
+				}
+			}
+		case CondValue:
+			c.Value, _ = p.nullableStr(e.v, "value")
+		case CondKeys:
+			if items, good := p.list(e.v, "keys", "a list of keys, like [/a, /b]"); good {
+				c.Keys = []string{}
+				for _, it := range items {
+					if s, ok := p.str(it, "keys"); ok {
+						c.Keys = append(c.Keys, s)
+					}
+				}
+			}
+		case CondEvents, CondRevision, CondModRevision:
+			c.Cmp, _ = p.comparison(e.v, x.key)
+		case CondSucceeded:
+			c.Succeeded, _ = p.boolean(e.v, "succeeded")
+		case CondLease:
+			if s, good := p.str(e.v, "lease"); good {
+				switch s {
+				case "alive":
+					c.Alive = true
+				case "gone":
+				default:
+					p.errorf(p.pos(e.v), "lease: want alive or gone, found %q", s)
+				}
+			}
+		case CondWatch:
+			if items, good := p.list(e.v, "watch", `a list of events, like ["PUT /k=v1", "DELETE /k"]`); good {
+				c.Events = []string{}
+				for _, it := range items {
+					if s, ok := p.str(it, "watch event"); ok {
+						c.Events = append(c.Events, s)
+					}
+				}
+			}
+		case CondError:
+			c.Substr, _ = p.str(e.v, "error")
 		}
+		add(c)
+	}
+	if f != nil && len(v.Content) == 0 {
+		p.errorf(p.pos(v), "%s: want at least one label: ..., like {w1: ...}", x.key)
 	}
 }
 

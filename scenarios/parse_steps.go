@@ -102,7 +102,9 @@ func (p *parser) step(n *yaml.Node) (Step, bool) {
 	return st, true
 }
 
-// action reads the argument v of st's action into st.
+// action reads the argument v of st's action into st: a dispatcher, with
+// the reading of each kind that takes more than one call in a method of
+// its own below, in the order of this switch.
 func (p *parser) action(st *Step, v *yaml.Node) {
 	what := st.Kind.String()
 	switch st.Kind {
@@ -113,202 +115,43 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 	case StepLet:
 		p.let(st, v)
 	case StepRestart:
-		if v.Kind != yaml.MappingNode {
-			st.Nodes, _ = p.refs(v, what)
-			return
-		}
-		f := p.mapping(v, what, []string{"node", "data_dir", "force_new_cluster"})
-		if f == nil {
-			return
-		}
-		st.Nodes = p.required(f, v, what, "node", "the member(s) to restart", p.refsFn)
-		if x := f.get("data_dir"); x != nil {
-			st.DataDir, _ = p.path(x, "restart data_dir")
-		}
-		if x := f.get("force_new_cluster"); x != nil {
-			st.ForceNewCluster, _ = p.boolean(x, "restart force_new_cluster")
-		}
+		p.stepRestart(st, v)
 	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
 		st.Nodes, _ = p.refs(v, what)
 	case StepSnapshotSave:
-		f := p.mapping(v, what, []string{"node", "file"})
-		if f == nil {
-			return
-		}
-		if r, ok := p.requiredRef(f, v, what, "node", "the member whose backend is saved"); ok {
-			st.Nodes = []NodeRef{r}
-		}
-		if x := f.get("file"); x == nil {
-			p.errorf(p.pos(v), "snapshot_save: missing file: (the snapshot's file name, like backup.db)")
-		} else {
-			st.File, _ = p.path(x, "snapshot_save file")
-		}
+		p.stepSnapshotSave(st, v)
 	case StepSnapshotRestore:
 		p.snapshotRestore(st, v)
 	case StepUpdateMember:
-		f := p.mapping(v, what, []string{"node", "peer_url", "via", "by", "external", "as", "token"})
-		if f == nil {
-			return
-		}
-		st.Nodes = p.required(f, v, what, "node", "the member", p.refsFn)
-		if x := f.get("peer_url"); x == nil {
-			p.errorf(p.pos(v), "update_member: missing peer_url: (like http://etcd-2:2380)")
-		} else if u, ok := p.str(x, "update_member peer_url"); ok {
-			if err := checkURL(u); err != nil {
-				p.errorf(p.pos(x), "update_member peer_url: %v; want a URL like http://etcd-2:2380", err)
-			}
-			st.PeerURL = u
-		}
-		p.membershipCall(st, f, what)
+		p.stepUpdateMember(st, v)
 	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
-		keys := []string{"via", "by", "external", "as", "token"}
-		if st.Kind == StepMemberList {
-			keys = append(keys, "consistency")
-		}
-		f := p.mapping(v, what, keys)
-		if f == nil {
-			return
-		}
-		if st.Kind == StepMemberList {
-			st.Req.MemberList = &etcdserverpb.MemberListRequest{Linearizable: !p.serializable(f)}
-		}
-		if st.Kind == StepLeaseList {
-			st.Req.LeaseLeases = &etcdserverpb.LeaseLeasesRequest{}
-		}
-		p.membershipCall(st, f, what)
+		p.stepListCall(st, v)
 	case StepAuth:
 		p.auth(st, v)
 	case StepPromote, StepRemoveMember:
-		if v.Kind != yaml.MappingNode {
-			st.Nodes, _ = p.refs(v, what)
-			return
-		}
-		f := p.mapping(v, what, []string{"node", "via", "by", "external", "as", "token"})
-		if f == nil {
-			return
-		}
-		st.Nodes = p.required(f, v, what, "node", "the member", p.refsFn)
-		p.membershipCall(st, f, what)
+		p.stepPromote(st, v)
 	case StepStall:
-		f := p.mapping(v, what, []string{"node", "for"})
-		if f != nil {
-			st.Nodes = p.required(f, v, what, "node", "the node(s) to freeze", p.refsFn)
-			if d := f.get("for"); d == nil {
-				p.errorf(p.pos(v), "stall: missing for: (how long the process is frozen, like 2s)")
-			} else {
-				st.For, _ = p.positive(d, "stall for")
-			}
-		}
+		p.stepStall(st, v)
 	case StepClock:
-		f := p.mapping(v, what, []string{"node", "rate"})
-		if f != nil {
-			st.Nodes = p.required(f, v, what, "node", "the node(s) whose clock changes", p.refsFn)
-			if r := f.get("rate"); r == nil {
-				p.errorf(p.pos(v), "clock: missing rate: (1 is normal, 1.1 is 10%% fast, 0.5 is half speed)")
-			} else {
-				st.Rate, _ = p.rate(r)
-			}
-		}
+		p.stepClock(st, v)
 	case StepPartition:
 		p.partition(st, v)
 	case StepCut, StepRestore, StepLink:
-		keys := []string{"from", "to", "both"}
-		if st.Kind == StepLink {
-			keys = []string{"from", "to", "latency", "loss", "duplicate", "both"}
-		}
-		f := p.mapping(v, what, keys)
-		if f == nil {
-			return
-		}
-		st.From = p.required(f, v, what, "from", "a node reference", p.refsFn)
-		st.To = p.required(f, v, what, "to", "a node reference", p.refsFn)
-		if b := f.get("both"); b != nil {
-			if both, ok := p.boolean(b, "both"); ok {
-				st.Both = both
-			}
-		}
-		if st.Kind != StepLink {
-			return
-		}
-		if x := f.get("latency"); x != nil {
-			if l, ok := p.latency(x, "latency"); ok {
-				st.Latency = &l
-			}
-		}
-		if x := f.get("loss"); x != nil {
-			if r, ok := p.ratio(x, "loss"); ok {
-				st.Loss = &r
-			}
-		}
-		if x := f.get("duplicate"); x != nil {
-			if r, ok := p.ratio(x, "duplicate"); ok {
-				st.Duplicate = &r
-			}
-		}
-		if f.get("latency") == nil && f.get("loss") == nil && f.get("duplicate") == nil {
-			p.errorf(p.pos(v), "link: want at least one of latency, loss or duplicate to change")
-		}
+		p.stepLink(st, v)
 	case StepCancel:
 		if s, ok := p.str(v, what); ok {
 			st.Cancel, st.CancelPos = s, p.pos(v)
 		}
 	case StepWatchProgress:
-		items := []*yaml.Node{v}
-		if v.Kind == yaml.SequenceNode {
-			items = v.Content
-		}
-		if len(items) == 0 {
-			p.wrong(v, what, "the label of a watch, or a list of the labels of one stream's watches")
-		}
-		for _, it := range items {
-			if s, ok := p.str(it, what); ok {
-				st.Progress, st.ProgressPos = append(st.Progress, s), append(st.ProgressPos, p.pos(it))
-			}
-		}
+		p.stepWatchProgress(st, v)
 	case StepHeal:
 		if v.Kind != yaml.ScalarNode || v.Value != "all" {
 			p.wrong(v, "heal", "all (restore every link; use restore: {from, to} for one link)")
 		}
 	case StepTransferLeader:
-		f := p.mapping(v, what, []string{"to"})
-		if f != nil {
-			if r, ok := p.requiredRef(f, v, what, "to", "the member to hand leadership to"); ok {
-				st.To = []NodeRef{r}
-			}
-		}
+		p.stepTransferLeader(st, v)
 	case StepAddMember:
-		f := p.mapping(v, what, []string{"name", "learner", "via", "by", "external", "as", "peer_url", "start", "token"})
-		if f == nil {
-			return
-		}
-		if x := f.get("name"); x == nil {
-			p.errorf(p.pos(v), "add_member: missing name: (the new member's name, like etcd-6)")
-		} else if name, ok := p.name(x, "add_member name"); ok {
-			if err := CheckMemberName("add_member name", name); err != nil {
-				p.errorf(p.pos(x), "%v", err)
-			}
-			st.Name = name
-		}
-		if x := f.get("learner"); x != nil {
-			st.Learner, _ = p.boolean(x, "learner")
-		}
-		if x := f.get("peer_url"); x != nil {
-			if u, ok := p.str(x, "add_member peer_url"); ok {
-				if err := checkURL(u); err != nil {
-					p.errorf(p.pos(x), "add_member peer_url: %v; want a URL like http://etcd-6:2380", err)
-				} else {
-					st.PeerURL = u
-				}
-			}
-		}
-		// A scenario's add_member has always run the new member (the
-		// format's contract); start: false leaves it unstarted, as
-		// etcdctl member add does, until a start step.
-		st.Start = true
-		if x := f.get("start"); x != nil {
-			st.Start, _ = p.boolean(x, "start")
-		}
-		p.membershipCall(st, f, what)
+		p.stepAddMember(st, v)
 	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
 		StepLeaseKeepAlive, StepLeaseTimeToLive:
 		p.op(st, v)
@@ -317,6 +160,245 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 	case StepLoad:
 		p.load(st, v)
 	}
+}
+
+// stepRestart reads restart: refs | {node, data_dir, force_new_cluster}.
+func (p *parser) stepRestart(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	if v.Kind != yaml.MappingNode {
+		st.Nodes, _ = p.refs(v, what)
+		return
+	}
+	f := p.mapping(v, what, []string{"node", "data_dir", "force_new_cluster"})
+	if f == nil {
+		return
+	}
+	st.Nodes = p.required(f, v, what, "node", "the member(s) to restart", p.refsFn)
+	if x := f.get("data_dir"); x != nil {
+		st.DataDir, _ = p.path(x, "restart data_dir")
+	}
+	if x := f.get("force_new_cluster"); x != nil {
+		st.ForceNewCluster, _ = p.boolean(x, "restart force_new_cluster")
+	}
+}
+
+// stepSnapshotSave reads snapshot_save: {node, file}.
+func (p *parser) stepSnapshotSave(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	f := p.mapping(v, what, []string{"node", "file"})
+	if f == nil {
+		return
+	}
+	if r, ok := p.requiredRef(f, v, what, "node", "the member whose backend is saved"); ok {
+		st.Nodes = []NodeRef{r}
+	}
+	if x := f.get("file"); x == nil {
+		p.errorf(p.pos(v), "snapshot_save: missing file: (the snapshot's file name, like backup.db)")
+	} else {
+		st.File, _ = p.path(x, "snapshot_save file")
+	}
+}
+
+// stepUpdateMember reads update_member: {node, peer_url, and the call's
+// via, by, external, as, token}.
+func (p *parser) stepUpdateMember(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	f := p.mapping(v, what, []string{"node", "peer_url", "via", "by", "external", "as", "token"})
+	if f == nil {
+		return
+	}
+	st.Nodes = p.required(f, v, what, "node", "the member", p.refsFn)
+	if x := f.get("peer_url"); x == nil {
+		p.errorf(p.pos(v), "update_member: missing peer_url: (like http://etcd-2:2380)")
+	} else if u, ok := p.str(x, "update_member peer_url"); ok {
+		if err := checkURL(u); err != nil {
+			p.errorf(p.pos(x), "update_member peer_url: %v; want a URL like http://etcd-2:2380", err)
+		}
+		st.PeerURL = u
+	}
+	p.membershipCall(st, f, what)
+}
+
+// stepListCall reads member_list, alarm_list, alarm_disarm and
+// lease_list: {via, by, external, as, token}, and member_list's
+// consistency.
+func (p *parser) stepListCall(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	keys := []string{"via", "by", "external", "as", "token"}
+	if st.Kind == StepMemberList {
+		keys = append(keys, "consistency")
+	}
+	f := p.mapping(v, what, keys)
+	if f == nil {
+		return
+	}
+	if st.Kind == StepMemberList {
+		st.Req.MemberList = &etcdserverpb.MemberListRequest{Linearizable: !p.serializable(f)}
+	}
+	if st.Kind == StepLeaseList {
+		st.Req.LeaseLeases = &etcdserverpb.LeaseLeasesRequest{}
+	}
+	p.membershipCall(st, f, what)
+}
+
+// stepPromote reads promote and remove_member: refs | {node, and the
+// call's via, by, external, as, token}.
+func (p *parser) stepPromote(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	if v.Kind != yaml.MappingNode {
+		st.Nodes, _ = p.refs(v, what)
+		return
+	}
+	f := p.mapping(v, what, []string{"node", "via", "by", "external", "as", "token"})
+	if f == nil {
+		return
+	}
+	st.Nodes = p.required(f, v, what, "node", "the member", p.refsFn)
+	p.membershipCall(st, f, what)
+}
+
+// stepStall reads stall: {node, for}.
+func (p *parser) stepStall(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	f := p.mapping(v, what, []string{"node", "for"})
+	if f == nil {
+		return
+	}
+	st.Nodes = p.required(f, v, what, "node", "the node(s) to freeze", p.refsFn)
+	if d := f.get("for"); d == nil {
+		p.errorf(p.pos(v), "stall: missing for: (how long the process is frozen, like 2s)")
+	} else {
+		st.For, _ = p.positive(d, "stall for")
+	}
+}
+
+// stepClock reads clock: {node, rate}.
+func (p *parser) stepClock(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	f := p.mapping(v, what, []string{"node", "rate"})
+	if f == nil {
+		return
+	}
+	st.Nodes = p.required(f, v, what, "node", "the node(s) whose clock changes", p.refsFn)
+	if r := f.get("rate"); r == nil {
+		p.errorf(p.pos(v), "clock: missing rate: (1 is normal, 1.1 is 10%% fast, 0.5 is half speed)")
+	} else {
+		st.Rate, _ = p.rate(r)
+	}
+}
+
+// stepLink reads cut and restore: {from, to, both}, and link: the same
+// with latency, loss and duplicate.
+func (p *parser) stepLink(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	keys := []string{"from", "to", "both"}
+	if st.Kind == StepLink {
+		keys = []string{"from", "to", "latency", "loss", "duplicate", "both"}
+	}
+	f := p.mapping(v, what, keys)
+	if f == nil {
+		return
+	}
+	st.From = p.required(f, v, what, "from", "a node reference", p.refsFn)
+	st.To = p.required(f, v, what, "to", "a node reference", p.refsFn)
+	if b := f.get("both"); b != nil {
+		if both, ok := p.boolean(b, "both"); ok {
+			st.Both = both
+		}
+	}
+	if st.Kind == StepLink {
+		p.linkChanges(st, f, v)
+	}
+}
+
+// linkChanges reads what a link: step changes: latency, loss, duplicate,
+// at least one of them.
+func (p *parser) linkChanges(st *Step, f fields, v *yaml.Node) {
+	if x := f.get("latency"); x != nil {
+		if l, ok := p.latency(x, "latency"); ok {
+			st.Latency = &l
+		}
+	}
+	if x := f.get("loss"); x != nil {
+		if r, ok := p.ratio(x, "loss"); ok {
+			st.Loss = &r
+		}
+	}
+	if x := f.get("duplicate"); x != nil {
+		if r, ok := p.ratio(x, "duplicate"); ok {
+			st.Duplicate = &r
+		}
+	}
+	if f.get("latency") == nil && f.get("loss") == nil && f.get("duplicate") == nil {
+		p.errorf(p.pos(v), "link: want at least one of latency, loss or duplicate to change")
+	}
+}
+
+// stepWatchProgress reads watch_progress: label | [labels].
+func (p *parser) stepWatchProgress(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	items := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		items = v.Content
+	}
+	if len(items) == 0 {
+		p.wrong(v, what, "the label of a watch, or a list of the labels of one stream's watches")
+	}
+	for _, it := range items {
+		if s, ok := p.str(it, what); ok {
+			st.Progress, st.ProgressPos = append(st.Progress, s), append(st.ProgressPos, p.pos(it))
+		}
+	}
+}
+
+// stepTransferLeader reads transfer_leader: {to}.
+func (p *parser) stepTransferLeader(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	f := p.mapping(v, what, []string{"to"})
+	if f == nil {
+		return
+	}
+	if r, ok := p.requiredRef(f, v, what, "to", "the member to hand leadership to"); ok {
+		st.To = []NodeRef{r}
+	}
+}
+
+// stepAddMember reads add_member: {name, learner, peer_url, start, and
+// the call's via, by, external, as, token}.
+func (p *parser) stepAddMember(st *Step, v *yaml.Node) {
+	what := st.Kind.String()
+	f := p.mapping(v, what, []string{"name", "learner", "via", "by", "external", "as", "peer_url", "start", "token"})
+	if f == nil {
+		return
+	}
+	if x := f.get("name"); x == nil {
+		p.errorf(p.pos(v), "add_member: missing name: (the new member's name, like etcd-6)")
+	} else if name, ok := p.name(x, "add_member name"); ok {
+		if err := CheckMemberName("add_member name", name); err != nil {
+			p.errorf(p.pos(x), "%v", err)
+		}
+		st.Name = name
+	}
+	if x := f.get("learner"); x != nil {
+		st.Learner, _ = p.boolean(x, "learner")
+	}
+	if x := f.get("peer_url"); x != nil {
+		if u, ok := p.str(x, "add_member peer_url"); ok {
+			if err := checkURL(u); err != nil {
+				p.errorf(p.pos(x), "add_member peer_url: %v; want a URL like http://etcd-6:2380", err)
+			} else {
+				st.PeerURL = u
+			}
+		}
+	}
+	// A scenario's add_member has always run the new member (the
+	// format's contract); start: false leaves it unstarted, as
+	// etcdctl member add does, until a start step.
+	st.Start = true
+	if x := f.get("start"); x != nil {
+		st.Start, _ = p.boolean(x, "start")
+	}
+	p.membershipCall(st, f, what)
 }
 
 // refsFn adapts refs to required.

@@ -238,21 +238,16 @@ func (w *World) member(name string) (*member, error) {
 	return m, nil
 }
 
+// do applies c: a dispatcher. The commands on the world come first; the
+// rest name a member, which must exist. Each kind that takes more than one
+// call has a method of its own below, in the order of these switches.
 func (w *World) do(c *Command) (*Op, error) {
 	switch c.Kind {
 	case CmdCaption:
 		w.Caption(c.Caption, c.Text)
 		return nil, nil
 	case CmdLoad:
-		if c.Load == nil {
-			return nil, fmt.Errorf("load: no workload given")
-		}
-		if err := w.checkLoad(c.Load); err != nil {
-			return nil, err
-		}
-		w.fault(0, describeLoad(c.Load))
-		w.startLoad(*c.Load)
-		return nil, nil
+		return nil, w.doLoad(c.Load)
 	case CmdPut, CmdDelete, CmdGet, CmdWatch, CmdTxn, CmdCompact, CmdLeaseGrant, CmdLeaseRevoke, CmdLeaseKeepAlive,
 		CmdLeaseTimeToLive, CmdLeaseList, CmdAuth:
 		return w.doRequest(c)
@@ -261,21 +256,7 @@ func (w *World) do(c *Command) (*Op, error) {
 	case CmdWatchProgress:
 		return nil, w.watchProgress(c.Labels)
 	case CmdPartition:
-		var groups [][]uint64
-		for _, g := range c.Groups {
-			var ids []uint64
-			for _, name := range g {
-				m, err := w.member(name)
-				if err != nil {
-					return nil, err
-				}
-				ids = append(ids, m.id)
-			}
-			groups = append(groups, ids)
-		}
-		w.net.Partition(groups)
-		w.fault(0, fmt.Sprintf("partition %v", c.Groups))
-		return nil, nil
+		return nil, w.doPartition(c.Groups)
 	case CmdHeal:
 		w.net.HealAll()
 		w.fault(0, "heal: every link restored")
@@ -293,122 +274,212 @@ func (w *World) do(c *Command) (*Op, error) {
 	}
 	switch c.Kind {
 	case CmdCrash:
-		if !m.up {
-			return nil, fmt.Errorf("%s is already down", m.name)
-		}
-		m.crash()
-		w.fault(m.id, "crashes (volatile state lost, disk kept)")
+		return nil, w.doCrash(m)
 	case CmdRestart:
-		if m.up {
-			return nil, fmt.Errorf("%s is not down", m.name)
-		}
-		if m.removed && c.DataDir == "" {
-			return nil, fmt.Errorf("%s was removed from the cluster", m.name)
-		}
-		if c.ForceNewCluster {
-			if err := m.checkForce(c.DataDir); err != nil {
-				return nil, err
-			}
-		}
-		if err := m.useDir(c.DataDir); err != nil {
-			return nil, err
-		}
-		if c.DataDir != "" {
-			w.fault(m.id, fmt.Sprintf(restartFromText, c.DataDir))
-		} else {
-			w.fault(m.id, "restarts from its disk")
-		}
-		old := -1
-		if c.ForceNewCluster {
-			old = w.forceNewCluster(m)
-		}
-		m.start()
-		if old >= 0 {
-			w.forcedStarted(m, old)
-		}
+		return nil, w.doRestart(m, c.DataDir, c.ForceNewCluster)
 	case CmdDefrag:
-		if err := w.needUp(m); err != nil {
-			return nil, err
-		}
-		before, after := m.srv.Backend.Defrag(int64(w.now))
-		w.fault(m.id, fmt.Sprintf(defragText, before, after))
+		return nil, w.doDefrag(m)
 	case CmdLose:
-		if m.noData && !m.up {
-			return nil, fmt.Errorf("%s is lost already", m.name)
-		}
-		w.destroy(m)
+		return nil, w.doLose(m)
 	case CmdSnapshotSave:
-		if err := w.snapshotSave(m, c.File); err != nil {
-			return nil, err
-		}
+		return nil, w.snapshotSave(m, c.File)
 	case CmdStall:
-		if !m.up || c.For <= 0 {
-			return nil, fmt.Errorf("cannot stall %s (down, or no duration)", m.name)
-		}
-		if m.stalled {
-			return nil, fmt.Errorf("%s is already stalled", m.name)
-		}
-		m.stalled = true
-		e := w.sched.push(w.now.Add(c.For))
-		e.kind, e.node, e.inc = evStallEnd, m.id, m.inc
-		w.fault(m.id, "stalls for "+c.For.String())
+		return nil, w.doStall(m, c.For)
 	case CmdClock:
-		if !(c.Rate >= MinClockRate && c.Rate <= MaxClockRate) { // also refuses NaN
-			return nil, fmt.Errorf("clock rate must be between %g and %g, not %g", MinClockRate, MaxClockRate, c.Rate)
-		}
-		m.setClockRate(c.Rate)
-		m.tickEvery = max(Time(float64(w.cfg.Tick)/c.Rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
-		w.fault(m.id, fmt.Sprintf("clock runs at %gx", c.Rate))
+		return nil, w.doClock(m, c.Rate)
 	case CmdIsolate:
-		var others []uint64
-		for _, o := range w.members {
-			others = append(others, o.id)
-		}
-		w.net.Isolate(m.id, others)
-		w.fault(m.id, "isolated from every other member")
+		w.doIsolate(m)
+		return nil, nil
 	case CmdCampaign:
-		if err := w.needUp(m); err != nil {
-			return nil, err
-		}
-		if m.status().state == raft.StateLeader {
-			return nil, fmt.Errorf("%s is already the leader", m.name)
-		}
-		m.enter()
-		_ = m.rn.Campaign()
-		m.leave()
-		w.fault(m.id, "election timer fires (campaign)")
-		m.flush()
+		return nil, w.doCampaign(m)
 	case CmdTransferLeader:
-		lead := w.leader()
-		if lead == nil {
-			return nil, fmt.Errorf("no leader to transfer leadership from")
-		}
-		if lead.stalled {
-			return nil, fmt.Errorf("the leader, %s, is stalled", lead.name)
-		}
-		lead.enter()
-		lead.rn.TransferLeader(m.id)
-		lead.leave()
-		w.fault(lead.id, "asked to transfer leadership to "+m.name)
-		lead.flush()
+		return nil, w.doTransferLeader(m)
 	case CmdStart:
-		switch {
-		case m.removed:
-			return nil, fmt.Errorf("%s was removed from the cluster", m.name)
-		case m.started:
-			return nil, fmt.Errorf("%s has run before: restart it", m.name)
-		}
-		w.fault(m.id, startText)
-		w.startMember(m)
+		return nil, w.doStart(m)
 	case CmdSnapshot:
 		if err := w.needUp(m); err != nil {
 			return nil, err
 		}
 		m.snapshot("manual")
-	default:
-		return nil, fmt.Errorf("unknown command %q", c.Kind)
+		return nil, nil
 	}
-	return nil, nil
+	return nil, fmt.Errorf("unknown command %q", c.Kind)
+}
+
+// doLoad starts a workload.
+func (w *World) doLoad(l *LoadSpec) error {
+	if l == nil {
+		return fmt.Errorf("load: no workload given")
+	}
+	if err := w.checkLoad(l); err != nil {
+		return err
+	}
+	w.fault(0, describeLoad(l))
+	w.startLoad(*l)
+	return nil
+}
+
+// doPartition splits the members into groups of named members.
+func (w *World) doPartition(named [][]string) error {
+	var groups [][]uint64
+	for _, g := range named {
+		var ids []uint64
+		for _, name := range g {
+			m, err := w.member(name)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, m.id)
+		}
+		groups = append(groups, ids)
+	}
+	w.net.Partition(groups)
+	w.fault(0, fmt.Sprintf("partition %v", named))
+	return nil
+}
+
+// doCrash crashes m: its volatile state is lost, its disk kept.
+func (w *World) doCrash(m *member) error {
+	if !m.up {
+		return fmt.Errorf("%s is already down", m.name)
+	}
+	m.crash()
+	w.fault(m.id, "crashes (volatile state lost, disk kept)")
+	return nil
+}
+
+// doRestart restarts m from its disk, or from dataDir, and with
+// forceNewCluster as etcd's --force-new-cluster.
+func (w *World) doRestart(m *member, dataDir string, forceNewCluster bool) error {
+	if m.up {
+		return fmt.Errorf("%s is not down", m.name)
+	}
+	if m.removed && dataDir == "" {
+		return fmt.Errorf("%s was removed from the cluster", m.name)
+	}
+	if forceNewCluster {
+		if err := m.checkForce(dataDir); err != nil {
+			return err
+		}
+	}
+	if err := m.useDir(dataDir); err != nil {
+		return err
+	}
+	if dataDir != "" {
+		w.fault(m.id, fmt.Sprintf(restartFromText, dataDir))
+	} else {
+		w.fault(m.id, "restarts from its disk")
+	}
+	old := -1
+	if forceNewCluster {
+		old = w.forceNewCluster(m)
+	}
+	m.start()
+	if old >= 0 {
+		w.forcedStarted(m, old)
+	}
+	return nil
+}
+
+// doDefrag defragments m's backend, as etcdctl defrag does.
+func (w *World) doDefrag(m *member) error {
+	if err := w.needUp(m); err != nil {
+		return err
+	}
+	before, after := m.srv.Backend.Defrag(int64(w.now))
+	w.fault(m.id, fmt.Sprintf(defragText, before, after))
+	return nil
+}
+
+// doLose destroys m's host: its process and its disk.
+func (w *World) doLose(m *member) error {
+	if m.noData && !m.up {
+		return fmt.Errorf("%s is lost already", m.name)
+	}
+	w.destroy(m)
+	return nil
+}
+
+// doStall freezes m's process for d.
+func (w *World) doStall(m *member, d time.Duration) error {
+	if !m.up || d <= 0 {
+		return fmt.Errorf("cannot stall %s (down, or no duration)", m.name)
+	}
+	if m.stalled {
+		return fmt.Errorf("%s is already stalled", m.name)
+	}
+	m.stalled = true
+	e := w.sched.push(w.now.Add(d))
+	e.kind, e.node, e.inc = evStallEnd, m.id, m.inc
+	w.fault(m.id, "stalls for "+d.String())
+	return nil
+}
+
+// doClock makes m's clock run at rate times real time.
+func (w *World) doClock(m *member, rate float64) error {
+	if !(rate >= MinClockRate && rate <= MaxClockRate) { // also refuses NaN
+		return fmt.Errorf("clock rate must be between %g and %g, not %g", MinClockRate, MaxClockRate, rate)
+	}
+	m.setClockRate(rate)
+	m.tickEvery = max(Time(float64(w.cfg.Tick)/rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
+	w.fault(m.id, fmt.Sprintf("clock runs at %gx", rate))
+	return nil
+}
+
+// doIsolate cuts m off from every other member.
+func (w *World) doIsolate(m *member) {
+	var others []uint64
+	for _, o := range w.members {
+		others = append(others, o.id)
+	}
+	w.net.Isolate(m.id, others)
+	w.fault(m.id, "isolated from every other member")
+}
+
+// doCampaign fires m's election timer.
+func (w *World) doCampaign(m *member) error {
+	if err := w.needUp(m); err != nil {
+		return err
+	}
+	if m.status().state == raft.StateLeader {
+		return fmt.Errorf("%s is already the leader", m.name)
+	}
+	m.enter()
+	_ = m.rn.Campaign()
+	m.leave()
+	w.fault(m.id, "election timer fires (campaign)")
+	m.flush()
+	return nil
+}
+
+// doTransferLeader asks the leader to hand leadership to m.
+func (w *World) doTransferLeader(m *member) error {
+	lead := w.leader()
+	if lead == nil {
+		return fmt.Errorf("no leader to transfer leadership from")
+	}
+	if lead.stalled {
+		return fmt.Errorf("the leader, %s, is stalled", lead.name)
+	}
+	lead.enter()
+	lead.rn.TransferLeader(m.id)
+	lead.leave()
+	w.fault(lead.id, "asked to transfer leadership to "+m.name)
+	lead.flush()
+	return nil
+}
+
+// doStart runs a member that has never run (add_member's start: false).
+func (w *World) doStart(m *member) error {
+	switch {
+	case m.removed:
+		return fmt.Errorf("%s was removed from the cluster", m.name)
+	case m.started:
+		return fmt.Errorf("%s has run before: restart it", m.name)
+	}
+	w.fault(m.id, startText)
+	w.startMember(m)
+	return nil
 }
 
 // doMembership starts a Cluster API call (or an alarm list) as a client
