@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"github.com/raftsim/raftsim/outfile"
 	"path/filepath"
 	"strings"
 
@@ -29,6 +30,12 @@ func (g *Game) walk() error {
 			return errDone
 		}
 		a.Handle(ui.Key("space", false))
+		// DIR holds a folder per lesson: it is made first (its parent
+		// must exist, package outfile's rule), then each lesson's.
+		if _, err := outfile.Dir(g.opt.WalkDir); err != nil {
+			g.err = err
+			return errDone
+		}
 	}
 	for {
 		if a.Lesson == nil {

@@ -115,6 +115,9 @@ func walkScreens(t *testing.T, lang string, ss screenSize, lessons []string) []s
 		root = t.TempDir()
 	}
 	dir := filepath.Join(root, lang+"-"+setting)
+	if err := os.MkdirAll(dir, 0o755); err != nil { // --walk makes its folder, not its parents
+		t.Fatal(err)
+	}
 	var runs [][]string
 	if lessons == nil {
 		runs = [][]string{{"play"}}

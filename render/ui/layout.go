@@ -751,6 +751,7 @@ func (l Layout) ringFor(cs ClusterShape, r Rect) (Ring, bool, string) {
 		g.LabelW = math.Max(g.LabelW, l.Width(l.Lang.T(StyleOfRole(role).Label), l.Small))
 	}
 	g.LabelW = math.Max(g.LabelW, l.Width(l.Lang.F("term %d", 99), l.Small))
+	g.LabelW = math.Max(g.LabelW, l.Width(l.Lang.T("no data directory"), l.Small)) // a member lost with its disk (MemberLabels)
 	g.LabelW = math.Max(g.LabelW, l.Width(l.Lang.F("voted %s", longestName(cs.Members)), l.Small))
 	g.LabelW = math.Ceil(g.LabelW + 2*labelMargin(l))
 	// The client box under the labels: room for its name (a member's own
