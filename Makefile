@@ -146,10 +146,19 @@ FUZZMINIMIZE ?= 100x
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=5s
 
+# A run that fails with only "context deadline exceeded" and writes no
+# failing input is Go's fuzzing coordinator stopping its workers as
+# -fuzztime runs out (seen on FuzzMerge under load, 12,692 executions, no
+# input written): it is said, not counted as a finding. Any other failure,
+# and any failing input written to testdata/fuzz, fails.
 fuzz:
-	@for t in $(FUZZ); do \
+	@out=$$(mktemp); trap 'rm -f "$$out" "$$out.rc"' EXIT; for t in $(FUZZ); do \
 		echo "fuzz $$t for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $${t%%:*} || exit 1; \
+		{ $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $${t%%:*}; echo $$? >"$$out.rc"; } 2>&1 | tee "$$out"; \
+		if [ "$$(cat "$$out.rc")" != 0 ]; then \
+			if grep -q 'Failing input written' "$$out" || ! grep -q 'context deadline exceeded' "$$out"; then exit 1; fi; \
+			echo "fuzz $$t: ended by its deadline with no failing input (Go's coordinator), not a finding"; \
+		fi; \
 	done
 # etcd-compare builds etcd v3.6.16 and etcdctl from the Go module proxy
 # (once; cached in bin/etcd-v3.6.16) and runs the etcdctl sessions of

@@ -3,10 +3,10 @@ package render
 import (
 	"errors"
 	"fmt"
-	"github.com/raftsim/raftsim/outfile"
 	"path/filepath"
 	"strings"
 
+	"github.com/raftsim/raftsim/outfile"
 	"github.com/raftsim/raftsim/render/present"
 	"github.com/raftsim/raftsim/render/ui"
 )
