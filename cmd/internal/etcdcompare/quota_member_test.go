@@ -21,9 +21,10 @@ import (
 // sweep of quotas from 22000 to 80000, four real runs each (load 1 to 12),
 // found the refused put the same in all four only at some quotas; 26000
 // is one where the real etcd refused k3 in every run from 26000 to 30000
-// and the model refuses k3 (docs/semantics.md). At 50000 a clean clone's
-// CI saw k5, the model and the machine here k6. So the real side gets
-// three tries, and fails if none prints the expected transcript.
+// and the model refuses k3 (docs/semantics.md). At 50000 the real etcd
+// refused k5 in two of four runs and k6 in two (a clean clone's CI saw
+// k5), the model k6. So the real side gets three tries, and the test
+// fails if none prints the expected transcript.
 func TestQuotaPerMemberMatchesRealEtcd(t *testing.T) {
 	steps, err := ParseFile("testdata/quota/permember.txt")
 	if err != nil {
