@@ -130,11 +130,22 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 		if next, ok := w.NextEventAt(); ok {
 			wait = min(wait, time.Duration(float64(next-w.Now())/rate))
 		}
-		timer.Reset(max(wait, 0))
+		// Go's timers wake a millisecond late or more on Linux (the
+		// runtime waits in epoll_pwait, in whole milliseconds: a hop of
+		// 100µs took 1.1ms). The timer wakes the loop a millisecond
+		// early; the last stretch is slept precisely, off the loop's
+		// goroutine.
+		var in <-chan time.Time
+		if wait >= timerGranularity {
+			timer.Reset(wait - time.Millisecond)
+			in = timer.C
+		} else {
+			in = preciseAfter(wait)
+		}
 		select {
 		case <-opts.Stop:
 			return nil
-		case <-timer.C:
+		case <-in:
 		case m := <-f.Inbox():
 			if err := advance(); err != nil {
 				return stopErr(err)
@@ -164,6 +175,10 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 		}
 	}
 }
+
+// timerGranularity is the shortest wait Go's timers keep on Linux:
+// shorter ones end after a millisecond or more.
+const timerGranularity = 2 * time.Millisecond
 
 // pollEvery is how many instants a long advance runs between calls of
 // Console.Poll.

@@ -20,13 +20,13 @@ import (
 // served starts a three-member world, lets it start, and serves it on
 // loopback ports chosen by the system until the test ends. It returns the
 // endpoints and a channel of functions run on the owner's goroutine.
-func served(t *testing.T) ([]string, chan<- func(*sim.World)) {
+func served(t testing.TB) ([]string, chan<- func(*sim.World)) {
 	t.Helper()
 	return servedWith(t, func(*sim.Config) {})
 }
 
 // servedWith is served with the configuration changed by change.
-func servedWith(t *testing.T, change func(*sim.Config)) ([]string, chan<- func(*sim.World)) {
+func servedWith(t testing.TB, change func(*sim.Config)) ([]string, chan<- func(*sim.World)) {
 	t.Helper()
 	cfg := sim.DefaultConfig()
 	cfg.Members = []string{"m1", "m2", "m3"}
@@ -76,7 +76,7 @@ func servedWith(t *testing.T, change func(*sim.Config)) ([]string, chan<- func(*
 	return addrs, do
 }
 
-func client(t *testing.T, eps ...string) *clientv3.Client {
+func client(t testing.TB, eps ...string) *clientv3.Client {
 	t.Helper()
 	c, err := clientv3.New(clientv3.Config{Endpoints: eps, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
 	if err != nil {
