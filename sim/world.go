@@ -92,7 +92,7 @@ type World struct {
 	snapKept     int
 	snapPruneDue bool
 
-	// carry: what carries each client request through raft (carry.go).
+	// carry: what carries each client request through raft (why.go).
 	carry carry
 }
 
