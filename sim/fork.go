@@ -213,7 +213,7 @@ func (w *World) inFlight() ([]event, error) {
 func (f *World) forkMember(m *member) *member {
 	fm := &member{
 		w: f, id: m.id, memberID: m.memberID, name: m.name, peerURL: m.peerURL, clientURL: m.clientURL,
-		inc: m.inc, removed: m.removed, group: m.group, dataDir: m.dataDir, noData: m.noData, dirs: copyDirs(m.dirs),
+		inc: m.inc, removed: m.removed, group: m.group, dataDirs: dataDirs{dataDir: m.dataDir, noData: m.noData, dirs: copyDirs(m.dirs)},
 		rate: m.rate, clockBase: m.clockBase, clockSince: m.clockSince, ticks: m.ticks,
 		tickEvery:    max(Time(float64(f.cfg.Tick)/m.rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond)),
 		electionRand: stream(f.cfg.Seed, "election/"+m.name),
@@ -224,10 +224,12 @@ func (f *World) forkMember(m *member) *member {
 		log:          m.log.clone(),
 		snap:         m.snap,
 		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
-		commitSeen: m.commitSeen, lastRole: m.lastRole, unsynced: m.unsynced, // unsynced is never changed, only replaced
-		peers: slices.Clone(m.peers), started: m.started, leadElected: m.leadElected,
+		commitSeen: m.commitSeen, lastRole: m.lastRole, // unsynced is never changed, only replaced:
+		bugHooks: bugHooks{unsynced: m.unsynced},
+		peers:    slices.Clone(m.peers), started: m.started, leadElected: m.leadElected,
 		srv: serverMember{Backend: m.srv.Backend.Clone(), LeaderMonitor: m.srv.LeaderMonitor, LeaseLoop: m.srv.LeaseLoop, IDs: m.srv.IDs},
 	}
+	attachRoles(fm)
 	f.members = append(f.members, fm)
 	f.byName[m.name] = fm
 	return fm

@@ -21,13 +21,7 @@ type member struct {
 	id       uint64 // raft ID: 1, 2, 3... in the order members joined
 	memberID uint64 // etcd's member ID, as etcdctl shows it
 	group    int    // its raft group (groups.go): an index in World.groups
-	// dataDir is the data directory it runs from (datadir.go); noData: its
-	// host holds nothing there (the host was lost with its disk). dirs
-	// are the host's other data directories, by path.
-	dataDir string
-	noData  bool
-	dirs    map[string]*dataDir
-	name    string
+	name     string
 	// The URLs it advertises.
 	peerURL, clientURL string
 
@@ -55,18 +49,10 @@ type member struct {
 	cluster membership.Cluster // the membership it has applied (etcd's RaftCluster)
 	applied uint64
 
-	// What etcd's server does beside raft (boot.go).
-	ready        bool // it has applied its own publication: it serves clients
-	publishing   bool // its publication is proposed and not yet applied
-	wantVersion  bool // it applied its first entry as leader: check the cluster version
-	wantNoSpace  bool // its apply-time quota check answered NOSPACE: raise the alarm (server.ApplyQuota)
-	advancePolls int  // peer-connection polls so far (election tick advance)
-
 	// rn's status, cached (status.go); enter and leave clear statusValid.
 	st          raftStatus
 	statusValid bool
-	unsynced    *diskWrite // the last write, which BugLoseUnsynced may undo (bugs.go)
-	confSnapDue bool       // a configuration change's snapshot waits for its commit to be durable
+	confSnapDue bool // a configuration change's snapshot waits for its commit to be durable
 
 	// What the member has persisted, mirrored for checks and display.
 	hard pb.HardState
@@ -97,6 +83,17 @@ type member struct {
 	// srv is its server layer: the KV, the backend, the waits, watches,
 	// reads, held calls, the lessor loop and its request IDs.
 	srv serverMember
+
+	// Its roles (each in the file of its name), which own their state.
+	dataDirs   // the data directories on its host (datadir.go)
+	serverBoot // what etcd's server does beside raft as it starts and runs (boot.go)
+	bugHooks   // the injected bugs' hooks (bugs.go)
+}
+
+// attachRoles points a new member's roles at it.
+func attachRoles(m *member) *member {
+	m.dataDirs.m, m.serverBoot.m, m.bugHooks.m = m, m, m
+	return m
 }
 
 // serverMember is a member's server layer, with the member's handles on a

@@ -319,13 +319,14 @@ func (w *World) addMember(name string) *member {
 	}
 	m := &member{
 		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick), clockBase: w.now, clockSince: w.now,
-		dataDir:      DefaultDataDir,
+		dataDirs:     dataDirs{dataDir: DefaultDataDir},
 		peerURL:      w.cfg.peerURL(name),
 		clientURL:    w.cfg.clientURL(name),
 		disk:         raft.NewMemoryStorage(),
 		electionRand: stream(w.cfg.Seed, "election/"+name),
 		clockRand:    stream(w.cfg.Seed, "clock/"+name),
 	}
+	attachRoles(m)
 	m.memberID = memberID(m.peerURL, w.token(addedAt), addedAt)
 	w.members = append(w.members, m)
 	w.byName[name] = m
