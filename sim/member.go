@@ -30,9 +30,6 @@ type member struct {
 	removed bool // removed from the cluster and shut down
 	stalled bool
 	queue   []event // input that arrived while stalled
-	// snapHeld: the frozen stores its raft may refer to beside its disk's
-	// (snapref.go), until raft next has nothing to hand out.
-	snapHeld []uint64
 
 	tickEvery    Time
 	rate         float64
@@ -52,7 +49,6 @@ type member struct {
 	// rn's status, cached (status.go); enter and leave clear statusValid.
 	st          raftStatus
 	statusValid bool
-	confSnapDue bool // a configuration change's snapshot waits for its commit to be durable
 
 	// What the member has persisted, mirrored for checks and display.
 	hard pb.HardState
@@ -69,9 +65,6 @@ type member struct {
 	leaderHigh  uint64   // the highest index it persisted as leader in leaderTerm
 	checkLeader bool     // Leader Completeness still to check for leaderTerm
 
-	// confOrigins: for a configuration change proposed for another member
-	// (a promotion forwarded to the leader), that member, by op ID.
-	confOrigins map[uint64]*member
 	// leadElected is when it last became leader (etcd's leadElectedTime);
 	// 0: never in this life of the process.
 	leadElected Time
@@ -85,14 +78,16 @@ type member struct {
 	srv serverMember
 
 	// Its roles (each in the file of its name), which own their state.
-	dataDirs   // the data directories on its host (datadir.go)
-	serverBoot // what etcd's server does beside raft as it starts and runs (boot.go)
-	bugHooks   // the injected bugs' hooks (bugs.go)
+	snapshotter // its raft snapshots (snapshot.go)
+	confChanges // its part in changing the cluster's configuration (reconfig.go)
+	dataDirs    // the data directories on its host (datadir.go)
+	serverBoot  // what etcd's server does beside raft as it starts and runs (boot.go)
+	bugHooks    // the injected bugs' hooks (bugs.go)
 }
 
 // attachRoles points a new member's roles at it.
 func attachRoles(m *member) *member {
-	m.dataDirs.m, m.serverBoot.m, m.bugHooks.m = m, m, m
+	m.snapshotter.m, m.confChanges.m, m.dataDirs.m, m.serverBoot.m, m.bugHooks.m = m, m, m, m, m
 	return m
 }
 
@@ -533,75 +528,6 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 		m.appendedByLeader(ents)
 	}
 	m.w.record(Event{Kind: EvPersist, Node: m.id, Index: m.lastIndex(), N: len(ents), Term: ents[len(ents)-1].GetTerm()})
-}
-
-// installSnapshot takes a snapshot a leader sent: the disk, the mirror and
-// the KV jump to it.
-func (m *member) installSnapshot(s *pb.Snapshot) {
-	if err := m.disk.ApplySnapshot(s); err != nil {
-		panic("sim: apply snapshot: " + err.Error())
-	}
-	md := s.GetMetadata()
-	m.holdDiskSnapshot()     // replaced: raft may still hold a MsgSnap made of it
-	m.srv.Backend.File = nil // etcd replaces its database file with the leader's
-	if err := m.restoreData(s.GetData()); err != nil {
-		panic("sim: " + m.name + ": " + err.Error())
-	}
-	m.applied = md.GetIndex()
-	m.conf = md.GetConfState()
-	// A snapshot carries the leader's whole MVCC store, history included:
-	// restoreData gave the watches the new store (WatchableStore.Restore).
-	m.snap = m.safety().snapshotID(md.GetIndex(), md.GetTerm())
-	m.log.reset(md.GetIndex() + 1)
-	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: md.GetIndex(), Term: md.GetTerm(), Text: "installed"})
-}
-
-// snapshotDurable reports whether a snapshot at index i may be taken now:
-// not while a write is in progress (raft still has to hand out what its
-// Ready holds), and not above the commit index on the disk. Entries are
-// applied while their commit index is still being written
-// (applyBeforeWriting); a snapshot of them that a crash then left above
-// the durable commit made raft panic at the restart (DESIGN.md: never
-// snapshot beyond the durable commit; found by raftsim swarm, seeds 1874,
-// 6543 and 8037).
-func (m *member) snapshotDurable(i uint64) bool { return !m.diskBusy && i <= m.hard.GetCommit() }
-
-// takeDueSnapshot takes the snapshot that a configuration change applied
-// during a write put off, once the write is done.
-func (m *member) takeDueSnapshot() {
-	if !m.confSnapDue || !m.snapshotDurable(m.applied) {
-		return
-	}
-	m.confSnapDue = false
-	if _, err := m.disk.CreateSnapshot(m.applied, m.conf, m.snapshotData()); err == nil {
-		m.snap, _ = m.entryAt(m.applied)
-	}
-}
-
-// snapshot writes a snapshot of the applied state and compacts the log up to it.
-func (m *member) snapshot(why string) {
-	if m.appliedAhead() || !m.snapshotDurable(m.applied) {
-		return
-	}
-	if m.applied <= m.snap.Index && (m.snap.Index < m.log.first || m.applied < m.snap.Index) {
-		return // nothing new to snapshot, and the log is compacted up to the last one
-	}
-	// NB: a configuration change's snapshot may already stand at the
-	// applied index, uncompacted; then it is that one that is compacted.
-	if m.applied > m.snap.Index {
-		if _, err := m.disk.CreateSnapshot(m.applied, m.conf, m.snapshotData()); err != nil {
-			panic("sim: snapshot: " + err.Error())
-		}
-	}
-	s, _ := m.disk.Snapshot()
-	if err := m.disk.Compact(m.applied); err != nil {
-		panic("sim: compact: " + err.Error())
-	}
-	id, _ := m.entryAt(m.applied)
-	m.log.compact(m.applied + 1)
-	m.snap = id
-	m.safety().forgetBelow()
-	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: s.GetMetadata().GetIndex(), Term: s.GetMetadata().GetTerm(), Text: why})
 }
 
 func (m *member) apply(ents []*pb.Entry) {

@@ -85,7 +85,7 @@ type World struct {
 	initialKV *server.SharedKV
 
 	// snapKVs are the stores the members' raft snapshots refer to, by
-	// number (snapref.go); snapSeq numbered the last; snapKept were kept
+	// number (snapshot.go); snapSeq numbered the last; snapKept were kept
 	// at the last pruning, which is due when twice as many are kept.
 	snapKVs      map[uint64]*server.FrozenKV
 	snapSeq      uint64
