@@ -48,7 +48,7 @@ type World struct {
 	// (mvcc.RecordPool): a fork starts its own.
 	records mvcc.RecordPool
 	// Finished operations a run that forgets its history gave back
-	// (compact.go).
+	// (history_forget.go).
 	done         [][]doneOp // in chunks of doneChunk
 	opsBase      int        // ops[i] has ID opsBase+i+1 (see compactOps)
 	compactFrom  int        // the first operation not yet looked at (in ops)
@@ -56,7 +56,7 @@ type World struct {
 	staleDone    int
 	// streaming: the run forgets its history, and its linearizability
 	// check checks and forgets finished operations key by key as they are
-	// given back (each group's stream; compact.go). It is false before
+	// given back (each group's stream; history_forget.go). It is false before
 	// the first giving back, and when keepChecked keeps them in done
 	// instead, for porcupine's page.
 	streaming   bool
