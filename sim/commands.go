@@ -421,7 +421,6 @@ func (w *World) doClock(m *member, rate float64) error {
 		return fmt.Errorf("clock rate must be between %g and %g, not %g", MinClockRate, MaxClockRate, rate)
 	}
 	m.setClockRate(rate)
-	m.tickEvery = max(Time(float64(w.cfg.Tick)/rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond))
 	w.fault(m.id, fmt.Sprintf("clock runs at %gx", rate))
 	return nil
 }

@@ -31,13 +31,7 @@ type member struct {
 	stalled bool
 	queue   []event // input that arrived while stalled
 
-	tickEvery    Time
-	rate         float64
-	clockBase    Time // the member's own clock read clockBase at clockSince (see localNow)
-	clockSince   Time
-	ticks        int // ticks since it started: a poll of etcd's monitorLeader every ElectionTicks
 	electionRand *rand.Rand
-	clockRand    *rand.Rand
 	timeoutTicks int // the randomized election timeout raft drew last
 
 	rn      *raft.RawNode
@@ -78,6 +72,7 @@ type member struct {
 	srv serverMember
 
 	// Its roles (each in the file of its name), which own their state.
+	memberClock // its own clock and ticker (clock.go)
 	snapshotter // its raft snapshots (snapshot.go)
 	confChanges // its part in changing the cluster's configuration (reconfig.go)
 	dataDirs    // the data directories on its host (datadir.go)
@@ -87,7 +82,8 @@ type member struct {
 
 // attachRoles points a new member's roles at it.
 func attachRoles(m *member) *member {
-	m.snapshotter.m, m.confChanges.m, m.dataDirs.m, m.serverBoot.m, m.bugHooks.m = m, m, m, m, m
+	m.memberClock.m, m.snapshotter.m, m.confChanges.m = m, m, m
+	m.dataDirs.m, m.serverBoot.m, m.bugHooks.m = m, m, m
 	return m
 }
 
@@ -198,11 +194,8 @@ func (m *member) start() {
 	}
 	m.rn = rn
 	// Processes start at different moments, so their tickers are out of
-	// phase: the first tick comes after a fraction of a tick drawn from the
-	// member's own clock stream.
-	phase := Time(m.clockRand.Int64N(max(int64(m.tickEvery)/int64(time.Microsecond), 1))+1) * Time(time.Microsecond)
-	e := m.w.sched.push(m.w.now.plus(phase))
-	e.kind, e.node, e.inc = evTick, m.id, m.inc
+	// phase (memberClock.startTicking).
+	m.startTicking()
 	m.boot()
 	// raft hands back the committed entries after the snapshot (at a
 	// fresh start, the bootstrap configuration changes) at once.
@@ -252,8 +245,7 @@ func (m *member) crash() {
 }
 
 func (m *member) tick() {
-	e := m.w.sched.after(m.w.now, m.tickEvery)
-	e.kind, e.node, e.inc = evTick, m.id, m.inc
+	m.nextTick()
 	if m.stalled {
 		return // a frozen process misses its ticks
 	}

@@ -318,13 +318,13 @@ func (w *World) addMember(name string) *member {
 		addedAt = &w.now // etcd adds the time to a runtime member's ID
 	}
 	m := &member{
-		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick), clockBase: w.now, clockSince: w.now,
+		w: w, id: id, name: name,
+		memberClock:  memberClock{rate: 1, tickEvery: Time(w.cfg.Tick), clockBase: w.now, clockSince: w.now, clockRand: stream(w.cfg.Seed, "clock/"+name)},
 		dataDirs:     dataDirs{dataDir: DefaultDataDir},
 		peerURL:      w.cfg.peerURL(name),
 		clientURL:    w.cfg.clientURL(name),
 		disk:         raft.NewMemoryStorage(),
 		electionRand: stream(w.cfg.Seed, "election/"+name),
-		clockRand:    stream(w.cfg.Seed, "clock/"+name),
 	}
 	attachRoles(m)
 	m.memberID = memberID(m.peerURL, w.token(addedAt), addedAt)
