@@ -17,7 +17,8 @@
 // A member (member.go) drives one raft RawNode: its Readies, disk writes,
 // messages, committed entries and reads. What else an etcd member does is
 // a role, a small type that owns its state, embedded in member and named
-// in the file that holds it: serverBoot (boot.go: the election tick
+// in the file that holds it: memberClock (clock.go: its own clock, which
+// a fault may make run fast or slow, and its ticker), serverBoot (boot.go: the election tick
 // advance, the publication, the cluster version check), confChanges
 // (reconfig.go), snapshotter (snapshot.go: raft snapshots), dataDirs
 // (datadir.go: the data directories on its host) and bugHooks (bugs.go:
