@@ -58,7 +58,7 @@ func liveHeap() uint64 {
 // decoded records (server.SharedKV): they kept 584 MB of a 98 MB file; 328
 // MB with them, most of it each member's raft snapshot of the store
 // (sim.snapshotData), which now refers to the store, frozen copy on write,
-// instead (sim/snapref.go). TestKubeSnapshotPeakRSS bounds the process's
+// instead (sim/snapshot.go). TestKubeSnapshotPeakRSS bounds the process's
 // peak.
 func TestKubeSnapshotOpensInBoundedMemory(t *testing.T) {
 	if testing.Short() {

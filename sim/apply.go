@@ -15,7 +15,7 @@ import (
 // transcript, the member an etcd ID names, the membership). It follows
 // etcd's server/etcdserver/apply. Proposing and forwarding are in
 // propose.go, watches in watch.go, the lessor's loop in lease.go, the
-// member's clock in time.go.
+// member's clock in clock.go.
 
 // applyEntry applies one committed normal entry: an InternalRaftRequest,
 // through its server layer's apply path (server.Member.ApplyEntry); the

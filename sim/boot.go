@@ -34,6 +34,18 @@ const (
 	versionCheckEvery = 4 * time.Second
 )
 
+// serverBoot is a member's etcd server starting and running beside raft:
+// the election tick advance, its publication, and the leader's cluster
+// version check.
+type serverBoot struct {
+	m            *member
+	ready        bool // it has applied its own publication: it serves clients
+	publishing   bool // its publication is proposed and not yet applied
+	wantVersion  bool // it applied its first entry as leader: check the cluster version
+	wantNoSpace  bool // its apply-time quota check answered NOSPACE: raise the alarm (server.ApplyQuota)
+	advancePolls int  // peer-connection polls so far (election tick advance)
+}
+
 // requestTimeout is etcd's request timeout: 5s plus twice the election
 // timeout (ServerConfig.ReqTimeout). A publication that has not applied by
 // then is proposed again.
@@ -43,11 +55,12 @@ func (w *World) requestTimeout() time.Duration {
 
 // boot starts what a starting etcd server does beside raft. It is part of
 // start.
-func (m *member) boot() {
-	m.ready, m.publishing, m.wantVersion, m.wantNoSpace = false, false, false, false
-	m.advancePolls = 0
+func (b *serverBoot) boot() {
+	m := b.m
+	b.ready, b.publishing, b.wantVersion, b.wantNoSpace = false, false, false, false
+	b.advancePolls = 0
 	if m.w.raftBoot() {
-		m.ready = true // a plain raft node: it serves at once, and publishes nothing
+		b.ready = true // a plain raft node: it serves at once, and publishes nothing
 		return
 	}
 	if m.w.clusterSize() == 1 {
@@ -76,13 +89,14 @@ func (w *World) clusterSize() int {
 // tickAdvancePoll is etcd's adjustTicks loop: once more than one peer is
 // connected, it advances the election timer by election ticks - 2, so that
 // a fresh cluster elects its first leader sooner.
-func (m *member) tickAdvancePoll() {
+func (b *serverBoot) tickAdvancePoll() {
+	m := b.m
 	if m.activePeers() > 1 {
 		m.advanceTicks(m.w.cfg.ElectionTicks - 2)
 		return
 	}
-	m.advancePolls++
-	if m.advancePolls < tickAdvancePolls {
+	b.advancePolls++
+	if b.advancePolls < tickAdvancePolls {
 		e := m.w.sched.after(m.w.now, Time(tickAdvancePoll))
 		e.kind, e.node, e.inc = evTickAdvance, m.id, m.inc
 	}
@@ -90,7 +104,8 @@ func (m *member) tickAdvancePoll() {
 
 // activePeers counts the peers a member's transport has a working stream
 // with: up, not frozen, and neither direction of the link cut.
-func (m *member) activePeers() int {
+func (b *serverBoot) activePeers() int {
+	m := b.m
 	n := 0
 	for _, o := range m.w.members {
 		if o != m && m.w.reachable(m, o) {
@@ -109,7 +124,8 @@ func (w *World) reachable(a, b *member) bool {
 // advanceTicks fast-forwards the election timer by n ticks. (etcd logs why;
 // the transcript says only how far, so that it reads the same in every
 // language.)
-func (m *member) advanceTicks(n int) {
+func (b *serverBoot) advanceTicks(n int) {
+	m := b.m
 	if n <= 0 || m.rn == nil {
 		return
 	}
@@ -124,19 +140,20 @@ func (m *member) advanceTicks(n int) {
 
 // afterAdvance does what waits for a leader, or for the Ready to be over:
 // proposing flushes, and a second Ready before Advance panics.
-func (m *member) afterAdvance() {
+func (b *serverBoot) afterAdvance() {
+	m := b.m
 	if m.soft.Lead != 0 {
 		m.publish()
 	}
-	if m.wantVersion {
-		m.wantVersion = false
+	if b.wantVersion {
+		b.wantVersion = false
 		m.monitorClusterVersion()
 	}
-	if m.wantNoSpace {
-		m.wantNoSpace = false
+	if b.wantNoSpace {
+		b.wantNoSpace = false
 		m.raiseNoSpace(m.w.cfg.quota(m.name))
 	}
-	if m.ready && m.srv.Unready.Len() > 0 {
+	if b.ready && m.srv.Unready.Len() > 0 {
 		for _, op := range m.srv.Unready.Release() {
 			m.w.accept(m, op)
 		}
@@ -152,8 +169,9 @@ func (m *member) afterAdvance() {
 // publish proposes the member's attributes, as etcd's publishV3 does at
 // every start. Like a client write it waits for a leader; if it has not
 // applied within the request timeout it is proposed again.
-func (m *member) publish() {
-	if m.ready || m.publishing || !m.up || m.removed {
+func (b *serverBoot) publish() {
+	m := b.m
+	if b.ready || b.publishing || !m.up || m.removed {
 		return
 	}
 	attr := &membershippb.ClusterMemberAttrSetRequest{Member_ID: m.memberID,
@@ -168,20 +186,21 @@ func (m *member) publish() {
 			// cannot forward cannot publish itself, so here it serves
 			// without publishing, and the knob still shows what it is
 			// for: a follower refusing writes.
-			m.ready = true
+			b.ready = true
 			m.w.fault(m.id, cannotPublishText)
 		}
 		return // dropped (a leadership transfer): tried again at the next Ready
 	}
-	m.publishing = true
+	b.publishing = true
 	e := m.w.sched.after(m.w.now, Time(m.w.requestTimeout()))
 	e.kind, e.node, e.inc = evPublishRetry, m.id, m.inc
 	m.flush()
 }
 
-func (m *member) publishRetry() {
-	if !m.ready {
-		m.publishing = false
+func (b *serverBoot) publishRetry() {
+	m := b.m
+	if !b.ready {
+		b.publishing = false
 		if m.soft.Lead != 0 {
 			m.publish()
 		}
@@ -192,7 +211,8 @@ func (m *member) publishRetry() {
 // member reachable it sets the version they all run; while the version is
 // unset and some member cannot be asked, it sets the minimum, and checks
 // again every 4s.
-func (m *member) monitorClusterVersion() {
+func (b *serverBoot) monitorClusterVersion() {
+	m := b.m
 	if m.soft.RaftState != raft.StateLeader || !m.up || m.stalled || m.w.raftBoot() {
 		return
 	}

@@ -87,10 +87,19 @@ func ParseBug(name string) (Bug, error) {
 	return 0, fmt.Errorf("unknown bug %q: want one of %s", name, strings.Join(bugNames[1:], ", "))
 }
 
+// bugHooks is where a member's injected bugs act: each hook does nothing
+// unless its bug is on. It keeps what BugLoseUnsynced needs: the write it
+// may undo.
+type bugHooks struct {
+	m        *member
+	unsynced *diskWrite // the last write, which BugLoseUnsynced may undo
+}
+
 // durableHardState is what the disk keeps of a HardState raft asks to
 // persist. With BugForgetVote it keeps the commit index and leaves the
 // term and vote as they were.
-func (m *member) durableHardState(hs *pb.HardState) *pb.HardState {
+func (b *bugHooks) durableHardState(hs *pb.HardState) *pb.HardState {
+	m := b.m
 	if !m.w.bug(BugForgetVote) {
 		return hs
 	}
@@ -104,7 +113,8 @@ func (m *member) durableHardState(hs *pb.HardState) *pb.HardState {
 // configuration change, a new leader's empty entry, a member's
 // publication). So the bug shows where it hurts: a write answered before a
 // quorum has it.
-func (m *member) applyUncommitted(ents []*pb.Entry) {
+func (b *bugHooks) applyUncommitted(ents []*pb.Entry) {
+	m := b.m
 	if !m.w.bug(BugApplyUncommitted) || len(ents) == 0 || ents[0].GetIndex() > m.applied+1 {
 		return
 	}
@@ -123,7 +133,8 @@ func (m *member) applyUncommitted(ents []*pb.Entry) {
 // entries raft has not yet handed out as committed. A snapshot then waits:
 // compacting them away would take entries raft still has to hand out, and
 // raft would panic instead of the checkers catching the bug.
-func (m *member) appliedAhead() bool {
+func (b *bugHooks) appliedAhead() bool {
+	m := b.m
 	return m.w.bug(BugApplyUncommitted) && m.applied > m.hard.GetCommit()
 }
 
@@ -131,7 +142,8 @@ func (m *member) appliedAhead() bool {
 // candidate's) messages before its disk write, as only a leader may: its
 // acknowledgements and votes go out for entries and a HardState that a
 // crash during the write then loses.
-func (m *member) ackBeforePersist(rd *raft.Ready) {
+func (b *bugHooks) ackBeforePersist(rd *raft.Ready) {
+	m := b.m
 	if !m.w.bug(BugAckBeforePersist) {
 		return
 	}
@@ -154,11 +166,12 @@ type diskWrite struct {
 // about to change; the write before it counts as synced. A write that
 // installs a snapshot is synced at once (it is rare, and undoing it would
 // also undo the state machine).
-func (m *member) noteWrite(rd *raft.Ready) {
+func (b *bugHooks) noteWrite(rd *raft.Ready) {
+	m := b.m
 	if !m.w.bug(BugLoseUnsynced) {
 		return
 	}
-	m.unsynced = nil
+	b.unsynced = nil
 	if !raft.IsEmptySnap(rd.Snapshot) || len(rd.Entries) == 0 && rd.HardState == nil {
 		return
 	}
@@ -174,7 +187,7 @@ func (m *member) noteWrite(rd *raft.Ready) {
 			u.overwritten = old
 		}
 	}
-	m.unsynced = u
+	b.unsynced = u
 }
 
 // loseUnsynced undoes, with BugLoseUnsynced, the last write the member's
@@ -182,9 +195,10 @@ func (m *member) noteWrite(rd *raft.Ready) {
 // its HardState is the one before, and so does the mirror of the log the
 // safety checks read. A snapshot taken since the write covers it: then
 // nothing is lost.
-func (m *member) loseUnsynced() {
-	u := m.unsynced
-	m.unsynced = nil
+func (b *bugHooks) loseUnsynced() {
+	m := b.m
+	u := b.unsynced
+	b.unsynced = nil
 	if u == nil || !m.w.bug(BugLoseUnsynced) {
 		return
 	}

@@ -28,7 +28,7 @@ const (
 )
 
 // compactorWrites returns how many writes a second a topology's
-// kube-apiservers make when they compact (compactor.go): each apiserver's
+// kube-apiservers make when they compact (clientloops.go): each apiserver's
 // transaction on compact_rev_key every compaction_interval, and the
 // winner's compaction; 0 without compaction.
 func compactorWrites(cfg *Config, n int) float64 {

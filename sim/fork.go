@@ -6,7 +6,6 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"time"
 
 	"github.com/raftsim/raftsim/i18n"
 	"github.com/raftsim/raftsim/server"
@@ -213,21 +212,22 @@ func (w *World) inFlight() ([]event, error) {
 func (f *World) forkMember(m *member) *member {
 	fm := &member{
 		w: f, id: m.id, memberID: m.memberID, name: m.name, peerURL: m.peerURL, clientURL: m.clientURL,
-		inc: m.inc, removed: m.removed, group: m.group, dataDir: m.dataDir, noData: m.noData, dirs: copyDirs(m.dirs),
-		rate: m.rate, clockBase: m.clockBase, clockSince: m.clockSince, ticks: m.ticks,
-		tickEvery:    max(Time(float64(f.cfg.Tick)/m.rate)/Time(time.Microsecond)*Time(time.Microsecond), Time(time.Microsecond)),
+		inc: m.inc, removed: m.removed, group: m.group, dataDirs: dataDirs{dataDir: m.dataDir, noData: m.noData, dirs: copyDirs(m.dirs)},
+		memberClock: memberClock{rate: m.rate, clockBase: m.clockBase, clockSince: m.clockSince, ticks: m.ticks,
+			tickEvery: tickInterval(f.cfg.Tick, m.rate), clockRand: stream(f.cfg.Seed, "clock/"+m.name)},
 		electionRand: stream(f.cfg.Seed, "election/"+m.name),
-		clockRand:    stream(f.cfg.Seed, "clock/"+m.name),
 		disk:         copyDisk(m.disk),
 		conf:         m.conf,
 		hard:         pb.HardState{Term: new(m.hard.GetTerm()), Vote: new(m.hard.GetVote()), Commit: new(m.hard.GetCommit())},
 		log:          m.log.clone(),
 		snap:         m.snap,
 		leaderTerm:   m.leaderTerm, leaderHigh: m.leaderHigh,
-		commitSeen: m.commitSeen, lastRole: m.lastRole, unsynced: m.unsynced, // unsynced is never changed, only replaced
-		peers: slices.Clone(m.peers), started: m.started, leadElected: m.leadElected,
+		commitSeen: m.commitSeen, lastRole: m.lastRole, // unsynced is never changed, only replaced:
+		bugHooks: bugHooks{unsynced: m.unsynced},
+		peers:    slices.Clone(m.peers), started: m.started, leadElected: m.leadElected,
 		srv: serverMember{Backend: m.srv.Backend.Clone(), LeaderMonitor: m.srv.LeaderMonitor, LeaseLoop: m.srv.LeaseLoop, IDs: m.srv.IDs},
 	}
+	attachRoles(fm)
 	f.members = append(f.members, fm)
 	f.byName[m.name] = fm
 	return fm
@@ -254,10 +254,7 @@ func (fm *member) resume(m *member) error {
 		return fmt.Errorf("fork: %s: %w", m.name, err)
 	}
 	fm.rn = rn
-	// A new tick phase, drawn from the fork's stream.
-	phase := Time(fm.clockRand.Int64N(max(int64(fm.tickEvery)/int64(time.Microsecond), 1))+1) * Time(time.Microsecond)
-	e := fm.w.sched.push(fm.w.now.plus(phase))
-	e.kind, e.node, e.inc = evTick, fm.id, fm.inc
+	fm.startTicking() // a new tick phase, drawn from the fork's stream
 	fm.flush()
 	return nil
 }

@@ -27,7 +27,7 @@ type group struct {
 	// be revoked at any time.
 	initial   map[string]string
 	untracked []keyRange
-	// check is its stream of a run that forgets its history (compact.go).
+	// check is its stream of a run that forgets its history (history_forget.go).
 	check *lincheck.Stream[doneOp]
 }
 

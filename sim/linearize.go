@@ -97,7 +97,7 @@ func (w *World) CheckLinearizabilityWithin(steps int) Linearizability {
 	return w.checkOps(lincheck.Options{Budget: steps, PartBudget: steps})
 }
 
-// checkOps checks the world's operations, those given back (compact.go)
+// checkOps checks the world's operations, those given back (history_forget.go)
 // and those it holds, without copying them: lincheck reads them in place.
 // A run that forgets its history checked most as it went (each group's
 // stream): then only what the check has not yet decided is checked now.

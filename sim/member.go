@@ -21,13 +21,7 @@ type member struct {
 	id       uint64 // raft ID: 1, 2, 3... in the order members joined
 	memberID uint64 // etcd's member ID, as etcdctl shows it
 	group    int    // its raft group (groups.go): an index in World.groups
-	// dataDir is the data directory it runs from (datadir.go); noData: its
-	// host holds nothing there (the host was lost with its disk). dirs
-	// are the host's other data directories, by path.
-	dataDir string
-	noData  bool
-	dirs    map[string]*dataDir
-	name    string
+	name     string
 	// The URLs it advertises.
 	peerURL, clientURL string
 
@@ -36,17 +30,8 @@ type member struct {
 	removed bool // removed from the cluster and shut down
 	stalled bool
 	queue   []event // input that arrived while stalled
-	// snapHeld: the frozen stores its raft may refer to beside its disk's
-	// (snapref.go), until raft next has nothing to hand out.
-	snapHeld []uint64
 
-	tickEvery    Time
-	rate         float64
-	clockBase    Time // the member's own clock read clockBase at clockSince (see localNow)
-	clockSince   Time
-	ticks        int // ticks since it started: a poll of etcd's monitorLeader every ElectionTicks
 	electionRand *rand.Rand
-	clockRand    *rand.Rand
 	timeoutTicks int // the randomized election timeout raft drew last
 
 	rn      *raft.RawNode
@@ -55,18 +40,9 @@ type member struct {
 	cluster membership.Cluster // the membership it has applied (etcd's RaftCluster)
 	applied uint64
 
-	// What etcd's server does beside raft (boot.go).
-	ready        bool // it has applied its own publication: it serves clients
-	publishing   bool // its publication is proposed and not yet applied
-	wantVersion  bool // it applied its first entry as leader: check the cluster version
-	wantNoSpace  bool // its apply-time quota check answered NOSPACE: raise the alarm (server.ApplyQuota)
-	advancePolls int  // peer-connection polls so far (election tick advance)
-
 	// rn's status, cached (status.go); enter and leave clear statusValid.
 	st          raftStatus
 	statusValid bool
-	unsynced    *diskWrite // the last write, which BugLoseUnsynced may undo (bugs.go)
-	confSnapDue bool       // a configuration change's snapshot waits for its commit to be durable
 
 	// What the member has persisted, mirrored for checks and display.
 	hard pb.HardState
@@ -83,9 +59,6 @@ type member struct {
 	leaderHigh  uint64   // the highest index it persisted as leader in leaderTerm
 	checkLeader bool     // Leader Completeness still to check for leaderTerm
 
-	// confOrigins: for a configuration change proposed for another member
-	// (a promotion forwarded to the leader), that member, by op ID.
-	confOrigins map[uint64]*member
 	// leadElected is when it last became leader (etcd's leadElectedTime);
 	// 0: never in this life of the process.
 	leadElected Time
@@ -97,6 +70,21 @@ type member struct {
 	// srv is its server layer: the KV, the backend, the waits, watches,
 	// reads, held calls, the lessor loop and its request IDs.
 	srv serverMember
+
+	// Its roles (each in the file of its name), which own their state.
+	memberClock // its own clock and ticker (clock.go)
+	snapshotter // its raft snapshots (snapshot.go)
+	confChanges // its part in changing the cluster's configuration (reconfig.go)
+	dataDirs    // the data directories on its host (datadir.go)
+	serverBoot  // what etcd's server does beside raft as it starts and runs (boot.go)
+	bugHooks    // the injected bugs' hooks (bugs.go)
+}
+
+// attachRoles points a new member's roles at it.
+func attachRoles(m *member) *member {
+	m.memberClock.m, m.snapshotter.m, m.confChanges.m = m, m, m
+	m.dataDirs.m, m.serverBoot.m, m.bugHooks.m = m, m, m
+	return m
 }
 
 // serverMember is a member's server layer, with the member's handles on a
@@ -206,11 +194,8 @@ func (m *member) start() {
 	}
 	m.rn = rn
 	// Processes start at different moments, so their tickers are out of
-	// phase: the first tick comes after a fraction of a tick drawn from the
-	// member's own clock stream.
-	phase := Time(m.clockRand.Int64N(max(int64(m.tickEvery)/int64(time.Microsecond), 1))+1) * Time(time.Microsecond)
-	e := m.w.sched.push(m.w.now.plus(phase))
-	e.kind, e.node, e.inc = evTick, m.id, m.inc
+	// phase (memberClock.startTicking).
+	m.startTicking()
 	m.boot()
 	// raft hands back the committed entries after the snapshot (at a
 	// fresh start, the bootstrap configuration changes) at once.
@@ -260,8 +245,7 @@ func (m *member) crash() {
 }
 
 func (m *member) tick() {
-	e := m.w.sched.after(m.w.now, m.tickEvery)
-	e.kind, e.node, e.inc = evTick, m.id, m.inc
+	m.nextTick()
 	if m.stalled {
 		return // a frozen process misses its ticks
 	}
@@ -536,75 +520,6 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 		m.appendedByLeader(ents)
 	}
 	m.w.record(Event{Kind: EvPersist, Node: m.id, Index: m.lastIndex(), N: len(ents), Term: ents[len(ents)-1].GetTerm()})
-}
-
-// installSnapshot takes a snapshot a leader sent: the disk, the mirror and
-// the KV jump to it.
-func (m *member) installSnapshot(s *pb.Snapshot) {
-	if err := m.disk.ApplySnapshot(s); err != nil {
-		panic("sim: apply snapshot: " + err.Error())
-	}
-	md := s.GetMetadata()
-	m.holdDiskSnapshot()     // replaced: raft may still hold a MsgSnap made of it
-	m.srv.Backend.File = nil // etcd replaces its database file with the leader's
-	if err := m.restoreData(s.GetData()); err != nil {
-		panic("sim: " + m.name + ": " + err.Error())
-	}
-	m.applied = md.GetIndex()
-	m.conf = md.GetConfState()
-	// A snapshot carries the leader's whole MVCC store, history included:
-	// restoreData gave the watches the new store (WatchableStore.Restore).
-	m.snap = m.safety().snapshotID(md.GetIndex(), md.GetTerm())
-	m.log.reset(md.GetIndex() + 1)
-	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: md.GetIndex(), Term: md.GetTerm(), Text: "installed"})
-}
-
-// snapshotDurable reports whether a snapshot at index i may be taken now:
-// not while a write is in progress (raft still has to hand out what its
-// Ready holds), and not above the commit index on the disk. Entries are
-// applied while their commit index is still being written
-// (applyBeforeWriting); a snapshot of them that a crash then left above
-// the durable commit made raft panic at the restart (DESIGN.md: never
-// snapshot beyond the durable commit; found by raftsim swarm, seeds 1874,
-// 6543 and 8037).
-func (m *member) snapshotDurable(i uint64) bool { return !m.diskBusy && i <= m.hard.GetCommit() }
-
-// takeDueSnapshot takes the snapshot that a configuration change applied
-// during a write put off, once the write is done.
-func (m *member) takeDueSnapshot() {
-	if !m.confSnapDue || !m.snapshotDurable(m.applied) {
-		return
-	}
-	m.confSnapDue = false
-	if _, err := m.disk.CreateSnapshot(m.applied, m.conf, m.snapshotData()); err == nil {
-		m.snap, _ = m.entryAt(m.applied)
-	}
-}
-
-// snapshot writes a snapshot of the applied state and compacts the log up to it.
-func (m *member) snapshot(why string) {
-	if m.appliedAhead() || !m.snapshotDurable(m.applied) {
-		return
-	}
-	if m.applied <= m.snap.Index && (m.snap.Index < m.log.first || m.applied < m.snap.Index) {
-		return // nothing new to snapshot, and the log is compacted up to the last one
-	}
-	// NB: a configuration change's snapshot may already stand at the
-	// applied index, uncompacted; then it is that one that is compacted.
-	if m.applied > m.snap.Index {
-		if _, err := m.disk.CreateSnapshot(m.applied, m.conf, m.snapshotData()); err != nil {
-			panic("sim: snapshot: " + err.Error())
-		}
-	}
-	s, _ := m.disk.Snapshot()
-	if err := m.disk.Compact(m.applied); err != nil {
-		panic("sim: compact: " + err.Error())
-	}
-	id, _ := m.entryAt(m.applied)
-	m.log.compact(m.applied + 1)
-	m.snap = id
-	m.safety().forgetBelow()
-	m.w.record(Event{Kind: EvSnapshot, Node: m.id, Index: s.GetMetadata().GetIndex(), Term: s.GetMetadata().GetTerm(), Text: why})
 }
 
 func (m *member) apply(ents []*pb.Entry) {

@@ -46,7 +46,7 @@ func memberID(peerURL, token string, addedAt *Time) uint64 {
 }
 
 // restoreData rebuilds the cluster state and the store from snapshot data
-// (snapref.go). Empty data (no snapshot yet) gives an empty cluster and an
+// (snapshot.go). Empty data (no snapshot yet) gives an empty cluster and an
 // empty store.
 func (m *member) restoreData(b []byte) error {
 	m.cluster = membership.Cluster{}

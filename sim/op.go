@@ -186,7 +186,7 @@ type Op struct {
 	tried     int
 	readIndex uint64
 	// reqID: the request ID the member that proposed it gave it; entry*:
-	// the entry a leader appended for it (entryMember 0: none; carry.go).
+	// the entry a leader appended for it (entryMember 0: none; why.go).
 	reqID                 uint64
 	entryIndex, entryTerm uint64
 	entryMember           uint16

@@ -26,14 +26,29 @@ import (
 // configuration change.
 const errProposalDropped = "rpc error: code = Unknown desc = raft proposal dropped"
 
+// confChanges is a member's part in changing the cluster's configuration:
+// the strict checks etcd makes before it proposes a change, proposing or
+// forwarding it (the Cluster API, and alarms, which every member applies),
+// and applying it.
+type confChanges struct {
+	m *member
+	// confOrigins: for a configuration change proposed for another member
+	// (a promotion forwarded to the leader), that member, by op ID.
+	confOrigins map[uint64]*member
+}
+
 // isLearner reports whether the member is a learner in the configuration
 // it has applied.
-func (m *member) isLearner() bool { return slices.Contains(m.conf.GetLearners(), m.id) }
+func (cf *confChanges) isLearner() bool {
+	m := cf.m
+	return slices.Contains(m.conf.GetLearners(), m.id)
+}
 
 // strictCheck is etcd's strict reconfiguration check of a member add or
 // remove, before it is proposed (or held for a leader): the error a
 // client sees, or "".
-func (m *member) strictCheck(op *Op) string {
+func (cf *confChanges) strictCheck(op *Op) string {
+	m := cf.m
 	switch op.Kind {
 	case OpMemberAdd:
 		return m.mayAddMember(op)
@@ -46,13 +61,15 @@ func (m *member) strictCheck(op *Op) string {
 // mayAddMember is etcd's strict check before a member add
 // (membership.Cluster.MayAdd), with the voters m has been connected to for
 // membership.HealthInterval.
-func (m *member) mayAddMember(op *Op) string {
+func (cf *confChanges) mayAddMember(op *Op) string {
+	m := cf.m
 	return m.cluster.MayAdd(op.Learner(), m.connectedVoter)
 }
 
 // mayRemoveMember is etcd's strict check before a member remove
 // (membership.Cluster.MayRemove): a member whose stream m has lost is gone.
-func (m *member) mayRemoveMember(op *Op) string {
+func (cf *confChanges) mayRemoveMember(op *Op) string {
+	m := cf.m
 	t := m.w.byName[op.Target()]
 	return m.cluster.MayRemove(t.id, t != m && !m.peers[t.id].ok, m.connectedVoter)
 }
@@ -60,11 +77,15 @@ func (m *member) mayRemoveMember(op *Op) string {
 // connectedVoter says whether m counts the voter id as connected for a
 // reconfiguration: itself, or a peer connected for HealthInterval (etcd's
 // numConnectedSince).
-func (m *member) connectedVoter(id uint64) bool { return id == m.id || m.connectedSince(id) }
+func (cf *confChanges) connectedVoter(id uint64) bool {
+	m := cf.m
+	return id == m.id || m.connectedSince(id)
+}
 
 // connectedSince reports whether the member's transport has had a working
 // stream to peer for at least membership.HealthInterval.
-func (m *member) connectedSince(peer uint64) bool {
+func (cf *confChanges) connectedSince(peer uint64) bool {
+	m := cf.m
 	c := m.peers[peer]
 	return c.ok && c.since <= m.w.now-Time(membership.HealthInterval)
 }
@@ -103,7 +124,8 @@ func (w *World) refreshConnections() {
 // that forwarded it (a promotion at the leader), or nil. A member add
 // creates the new member here, unstarted, with the ID etcd computes from
 // its peer URL and the time.
-func (m *member) proposeMembership(op *Op, origin *member) {
+func (cf *confChanges) proposeMembership(op *Op, origin *member) {
+	m := cf.m
 	if op.Kind == OpAlarmList || op.Kind == OpAlarmDisarm {
 		m.proposeAlarms(op)
 		return
@@ -142,7 +164,7 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 	}
 	m.srv.Wait.Register(op.ID, op)
 	if origin != nil {
-		m.confOrigins[op.ID] = origin
+		cf.confOrigins[op.ID] = origin
 	}
 	m.w.fault(m.id, "proposes: "+describeOp(i18n.En, op))
 	m.flush()
@@ -150,7 +172,8 @@ func (m *member) proposeMembership(op *Op, origin *member) {
 
 // answerOrigin answers op at m: its client, or the member that
 // forwarded it.
-func (m *member) answerOrigin(op *Op, origin *member, r reply) {
+func (cf *confChanges) answerOrigin(op *Op, origin *member, r reply) {
+	m := cf.m
 	if origin != nil && origin != m {
 		m.w.peerSend(m, origin, op, &r)
 		return
@@ -161,7 +184,8 @@ func (m *member) answerOrigin(op *Op, origin *member, r reply) {
 // promoteAtLeader is etcd's promoteMember at the leader, for a call that
 // origin received: the learner must have caught up (its log matches 90%
 // of the leader's) and the voters it joins must have a started quorum.
-func (m *member) promoteAtLeader(op *Op, origin *member) {
+func (cf *confChanges) promoteAtLeader(op *Op, origin *member) {
+	m := cf.m
 	t := m.w.byName[op.Target()]
 	var learnerMatch, leaderMatch uint64
 	found := false
@@ -184,7 +208,8 @@ func (m *member) promoteAtLeader(op *Op, origin *member) {
 // validates it against the membership it has applied, as etcd does; a
 // change that fails is applied as no change, and the member waiting for it
 // answers with the reason. The waiting member answers with the members.
-func (m *member) applyConfChange(e *pb.Entry) {
+func (cf *confChanges) applyConfChange(e *pb.Entry) {
+	m := cf.m
 	var cc pb.ConfChangeI
 	var ccID uint64
 	why := ""
@@ -237,8 +262,8 @@ func (m *member) applyConfChange(e *pb.Entry) {
 	}
 	m.w.record(Event{Kind: EvConf, Node: m.id, Index: e.GetIndex(), Text: text})
 	if op, ok := m.triggerConf(ccID); ok {
-		origin := m.confOrigins[ccID]
-		delete(m.confOrigins, ccID)
+		origin := cf.confOrigins[ccID]
+		delete(cf.confOrigins, ccID)
 		r := reply{status: OpOK, members: m.w.clusterMembers(m)}
 		if why != "" {
 			r = reply{status: OpError, err: why}
@@ -268,7 +293,8 @@ func removes(cc pb.ConfChangeI, id uint64) bool {
 // member has applied, as clientv3 disarms them all: one deactivation each
 // (etcd serves every alarm request through raft). A disarm answers once
 // the last is applied, with the alarms it disarmed; with none, at once.
-func (m *member) proposeAlarms(op *Op) {
+func (cf *confChanges) proposeAlarms(op *Op) {
+	m := cf.m
 	reqs := []*etcdserverpb.AlarmRequest{{Action: etcdserverpb.AlarmRequest_GET}}
 	if op.Kind == OpAlarmDisarm {
 		reqs, op.rare().alarms = nil, m.cluster.Alarms.Members()
@@ -363,7 +389,8 @@ func (w *World) startMember(m *member) {
 
 // triggerConf is the configuration change with request ID ccID applied:
 // the request that waited for it, if any (0 is no request's).
-func (m *member) triggerConf(ccID uint64) (*Op, bool) {
+func (cf *confChanges) triggerConf(ccID uint64) (*Op, bool) {
+	m := cf.m
 	if ccID == 0 {
 		return nil, false
 	}

@@ -52,15 +52,3 @@ func (t Time) Micros() string {
 	}
 	return fmt.Sprintf("%11s", fmt.Sprintf("%s%d.%06ds", sign, ns/1e9, ns%1e9/1e3))
 }
-
-// localNow is the member's own clock, in ns: virtual time, run at the
-// member's clock rate since the rate last changed.
-func (m *member) localNow() int64 {
-	return int64(m.clockBase) + int64(float64(m.w.now-m.clockSince)*m.rate)
-}
-
-// setClockRate changes how fast the member's clock runs from now on.
-func (m *member) setClockRate(rate float64) {
-	m.clockBase, m.clockSince = Time(m.localNow()), m.w.now
-	m.rate = rate
-}

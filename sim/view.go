@@ -325,7 +325,7 @@ func (w *World) View() View {
 	}
 	v.Ops = make([]Op, len(w.ops))
 	for i, op := range w.ops {
-		if op != nil { // nil: given back by a headless run (compact.go)
+		if op != nil { // nil: given back by a headless run (history_forget.go)
 			v.Ops[i] = *op
 		}
 	}

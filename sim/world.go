@@ -48,7 +48,7 @@ type World struct {
 	// (mvcc.RecordPool): a fork starts its own.
 	records mvcc.RecordPool
 	// Finished operations a run that forgets its history gave back
-	// (compact.go).
+	// (history_forget.go).
 	done         [][]doneOp // in chunks of doneChunk
 	opsBase      int        // ops[i] has ID opsBase+i+1 (see compactOps)
 	compactFrom  int        // the first operation not yet looked at (in ops)
@@ -56,7 +56,7 @@ type World struct {
 	staleDone    int
 	// streaming: the run forgets its history, and its linearizability
 	// check checks and forgets finished operations key by key as they are
-	// given back (each group's stream; compact.go). It is false before
+	// given back (each group's stream; history_forget.go). It is false before
 	// the first giving back, and when keepChecked keeps them in done
 	// instead, for porcupine's page.
 	streaming   bool
@@ -85,14 +85,14 @@ type World struct {
 	initialKV *server.SharedKV
 
 	// snapKVs are the stores the members' raft snapshots refer to, by
-	// number (snapref.go); snapSeq numbered the last; snapKept were kept
+	// number (snapshot.go); snapSeq numbered the last; snapKept were kept
 	// at the last pruning, which is due when twice as many are kept.
 	snapKVs      map[uint64]*server.FrozenKV
 	snapSeq      uint64
 	snapKept     int
 	snapPruneDue bool
 
-	// carry: what carries each client request through raft (carry.go).
+	// carry: what carries each client request through raft (why.go).
 	carry carry
 }
 
@@ -318,14 +318,15 @@ func (w *World) addMember(name string) *member {
 		addedAt = &w.now // etcd adds the time to a runtime member's ID
 	}
 	m := &member{
-		w: w, id: id, name: name, rate: 1, tickEvery: Time(w.cfg.Tick), clockBase: w.now, clockSince: w.now,
-		dataDir:      DefaultDataDir,
+		w: w, id: id, name: name,
+		memberClock:  memberClock{rate: 1, tickEvery: Time(w.cfg.Tick), clockBase: w.now, clockSince: w.now, clockRand: stream(w.cfg.Seed, "clock/"+name)},
+		dataDirs:     dataDirs{dataDir: DefaultDataDir},
 		peerURL:      w.cfg.peerURL(name),
 		clientURL:    w.cfg.clientURL(name),
 		disk:         raft.NewMemoryStorage(),
 		electionRand: stream(w.cfg.Seed, "election/"+name),
-		clockRand:    stream(w.cfg.Seed, "clock/"+name),
 	}
+	attachRoles(m)
 	m.memberID = memberID(m.peerURL, w.token(addedAt), addedAt)
 	w.members = append(w.members, m)
 	w.byName[name] = m

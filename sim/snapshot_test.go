@@ -11,7 +11,7 @@ import (
 // (snapshot_every: 1) while a follower is cut off, so that the leader
 // catches it up with a MsgSnap once it is back, then crashes and restarts
 // it from its own snapshot: each raft snapshot refers to a frozen store
-// the world keeps (snapref.go), and the world must forget those nothing
+// the world keeps (snapshot.go), and the world must forget those nothing
 // refers to (it made one for each snapshot of each member) while every
 // one still referred to is there (a miss panics: the install and the
 // restart would fail). Seen to fail with pruneSnapshots never run (the
