@@ -221,6 +221,29 @@ func (c *Console) watch(args []string, bg bool) error {
 		return err
 	}
 	j := &job{watch: label}
+	j.poll = c.watchPoll(j, op, format)
+	if *dur > 0 {
+		j.deadline = c.w.Now().Add(*dur)
+	}
+	if bg || c.opts.Mode == Async {
+		if bg {
+			c.nextJob++
+			j.id, j.background = c.nextJob, true
+		}
+		c.jobs = append(c.jobs, j)
+		if bg {
+			c.printf("[%d] watching %s from %s in the background (stop it with: unwatch %d)\n", j.id, rest[0], from, j.id)
+		}
+		return nil
+	}
+	return c.stream(j)
+}
+
+// watchPoll is the poll of j, the job of the watch op: it prints the
+// events (format as etcdctl's --write-out) and progress notifications
+// that came since it last looked, and reports whether the watch has
+// ended: stopped by the user, or canceled by the server.
+func (c *Console) watchPoll(j *job, op *sim.Op, format string) func() bool {
 	printed, progressed := 0, 0
 	// progress prints the progress notifications that came before event
 	// number before, as etcdctl prints them.
@@ -229,7 +252,7 @@ func (c *Console) watch(args []string, bg bool) error {
 			c.output(j, fmt.Sprintf("progress notify: %d\n", ps[progressed].Header.Revision))
 		}
 	}
-	j.poll = func() bool {
+	return func() bool {
 		for printed < len(op.Events()) {
 			progress(printed)
 			n := printed + 1
@@ -259,21 +282,6 @@ func (c *Console) watch(args []string, bg bool) error {
 		}
 		return false
 	}
-	if *dur > 0 {
-		j.deadline = c.w.Now().Add(*dur)
-	}
-	if bg || c.opts.Mode == Async {
-		if bg {
-			c.nextJob++
-			j.id, j.background = c.nextJob, true
-		}
-		c.jobs = append(c.jobs, j)
-		if bg {
-			c.printf("[%d] watching %s from %s in the background (stop it with: unwatch %d)\n", j.id, rest[0], from, j.id)
-		}
-		return nil
-	}
-	return c.stream(j)
 }
 
 // stream runs a foreground watch: virtual time passes in slices, paced by

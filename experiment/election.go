@@ -180,6 +180,55 @@ func Settle(c Cluster, seed uint64) (*Settled, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
+	cfg := settleConfig(c, seed)
+	w, err := sim.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Settled{cluster: c, world: w, leader: cfg.Members[0]}
+	s.behind = cfg.Members[c.Members-c.behind():]
+	st := &settler{w: w, s: s, seed: seed, patience: sim.Time(100 * cfg.ElectionTicks * int(Tick))}
+
+	st.do(sim.Command{Kind: sim.CmdCampaign, Node: s.leader})
+	st.runUntil("leader known to all", st.settled(cfg.Members))
+	if err := st.replicateWithoutBehind(); err != nil {
+		return nil, err
+	}
+	st.runUntil("commit at every member that is not behind", st.settled(cfg.Members[:c.Members-len(s.behind)]))
+	for _, name := range cfg.Members {
+		st.do(sim.Command{Kind: sim.CmdSnapshot, Node: name}) // so that a restart has nothing to apply again
+	}
+	lead, _ := w.Info(s.leader)
+	s.term = lead.Term
+	// The next heartbeat round at which no member is writing to its disk:
+	// the leader sends a MsgHeartbeat to every other member at one instant.
+	// A write still in progress (the commit index the last append carried,
+	// when the disk is slower than the gap from the append to the round)
+	// cannot be forked: the write is raft's Ready, which a RawNode rebuilt
+	// from the disk does not have. Writes end within a disk latency, and
+	// rounds come every settleTicks/10 ticks, at least twice that.
+	st.runUntil("heartbeat round with every disk quiet", st.quietRound(w.HistoryLen(), lead.ID))
+	if st.err != nil {
+		return nil, st.err
+	}
+	s.round = w.Now()
+	// The cut links have done their work: the leader is about to crash.
+	// (Healed here, once, rather than in every trial.)
+	st.do(sim.Command{Kind: sim.CmdHeal})
+	if st.err != nil {
+		return nil, st.err
+	}
+	for _, b := range s.behind {
+		in, _ := w.Info(b)
+		if in.LastIndex >= lead.LastIndex {
+			return nil, fmt.Errorf("settle: %s is not behind (last index %d, the leader's %d)", b, in.LastIndex, lead.LastIndex)
+		}
+	}
+	return s, nil
+}
+
+// settleConfig is the configuration Settle builds the cluster with.
+func settleConfig(c Cluster, seed uint64) sim.Config {
 	cfg := sim.DefaultConfig()
 	cfg.Seed = seed
 	cfg.Members = nil
@@ -195,80 +244,91 @@ func Settle(c Cluster, seed uint64) (*Settled, error) {
 	cfg.InitialElectionTickAdvance = false
 	cfg.Network = netmodel.LinkProps{Latency: c.Latency}
 	cfg.DiskLatency = c.DiskLatency
-	w, err := sim.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	s := &Settled{cluster: c, world: w, leader: cfg.Members[0]}
-	s.behind = cfg.Members[c.Members-c.behind():]
-	patience := sim.Time(100 * cfg.ElectionTicks * int(Tick))
+	return cfg
+}
 
-	do := func(cmd sim.Command) *sim.Op {
-		op, e := w.Do(cmd)
-		if e != nil && err == nil {
-			err = fmt.Errorf("settle: %s: %w", cmd.Kind, e)
-		}
-		return op
-	}
-	runUntil := func(what string, cond func() bool) {
-		deadline := w.Now() + patience
-		for err == nil && !cond() {
-			if w.Now() > deadline {
-				err = fmt.Errorf("settle: no %s after %s (seed=%d)", what, time.Duration(patience), seed)
-				return
-			}
-			if e := w.StepInstant(); e != nil {
-				err = e
-			}
-		}
-	}
-	settled := func(members []string) func() bool {
-		return func() bool {
-			lead, _ := w.Info(s.leader)
-			for _, name := range members {
-				in, _ := w.Info(name)
-				if in.Lead != lead.ID || in.Term != lead.Term || in.Commit != lead.Commit || in.Applied != lead.Commit {
-					return false
-				}
-			}
-			return lead.Raft == raft.StateLeader
-		}
-	}
+// settler is Settle's run of the world: err keeps the first error, after
+// which its waits do nothing (its commands are still carried out).
+type settler struct {
+	w        *sim.World
+	s        *Settled
+	seed     uint64
+	patience sim.Time // how long a wait may take
+	err      error
+}
 
-	do(sim.Command{Kind: sim.CmdCampaign, Node: s.leader})
-	runUntil("leader known to all", settled(cfg.Members))
+// do carries out cmd, keeping its error if it is the first.
+func (st *settler) do(cmd sim.Command) *sim.Op {
+	op, e := st.w.Do(cmd)
+	if e != nil && st.err == nil {
+		st.err = fmt.Errorf("settle: %s: %w", cmd.Kind, e)
+	}
+	return op
+}
+
+// runUntil steps the world until cond holds; not within patience is an
+// error that names what did not come.
+func (st *settler) runUntil(what string, cond func() bool) {
+	w := st.w
+	deadline := w.Now() + st.patience
+	for st.err == nil && !cond() {
+		if w.Now() > deadline {
+			st.err = fmt.Errorf("settle: no %s after %s (seed=%d)", what, time.Duration(st.patience), st.seed)
+			return
+		}
+		if e := w.StepInstant(); e != nil {
+			st.err = e
+		}
+	}
+}
+
+// settled holds when the leader leads and each of members follows it in
+// its term, with its commit index, applied.
+func (st *settler) settled(members []string) func() bool {
+	w := st.w
+	return func() bool {
+		lead, _ := w.Info(st.s.leader)
+		for _, name := range members {
+			in, _ := w.Info(name)
+			if in.Lead != lead.ID || in.Term != lead.Term || in.Commit != lead.Commit || in.Applied != lead.Commit {
+				return false
+			}
+		}
+		return lead.Raft == raft.StateLeader
+	}
+}
+
+// replicateWithoutBehind cuts the leader's links to and from the members
+// that are to be behind, has the entry they lack committed without them,
+// measures the broadcast time on it, and restores the leader's links to
+// them (their answers stay cut).
+func (st *settler) replicateWithoutBehind() error {
+	s, w := st.s, st.w
 	for _, b := range s.behind {
-		do(sim.Command{Kind: sim.CmdCut, From: s.leader, To: b, OneWay: true})
-		do(sim.Command{Kind: sim.CmdCut, From: b, To: s.leader, OneWay: true})
+		st.do(sim.Command{Kind: sim.CmdCut, From: s.leader, To: b, OneWay: true})
+		st.do(sim.Command{Kind: sim.CmdCut, From: b, To: s.leader, OneWay: true})
 	}
 	putAt := w.HistoryLen()
-	op := do(sim.Command{Kind: sim.CmdPut, Via: s.leader, Req: server.Put("figure-16", "the entry two survivors lack")})
-	if err != nil {
-		return nil, err
+	op := st.do(sim.Command{Kind: sim.CmdPut, Via: s.leader, Req: server.Put("figure-16", "the entry two survivors lack")})
+	if st.err != nil {
+		return st.err
 	}
-	runUntil("commit of the entry", func() bool { return op.Status != sim.OpPending })
-	if err == nil && op.Status != sim.OpOK {
-		err = fmt.Errorf("settle: the entry did not commit: %s", op.Err)
+	st.runUntil("commit of the entry", func() bool { return op.Status != sim.OpPending })
+	if st.err == nil && op.Status != sim.OpOK {
+		st.err = fmt.Errorf("settle: the entry did not commit: %s", op.Err)
 	}
 	s.broadcast = broadcastTime(w, putAt)
 	for _, b := range s.behind {
-		do(sim.Command{Kind: sim.CmdRestore, From: s.leader, To: b, OneWay: true})
+		st.do(sim.Command{Kind: sim.CmdRestore, From: s.leader, To: b, OneWay: true})
 	}
-	runUntil("commit at every member that is not behind", settled(cfg.Members[:c.Members-len(s.behind)]))
-	for _, name := range cfg.Members {
-		do(sim.Command{Kind: sim.CmdSnapshot, Node: name}) // so that a restart has nothing to apply again
-	}
-	lead, _ := w.Info(s.leader)
-	s.term = lead.Term
-	// The next heartbeat round at which no member is writing to its disk:
-	// the leader sends a MsgHeartbeat to every other member at one instant.
-	// A write still in progress (the commit index the last append carried,
-	// when the disk is slower than the gap from the append to the round)
-	// cannot be forked: the write is raft's Ready, which a RawNode rebuilt
-	// from the disk does not have. Writes end within a disk latency, and
-	// rounds come every settleTicks/10 ticks, at least twice that.
-	from := w.HistoryLen()
-	runUntil("heartbeat round with every disk quiet", func() bool {
+	return nil
+}
+
+// quietRound holds at an instant, after event from, when no member's
+// disk is busy and the leader sent a MsgHeartbeat to every other member.
+func (st *settler) quietRound(from int, leader uint64) func() bool {
+	w, members := st.w, st.s.cluster.Members
+	return func() bool {
 		for _, in := range w.Infos() {
 			if in.DiskBusy {
 				return false
@@ -280,29 +340,12 @@ func Settle(c Cluster, seed uint64) (*Settled, error) {
 			if e.At != w.Now() {
 				break
 			}
-			if e.Kind == sim.EvSend && e.Node == lead.ID && e.Msg.Type == pb.MsgHeartbeat {
+			if e.Kind == sim.EvSend && e.Node == leader && e.Msg.Type == pb.MsgHeartbeat {
 				n++
 			}
 		}
-		return n == c.Members-1
-	})
-	if err != nil {
-		return nil, err
+		return n == members-1
 	}
-	s.round = w.Now()
-	// The cut links have done their work: the leader is about to crash.
-	// (Healed here, once, rather than in every trial.)
-	do(sim.Command{Kind: sim.CmdHeal})
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range s.behind {
-		in, _ := w.Info(b)
-		if in.LastIndex >= lead.LastIndex {
-			return nil, fmt.Errorf("settle: %s is not behind (last index %d, the leader's %d)", b, in.LastIndex, lead.LastIndex)
-		}
-	}
-	return s, nil
 }
 
 // broadcastTime finds, in the history from event from on, the leader's

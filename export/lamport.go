@@ -72,6 +72,26 @@ type message struct {
 	arrive    []sim.Event // its deliveries and drops
 }
 
+// diagram is one space-time diagram as Lamport draws it: what it took
+// from the history, the columns and the time map, and the writer.
+type diagram struct {
+	w         *sim.World
+	opt       LamportOptions
+	from, to  sim.Time // the window
+	end       sim.Time // the window's end, or the last arrival of a message sent in it
+	members   []sim.MemberInfo
+	col       map[uint64]int // member ID → column
+	clientCol map[string]int // client → column
+	names     []string       // a column's name
+	ops       []*sim.Op
+	msgs      []*message
+	events    []sim.Event // everything else in the window, in order
+	tm        *timeMap
+	width     float64
+	captionY  float64 // the last caption's text, so that captions at one time do not overlap
+	p         func(format string, args ...any)
+}
+
 // Lamport writes a space-time diagram of w's history as SVG: a vertical
 // line per member and per client, time running down; a raft message is an
 // arrow from its send to its arrival, coloured by type, and a dropped one
@@ -90,86 +110,117 @@ func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 	if to < from {
 		return fmt.Errorf("the window ends (%s) before it starts (%s)", to, from)
 	}
-	members := w.Infos()
-	col := map[uint64]int{} // member ID → column
-	var names []string
-	for i, m := range members {
-		col[m.ID] = i
-		names = append(names, m.Name)
+	d := &diagram{w: w, opt: opt, from: from, to: to, end: to, members: w.Infos(), col: map[uint64]int{},
+		clientCol: map[string]int{}, ops: w.Ops()}
+	for i, m := range d.members {
+		d.col[m.ID] = i
+		d.names = append(d.names, m.Name)
 	}
-	clientCol := map[string]int{}
-	ops := w.Ops()
-	var msgs []*message
+	if err := d.collect(); err != nil {
+		return err
+	}
+	d.placeClients()
+
+	d.tm = newTimeMap(from, d.end, busySpans(d.msgs, d.events))
+	d.width = marginLeft + float64(len(d.names))*columnWidth + captionWidth
+	bw := bufio.NewWriter(out)
+	d.p = func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	d.header()
+	d.timeAxis()
+	leaderSpans(d.p, w, d.members, from, d.end, d.x, d.tm.y, d.col)
+	d.processLines()
+	for _, e := range d.events {
+		d.event(e)
+	}
+	for _, m := range d.msgs {
+		d.message(m)
+	}
+	d.p("</svg>\n")
+	return bw.Flush()
+}
+
+// collect sorts the history in the window into messages, with their
+// arrivals, and other events, and gives each client that sent a request
+// in it a column (placed by placeClients). A message's arrival after the
+// window stretches d.end to it.
+func (d *diagram) collect() error {
 	byID := map[uint64]*message{}
-	var events []sim.Event // everything else in the window, in order
-	end := to
-	for i := range w.HistoryLen() {
-		e := w.EventAt(i)
+	for i := range d.w.HistoryLen() {
+		e := d.w.EventAt(i)
 		switch e.Kind {
 		case sim.EvSend:
-			if e.At < from || e.At > to || (!opt.Heartbeats && e.IsHeartbeat()) {
+			if e.At < d.from || e.At > d.to || (!d.opt.Heartbeats && e.IsHeartbeat()) {
 				continue
 			}
-			if len(msgs) == MaxLamportMessages {
-				return fmt.Errorf("more than %d messages from %s to %s: more than a diagram can show; narrow it with --from and --to", MaxLamportMessages, from, e.At)
+			if len(d.msgs) == MaxLamportMessages {
+				return fmt.Errorf("more than %d messages from %s to %s: more than a diagram can show; narrow it with --from and --to", MaxLamportMessages, d.from, e.At)
 			}
 			m := &message{Event: e}
-			msgs = append(msgs, m)
+			d.msgs = append(d.msgs, m)
 			byID[e.Msg.ID] = m
 		case sim.EvDeliver, sim.EvDrop:
 			if m := byID[e.Msg.ID]; m != nil {
 				m.arrive = append(m.arrive, e)
-				end = max(end, e.At)
+				d.end = max(d.end, e.At)
 			}
 		default:
-			if e.At < from || e.At > to {
+			if e.At < d.from || e.At > d.to {
 				continue
 			}
 			if (e.Kind == sim.EvRequest || e.Kind == sim.EvReply) && e.Op > 0 {
-				c := ops[e.Op-1].Client
-				if _, ok := clientCol[c]; !ok {
-					clientCol[c] = -1
+				c := d.ops[e.Op-1].Client
+				if _, ok := d.clientCol[c]; !ok {
+					d.clientCol[c] = -1
 				}
 			}
-			events = append(events, e)
+			d.events = append(d.events, e)
 		}
 	}
-	for _, m := range msgs {
+	for _, m := range d.msgs {
 		if len(m.arrive) == 0 {
-			end = max(end, m.Msg.ArriveAt) // still in flight at the end of the run
+			d.end = max(d.end, m.Msg.ArriveAt) // still in flight at the end of the run
 		}
 	}
+	return nil
+}
+
+// placeClients gives the clients columns after the members', in order of
+// name.
+func (d *diagram) placeClients() {
 	var clients []string
-	for c := range clientCol {
+	for c := range d.clientCol {
 		clients = append(clients, c)
 	}
 	slices.Sort(clients)
 	for i, c := range clients {
-		clientCol[c] = len(members) + i
-		if _, isMember := col[memberID(members, c)]; isMember {
+		d.clientCol[c] = len(d.members) + i
+		if _, isMember := d.col[memberID(d.members, c)]; isMember {
 			c += "/client" // a member's local client
 		}
-		names = append(names, c)
+		d.names = append(d.names, c)
 	}
+}
 
-	tm := newTimeMap(from, end, busySpans(msgs, events))
-	y := tm.y
-	x := func(c int) float64 { return marginLeft + columnWidth/2 + float64(c)*columnWidth }
-	width := marginLeft + float64(len(names))*columnWidth + captionWidth
-	height := y(end) + footer
-	captionY := 0.0 // the last caption's text, so that captions at one time do not overlap
-	placeCaption := func(yy float64) float64 {
-		yy = max(yy, captionY+15)
-		captionY = yy
-		return yy
-	}
+// x is the x of column c's line.
+func (d *diagram) x(c int) float64 { return marginLeft + columnWidth/2 + float64(c)*columnWidth }
 
-	bw := bufio.NewWriter(out)
-	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+// placeCaption returns the y of a caption's text at yy, below the last
+// one's.
+func (d *diagram) placeCaption(yy float64) float64 {
+	yy = max(yy, d.captionY+15)
+	d.captionY = yy
+	return yy
+}
+
+// header writes the SVG's opening, its arrow heads, the title and the
+// legend.
+func (d *diagram) header() {
+	p := d.p
+	height := d.tm.y(d.end) + footer
 	p(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n",
-		width, height, width, height)
-	p(`<title>%s</title>`+"\n", esc(opt.Title))
+		d.width, height, d.width, height)
+	p(`<title>%s</title>`+"\n", esc(d.opt.Title))
 	p(`<defs>`)
 	colors := slices.Sorted(maps.Values(msgColors))
 	for _, c := range append(colors, "#000000", clientColor) {
@@ -178,18 +229,22 @@ func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 	}
 	p("</defs>\n")
 	p(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
-	p(`<text x="%d" y="20" font-size="15" font-weight="bold">%s</text>`+"\n", 8, esc(opt.Title))
-	p(`<text x="%d" y="38" fill="#555">virtual time %s to %s; seed %d%s</text>`+"\n", 8, from, to, w.Seed(),
-		map[bool]string{true: "", false: "; heartbeats left out"}[opt.Heartbeats])
-	legend(p, opt.Heartbeats, width)
+	p(`<text x="%d" y="20" font-size="15" font-weight="bold">%s</text>`+"\n", 8, esc(d.opt.Title))
+	p(`<text x="%d" y="38" fill="#555">virtual time %s to %s; seed %d%s</text>`+"\n", 8, d.from, d.to, d.w.Seed(),
+		map[bool]string{true: "", false: "; heartbeats left out"}[d.opt.Heartbeats])
+	legend(p, d.opt.Heartbeats, d.width)
+}
 
-	// The time axis: in each busy stretch a tick every 1, 2 or 5 × 10^k
-	// ms, about every 80px; a quiet stretch is cut short, and marked.
+// timeAxis writes the time axis: in each busy stretch a tick every 1, 2
+// or 5 × 10^k ms, about every 80px; a quiet stretch is cut short, and
+// marked.
+func (d *diagram) timeAxis() {
+	p, tm, width := d.p, d.tm, d.width
 	step := niceStep(80 / tm.pxPerMs)
 	p(`<g class="axis" stroke="#ddd">`)
 	for i, b := range tm.blocks {
 		for t := math.Ceil(float64(b.start)/1e6/step) * step; t <= float64(b.end)/1e6; t += step {
-			yy := y(sim.Time(t * 1e6))
+			yy := tm.y(sim.Time(t * 1e6))
 			p(`<line x1="%d" x2="%.0f" y1="%.1f" y2="%.1f"/>`, marginLeft-6, width-captionWidth, yy, yy)
 			p(`<text x="%d" y="%.1f" text-anchor="end" stroke="none" fill="#555">%s</text>`, marginLeft-10, yy+4, sim.Time(t*1e6))
 		}
@@ -203,16 +258,18 @@ func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 		}
 	}
 	p("</g>\n")
+}
 
-	leaderSpans(p, w, members, from, end, x, y, col)
-
-	// The process lines: solid while up, dashed while a member is down.
-	down := downSpans(w, end)
-	for i, n := range names {
-		p(`<line class="process" x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#333" stroke-width="1.5"/>`, x(i), x(i), headerHeight-6, y(end))
-		if i < len(members) {
-			for _, d := range down[members[i].ID] {
-				a, b := max(d.start, from), min(d.end, end)
+// processLines writes the process lines: solid while up, dashed while a
+// member is down, each under its name.
+func (d *diagram) processLines() {
+	p, x, y := d.p, d.x, d.tm.y
+	down := downSpans(d.w, d.end)
+	for i, n := range d.names {
+		p(`<line class="process" x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#333" stroke-width="1.5"/>`, x(i), x(i), headerHeight-6, y(d.end))
+		if i < len(d.members) {
+			for _, s := range down[d.members[i].ID] {
+				a, b := max(s.start, d.from), min(s.end, d.end)
 				if b > a {
 					p(`<line class="down" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#fff" stroke-width="2.5" stroke-dasharray="4,4"><title>%s is down</title></line>`,
 						x(i), x(i), y(a), y(b), esc(n))
@@ -220,99 +277,121 @@ func Lamport(out io.Writer, w *sim.World, opt LamportOptions) error {
 			}
 		}
 		weight := "bold"
-		if i >= len(members) {
+		if i >= len(d.members) {
 			weight = "normal"
 		}
 		p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="%s" font-size="13">%s</text>`+"\n", x(i), headerHeight-12, weight, esc(n))
 	}
+}
 
-	// Captions, faults and client requests.
-	for _, e := range events {
-		switch e.Kind {
-		case sim.EvCaption:
-			yy := y(e.At)
-			ty := placeCaption(yy)
-			p(`<g class="caption"><title>%s</title><line x1="%d" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#444" stroke-dasharray="6,4"/>`,
-				esc(e.Text), marginLeft, width-captionWidth+6, yy, yy)
-			p(`<text x="%.0f" y="%.1f" fill="#222">%s</text></g>`+"\n", width-captionWidth+10, ty+4, esc(truncate(e.Text, 60)))
-		case sim.EvFault:
-			yy := y(e.At)
-			if e.Node == 0 {
-				p(`<g class="fault"><line x1="%d" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#c00" stroke-dasharray="2,3"/>`,
-					marginLeft, width-captionWidth+6, yy, yy)
-				p(`<text x="%.0f" y="%.1f" fill="#c00">%s</text></g>`+"\n", width-captionWidth+10, placeCaption(yy)+4, esc(truncate(e.Text, 60)))
-				continue
-			}
-			xx := x(col[e.Node])
-			p(`<g class="fault"><title>%s</title>`, esc(names[col[e.Node]]+" "+e.Text))
-			if strings.HasPrefix(e.Text, "crashes") {
-				cross(p, xx, yy, 7, "#c00", 3)
-			} else {
-				p(`<rect x="%.1f" y="%.1f" width="8" height="8" fill="#c00"/>`, xx-4, yy-4)
-			}
-			p(`<text x="%.1f" y="%.1f" fill="#c00" font-size="10">%s</text></g>`+"\n", xx+8, yy-4, esc(truncate(e.Text, 22)))
-		case sim.EvRequest, sim.EvReply:
-			if e.Op == 0 {
-				continue
-			}
-			op := ops[e.Op-1]
-			cx := x(clientCol[op.Client])
-			lat := w.Config().ClientLatency
-			if e.Kind == sim.EvRequest {
-				mx := x(col[e.Node])
-				arrow(p, "client", cx, y(e.At), mx, y(e.At.Add(lat)), clientColor, false, e.Text)
-				continue
-			}
-			if e.Node == 0 || op.Status == sim.OpTimeout {
-				p(`<g class="client"><title>%s</title>`, esc(op.Client+": "+e.Text))
-				cross(p, cx, y(e.At), 6, clientColor, 2.5)
-				p(`<text x="%.1f" y="%.1f" fill="%s" font-size="10">%s</text></g>`+"\n", cx+8, y(e.At)+4, clientColor, esc(truncate(e.Text, 22)))
-				continue
-			}
-			mx := x(col[e.Node])
-			arrow(p, "client", mx, y(e.At-sim.Time(lat)), cx, y(e.At), clientColor, false, e.Text)
+// event writes a caption, a fault or a client's request or reply; other
+// events are not drawn.
+func (d *diagram) event(e sim.Event) {
+	switch e.Kind {
+	case sim.EvCaption:
+		d.caption(e)
+	case sim.EvFault:
+		d.fault(e)
+	case sim.EvRequest, sim.EvReply:
+		if e.Op != 0 {
+			d.clientArrow(e)
 		}
 	}
+}
 
-	// The messages.
-	for _, m := range msgs {
-		c := msgColor(m.Msg.Type)
-		x1, y1 := x(col[m.Node]), y(m.At)
-		to, ok := col[m.Peer]
-		if !ok { // to a node that is not a member
-			continue
-		}
-		x2 := x(to)
-		desc := w.Describe(m.Event)
-		if len(m.arrive) == 0 { // still in flight at the end of the run
-			arrow(p, "msg", x1, y1, x2, y(m.Msg.ArriveAt), c, true, desc+" (still in flight)", dataAttrs(m.Event))
-			continue
-		}
-		for _, a := range m.arrive {
-			if a.Kind == sim.EvDeliver {
-				arrow(p, "msg", x1, y1, x2, y(a.At), c, false, desc, dataAttrs(m.Event))
-				continue
-			}
-			// Dropped: it ends in a cross where it was lost.
-			f := 1.0
-			switch a.Reason {
-			case netmodel.DropCut:
-				f = 0.3 // cut: it never got far
-			case netmodel.DropLoss:
-				f = 0.5 // lost in flight
-			}
-			ex, ey := x1+(x2-x1)*f, y1+(y(a.At)-y1)*f
-			if a.Reason == netmodel.DropCut && a.At == m.At {
-				ey = y1 + 6
-			}
-			p(`<g class="msg dropped" %s><title>%s</title>`, dataAttrs(m.Event), esc(desc+" — DROPPED: "+a.Reason.String()))
-			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.3" stroke-dasharray="4,3"/>`, x1, y1, ex, ey, c)
-			cross(p, ex, ey, 5, "#c00", 2)
-			p("</g>\n")
-		}
+// caption writes a caption: a line across the diagram at its time, and
+// its text on the right.
+func (d *diagram) caption(e sim.Event) {
+	yy := d.tm.y(e.At)
+	ty := d.placeCaption(yy)
+	d.p(`<g class="caption"><title>%s</title><line x1="%d" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#444" stroke-dasharray="6,4"/>`,
+		esc(e.Text), marginLeft, d.width-captionWidth+6, yy, yy)
+	d.p(`<text x="%.0f" y="%.1f" fill="#222">%s</text></g>`+"\n", d.width-captionWidth+10, ty+4, esc(truncate(e.Text, 60)))
+}
+
+// fault writes a fault: across the diagram when it is not one member's,
+// else on the member's line, a cross for a crash and a square for others.
+func (d *diagram) fault(e sim.Event) {
+	p := d.p
+	yy := d.tm.y(e.At)
+	if e.Node == 0 {
+		p(`<g class="fault"><line x1="%d" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#c00" stroke-dasharray="2,3"/>`,
+			marginLeft, d.width-captionWidth+6, yy, yy)
+		p(`<text x="%.0f" y="%.1f" fill="#c00">%s</text></g>`+"\n", d.width-captionWidth+10, d.placeCaption(yy)+4, esc(truncate(e.Text, 60)))
+		return
 	}
-	p("</svg>\n")
-	return bw.Flush()
+	xx := d.x(d.col[e.Node])
+	p(`<g class="fault"><title>%s</title>`, esc(d.names[d.col[e.Node]]+" "+e.Text))
+	if strings.HasPrefix(e.Text, "crashes") {
+		cross(p, xx, yy, 7, "#c00", 3)
+	} else {
+		p(`<rect x="%.1f" y="%.1f" width="8" height="8" fill="#c00"/>`, xx-4, yy-4)
+	}
+	p(`<text x="%.1f" y="%.1f" fill="#c00" font-size="10">%s</text></g>`+"\n", xx+8, yy-4, esc(truncate(e.Text, 22)))
+}
+
+// clientArrow writes a client's request, an arrow to the member, or its
+// reply, an arrow back; a reply that no member gave (or a timeout) is a
+// cross on the client's line.
+func (d *diagram) clientArrow(e sim.Event) {
+	p, x, y := d.p, d.x, d.tm.y
+	op := d.ops[e.Op-1]
+	cx := x(d.clientCol[op.Client])
+	lat := d.w.Config().ClientLatency
+	if e.Kind == sim.EvRequest {
+		mx := x(d.col[e.Node])
+		arrow(p, "client", cx, y(e.At), mx, y(e.At.Add(lat)), clientColor, false, e.Text)
+		return
+	}
+	if e.Node == 0 || op.Status == sim.OpTimeout {
+		p(`<g class="client"><title>%s</title>`, esc(op.Client+": "+e.Text))
+		cross(p, cx, y(e.At), 6, clientColor, 2.5)
+		p(`<text x="%.1f" y="%.1f" fill="%s" font-size="10">%s</text></g>`+"\n", cx+8, y(e.At)+4, clientColor, esc(truncate(e.Text, 22)))
+		return
+	}
+	mx := x(d.col[e.Node])
+	arrow(p, "client", mx, y(e.At-sim.Time(lat)), cx, y(e.At), clientColor, false, e.Text)
+}
+
+// message writes a raft message: an arrow per delivery, a dashed line
+// ending in a cross per drop, and a dashed arrow to where it would arrive
+// if it is still in flight at the end of the run.
+func (d *diagram) message(m *message) {
+	p, x, y := d.p, d.x, d.tm.y
+	c := msgColor(m.Msg.Type)
+	x1, y1 := x(d.col[m.Node]), y(m.At)
+	to, ok := d.col[m.Peer]
+	if !ok { // to a node that is not a member
+		return
+	}
+	x2 := x(to)
+	desc := d.w.Describe(m.Event)
+	if len(m.arrive) == 0 { // still in flight at the end of the run
+		arrow(p, "msg", x1, y1, x2, y(m.Msg.ArriveAt), c, true, desc+" (still in flight)", dataAttrs(m.Event))
+		return
+	}
+	for _, a := range m.arrive {
+		if a.Kind == sim.EvDeliver {
+			arrow(p, "msg", x1, y1, x2, y(a.At), c, false, desc, dataAttrs(m.Event))
+			continue
+		}
+		// Dropped: it ends in a cross where it was lost.
+		f := 1.0
+		switch a.Reason {
+		case netmodel.DropCut:
+			f = 0.3 // cut: it never got far
+		case netmodel.DropLoss:
+			f = 0.5 // lost in flight
+		}
+		ex, ey := x1+(x2-x1)*f, y1+(y(a.At)-y1)*f
+		if a.Reason == netmodel.DropCut && a.At == m.At {
+			ey = y1 + 6
+		}
+		p(`<g class="msg dropped" %s><title>%s</title>`, dataAttrs(m.Event), esc(desc+" — DROPPED: "+a.Reason.String()))
+		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.3" stroke-dasharray="4,3"/>`, x1, y1, ex, ey, c)
+		cross(p, ex, ey, 5, "#c00", 2)
+		p("</g>\n")
+	}
 }
 
 // gapHeight is how tall a quiet stretch of time is drawn, whatever its

@@ -194,26 +194,50 @@ func (r *recorder) finish(panels []image.Rectangle) {
 	if r.direct {
 		return
 	}
-	dst := r.dst
 	u := -1 // the underlay's panel
 	if markOp >= 0 {
 		panels = append(slices.Clip(panels), r.under)
 		u = len(panels) - 1
 	}
-	n := len(panels)
+	r.forgetKeptIfChanged(panels)
+	r.claimTriangles(panels, markOp, u)
+	r.signPanels(len(panels))
+	kept := r.keepPanelsDrawnAlike(len(panels))
+	// The underlay is copied to the layer at the mark, if it is drawn
+	// alone this frame and not kept.
+	snap := u >= 0 && r.alone[u] && !r.keep[u]
+	if snap && (r.layer == nil || r.layer.Bounds().Size() != r.under.Size()) {
+		if r.layer != nil {
+			r.layer.Deallocate()
+		}
+		r.layer = ebiten.NewImageWithOptions(image.Rectangle{Max: r.under.Size()}, &ebiten.NewImageOptions{Unmanaged: true})
+	}
+	r.fillUnkept(panels, kept, u)
+	r.drawUnkept(markOp, snap)
+}
+
+// forgetKeptIfChanged forgets the last frame's panels when this frame is
+// not drawn where it was, or alike: another image or size, fill, atlas or
+// panels (or too many images seen).
+func (r *recorder) forgetKeptIfChanged(panels []image.Rectangle) {
+	dst := r.dst
 	if r.kept.dst != dst || r.kept.size != dst.Bounds().Size() || r.kept.fill != r.fill || r.kept.epoch != atlasEpoch ||
 		!slices.Equal(r.kept.panels, panels) || len(r.ids) > 4096 {
 		r.kept.dst, r.kept.size, r.kept.fill, r.kept.epoch = dst, dst.Bounds().Size(), r.fill, atlasEpoch
 		r.kept.panels = slices.Clone(panels)
-		r.kept.drawn = make([][]byte, n)
+		r.kept.drawn = make([][]byte, len(panels))
 		r.ids = map[*ebiten.Image]uint32{}
 	}
-	// Whose is each triangle? A panel's if every pixel it may cover is
-	// in that panel. A panel that any other triangle or image may cover
-	// a pixel of is not drawn by its own alone (the underlay: before the
-	// mark; what comes after is drawn over it).
+}
+
+// claimTriangles says whose each triangle is: a panel's if every pixel
+// it may cover is in that panel (r.owner). A panel that any other
+// triangle or image may cover a pixel of is not drawn by its own alone
+// (r.alone; the underlay u: before the mark; what comes after is drawn
+// over it).
+func (r *recorder) claimTriangles(panels []image.Rectangle, markOp, u int) {
 	r.alone = r.alone[:0]
-	for range n {
+	for range len(panels) {
 		r.alone = append(r.alone, true)
 	}
 	r.owner = r.owner[:0]
@@ -242,8 +266,11 @@ func (r *recorder) finish(panels []image.Rectangle) {
 			r.owner = append(r.owner, r.claim(panels, px, own, skip))
 		}
 	}
-	// What each panel is drawn with: its triangles in order, what they
-	// sample and how.
+}
+
+// signPanels writes what each of the n panels drawn alone is drawn with
+// (r.sigs): its triangles in order, what they sample and how.
+func (r *recorder) signPanels(n int) {
 	for len(r.sigs) < n {
 		r.sigs = append(r.sigs, nil)
 	}
@@ -271,9 +298,12 @@ func (r *recorder) finish(panels []image.Rectangle) {
 			r.sigs[k] = appendTriangle(r.sigs[k], vs[is[j]], vs[is[j+1]], vs[is[j+2]])
 		}
 	}
-	// Keep the panels drawn alike; remember how the others are drawn.
+}
+
+// keepPanelsDrawnAlike keeps the panels drawn alike (r.keep) and
+// remembers how the others are drawn; it reports whether any is kept.
+func (r *recorder) keepPanelsDrawnAlike(n int) (kept bool) {
 	r.keep = r.keep[:0]
-	kept := false
 	for k := range n {
 		same := r.alone[k] && r.kept.drawn[k] != nil && string(r.kept.drawn[k]) == string(r.sigs[k])
 		r.keep = append(r.keep, same)
@@ -286,30 +316,30 @@ func (r *recorder) finish(panels []image.Rectangle) {
 			r.kept.drawn[k] = nil
 		}
 	}
-	// The underlay is copied to the layer at the mark, if it is drawn
-	// alone this frame and not kept.
-	snap := u >= 0 && r.alone[u] && !r.keep[u]
-	if snap && (r.layer == nil || r.layer.Bounds().Size() != r.under.Size()) {
-		if r.layer != nil {
-			r.layer.Deallocate()
-		}
-		r.layer = ebiten.NewImageWithOptions(image.Rectangle{Max: r.under.Size()}, &ebiten.NewImageOptions{Unmanaged: true})
-	}
-	// Fill what is not kept, copy back a kept underlay, then draw every
-	// triangle but the kept panels'.
+	return kept
+}
+
+// fillUnkept fills what is not kept, and copies back a kept underlay u.
+func (r *recorder) fillUnkept(panels []image.Rectangle, kept bool, u int) {
+	dst := r.dst
 	if !kept {
 		dst.Fill(r.fill)
-	} else {
-		for _, rect := range outside(dst.Bounds(), panels, r.keep) {
-			dst.SubImage(rect).(*ebiten.Image).Fill(r.fill)
-		}
-		if u >= 0 && r.keep[u] {
-			op := &ebiten.DrawImageOptions{Blend: ebiten.BlendCopy}
-			op.GeoM.Translate(float64(r.under.Min.X), float64(r.under.Min.Y))
-			dst.DrawImage(r.layer, op)
-		}
+		return
 	}
-	t = 0
+	for _, rect := range outside(dst.Bounds(), panels, r.keep) {
+		dst.SubImage(rect).(*ebiten.Image).Fill(r.fill)
+	}
+	if u >= 0 && r.keep[u] {
+		op := &ebiten.DrawImageOptions{Blend: ebiten.BlendCopy}
+		op.GeoM.Translate(float64(r.under.Min.X), float64(r.under.Min.Y))
+		dst.DrawImage(r.layer, op)
+	}
+}
+
+// drawUnkept draws every triangle but the kept panels', and every image;
+// with snap, it copies the underlay to the layer at the mark.
+func (r *recorder) drawUnkept(markOp int, snap bool) {
+	t := 0
 	for o, op := range r.ops {
 		if o == markOp && snap {
 			r.snapshot()

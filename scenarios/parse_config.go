@@ -31,6 +31,22 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 	for _, x := range f {
 		s.ConfigPos["cluster."+x.key] = p.pos(x.k)
 	}
+	p.clusterMembers(f, c)
+	p.clusterTimeouts(n, f, c)
+	// Only a voter can start a cluster (checked here, so that its error
+	// comes after the timeouts', as it always has).
+	if v := f.get("learners"); v != nil && p.membersOK && !hasVoter(c) {
+		p.errorf(p.pos(v), "learners: every member is a learner; raft needs at least one voter to start a cluster")
+	}
+	p.clusterRaftOptions(f, c)
+	p.clusterStorage(f, c)
+	p.clusterTopology(f, c)
+	p.clusterBootstrap(f, s)
+	p.clusterClients(f, c)
+}
+
+// clusterMembers reads members: and learners:.
+func (p *parser) clusterMembers(f fields, c *sim.Config) {
 	if v := f.get("members"); v != nil {
 		p.membersOK = p.members(v, c)
 	}
@@ -47,6 +63,13 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 			c.Learners = names
 		}
 	}
+}
+
+// clusterTimeouts reads tick:, election_ticks: and heartbeat_ticks:, and
+// refuses an election timeout that is not more than the heartbeat's or
+// is too long; an error without a key of its own is put at n, the
+// cluster's mapping.
+func (p *parser) clusterTimeouts(n *yaml.Node, f fields, c *sim.Config) {
 	if v := f.get("tick"); v != nil {
 		if d, ok := p.positive(v, "tick"); ok {
 			if d < MinTick {
@@ -84,9 +107,12 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 		}
 		p.errorf(p.pos(at), "the election timeout, election_ticks (%d) × tick (%s), is more than 1000h, the longest duration raftsim accepts", c.ElectionTicks, c.Tick)
 	}
-	if v := f.get("learners"); v != nil && p.membersOK && !hasVoter(c) {
-		p.errorf(p.pos(v), "learners: every member is a learner; raft needs at least one voter to start a cluster")
-	}
+}
+
+// clusterRaftOptions reads the options raft's Config takes: pre_vote:,
+// check_quorum:, initial_election_tick_advance:, read_only:,
+// proposal_forwarding:, max_inflight_msgs: and max_size_per_msg:.
+func (p *parser) clusterRaftOptions(f fields, c *sim.Config) {
 	if v := f.get("pre_vote"); v != nil {
 		c.PreVote, _ = p.boolean(v, "pre_vote")
 	}
@@ -130,6 +156,11 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 			}
 		}
 	}
+}
+
+// clusterStorage reads quota_backend_bytes:, snapshot_every: and
+// disk_latency:.
+func (p *parser) clusterStorage(f fields, c *sim.Config) {
 	if v := f.get("quota_backend_bytes"); v != nil {
 		p.quota(v, c)
 	}
@@ -144,6 +175,11 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 			c.DiskLatency = d
 		}
 	}
+}
+
+// clusterTopology reads where Kubernetes' apiservers run: topology: and
+// apiservers:.
+func (p *parser) clusterTopology(f fields, c *sim.Config) {
 	if v := f.get("topology"); v != nil {
 		if s, ok := p.str(v, "topology"); ok {
 			if s == "stacked" || s == "external" {
@@ -161,6 +197,13 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 			}
 		}
 	}
+}
+
+// clusterBootstrap reads how the cluster starts: bootstrap:, token:,
+// peer_urls:, client_urls: and from_snapshot: (a path beside the
+// scenario's file).
+func (p *parser) clusterBootstrap(f fields, s *Scenario) {
+	c := &s.Config
 	if v := f.get("bootstrap"); v != nil {
 		if s, ok := p.str(v, "bootstrap"); ok {
 			if s == sim.BootstrapEtcd || s == sim.BootstrapRaft {
@@ -187,6 +230,11 @@ func (p *parser) cluster(n *yaml.Node, s *Scenario) {
 			c.FromSnapshot = file
 		}
 	}
+}
+
+// clusterClients reads client_latency: and compaction_interval:, kube-
+// apiserver's compaction of etcd.
+func (p *parser) clusterClients(f fields, c *sim.Config) {
 	if v := f.get("client_latency"); v != nil {
 		if d, ok := p.duration(v, "client_latency"); ok {
 			c.ClientLatency = d

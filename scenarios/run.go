@@ -616,100 +616,35 @@ func (r *Runner) checkAll(s *Step, describe bool) (bool, failedCond, *Error) {
 // references resolve to.
 func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 	kind := sim.CommandKind(s.Kind.String())
-	var cmds []sim.Command
-	perNode := func(c sim.Command) *Error {
-		names, err := r.resolveAll(s.Nodes)
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			c.Node = n
-			cmds = append(cmds, c)
-		}
-		return nil
-	}
 	switch s.Kind {
 	case StepCrash, StepRestart, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
-		return cmds, perNode(sim.Command{Kind: kind, DataDir: s.DataDir, ForceNewCluster: s.ForceNewCluster})
+		return r.perNode(s, sim.Command{Kind: kind, DataDir: s.DataDir, ForceNewCluster: s.ForceNewCluster})
 	case StepSnapshotSave:
-		return cmds, perNode(sim.Command{Kind: kind, File: s.File})
+		return r.perNode(s, sim.Command{Kind: kind, File: s.File})
 	case StepSnapshotRestore:
-		spec := *s.Restore
-		if !r.w.SavedSnapshot(spec.File) {
-			// a file on disk, as etcdutl reads it
-			kv, version, err := ReadSnapshot(cmp.Or(s.restorePath, spec.File))
-			if err != nil {
-				return nil, &Error{Pos: s.Pos, Msg: "snapshot_restore: " + err.Error()}
-			}
-			spec.KV, spec.ClusterVersion = kv, version
-		}
-		return []sim.Command{{Kind: kind, Restore: &spec}}, nil
+		return r.snapshotRestoreCommand(s, kind)
 	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth:
 		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, By: s.By, External: s.External}
-		if s.Via.Kind != RefInvalid {
-			via, err := r.resolveOne(s.Via)
-			if err != nil {
-				return nil, err
-			}
-			c.Via = via
+		if err := r.resolveVia(s, &c); err != nil {
+			return nil, err
 		}
 		return []sim.Command{c}, nil
 	case StepPromote, StepRemoveMember, StepUpdateMember:
 		c := sim.Command{Kind: kind, Label: s.Label, PeerURL: s.PeerURL, By: s.By, External: s.External}
-		if s.Via.Kind != RefInvalid {
-			via, err := r.resolveOne(s.Via)
-			if err != nil {
-				return nil, err
-			}
-			c.Via = via
+		if err := r.resolveVia(s, &c); err != nil {
+			return nil, err
 		}
-		return cmds, perNode(c)
+		return r.perNode(s, c)
 	case StepStall:
-		return cmds, perNode(sim.Command{Kind: kind, For: s.For})
+		return r.perNode(s, sim.Command{Kind: kind, For: s.For})
 	case StepClock:
-		return cmds, perNode(sim.Command{Kind: kind, Rate: s.Rate})
+		return r.perNode(s, sim.Command{Kind: kind, Rate: s.Rate})
 	case StepHeal:
 		return []sim.Command{{Kind: sim.CmdHeal}}, nil
 	case StepPartition:
-		c := sim.Command{Kind: kind}
-		seen := map[string]bool{}
-		for _, g := range s.Groups {
-			names, err := r.resolveAll(g)
-			if err != nil {
-				return nil, err
-			}
-			for _, n := range names {
-				if seen[n] {
-					return nil, &Error{Pos: s.Pos, Msg: fmt.Sprintf("partition: %s is in two groups; every member must be in exactly one", n)}
-				}
-				seen[n] = true
-			}
-			c.Groups = append(c.Groups, names)
-		}
-		for _, in := range r.w.Infos() {
-			if !seen[in.Name] && in.Role != sim.RoleRemoved {
-				return nil, &Error{Pos: s.Pos, Msg: fmt.Sprintf("partition: %s is in no group; every member must be in exactly one", in.Name)}
-			}
-		}
-		return []sim.Command{c}, nil
+		return r.partitionCommand(s, kind)
 	case StepCut, StepRestore, StepLink:
-		from, err := r.resolveAll(s.From)
-		if err != nil {
-			return nil, err
-		}
-		to, err := r.resolveAll(s.To)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range from {
-			for _, t := range to {
-				if f != t {
-					cmds = append(cmds, sim.Command{Kind: kind, From: f, To: t, OneWay: !s.Both,
-						Latency: s.Latency, Loss: s.Loss, Dup: s.Duplicate})
-				}
-			}
-		}
-		return cmds, nil
+		return r.linkCommands(s, kind)
 	case StepTransferLeader:
 		to, err := r.resolveOne(s.To[0])
 		if err != nil {
@@ -719,12 +654,8 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 	case StepAddMember:
 		c := sim.Command{Kind: kind, Node: s.Name, Learner: s.Learner, PeerURL: s.PeerURL, Start: s.Start, Label: s.Label,
 			By: s.By, External: s.External}
-		if s.Via.Kind != RefInvalid {
-			via, err := r.resolveOne(s.Via)
-			if err != nil {
-				return nil, err
-			}
-			c.Via = via
+		if err := r.resolveVia(s, &c); err != nil {
+			return nil, err
 		}
 		return []sim.Command{c}, nil
 	case StepCancel:
@@ -733,18 +664,116 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return []sim.Command{{Kind: kind, Labels: s.Progress}}, nil
 	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
 		StepLeaseKeepAlive, StepLeaseTimeToLive:
-		via, err := r.resolveOne(s.Via)
+		return r.opCommand(s, kind)
+	}
+	return nil, &Error{Pos: s.Pos, Msg: "unknown step " + s.Kind.String()}
+}
+
+// perNode makes c once for each node the step's references resolve to.
+func (r *Runner) perNode(s *Step, c sim.Command) ([]sim.Command, *Error) {
+	names, err := r.resolveAll(s.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	var cmds []sim.Command
+	for _, n := range names {
+		c.Node = n
+		cmds = append(cmds, c)
+	}
+	return cmds, nil
+}
+
+// resolveVia sets c.Via to the member the step's via: names, if it has
+// a via: (without one, c.Via stays empty and sim picks the member).
+func (r *Runner) resolveVia(s *Step, c *sim.Command) *Error {
+	if s.Via.Kind == RefInvalid {
+		return nil
+	}
+	via, err := r.resolveOne(s.Via)
+	if err != nil {
+		return err
+	}
+	c.Via = via
+	return nil
+}
+
+// snapshotRestoreCommand restores a snapshot the run saved, or else a
+// file on disk, read now as etcdutl reads it.
+func (r *Runner) snapshotRestoreCommand(s *Step, kind sim.CommandKind) ([]sim.Command, *Error) {
+	spec := *s.Restore
+	if !r.w.SavedSnapshot(spec.File) {
+		// a file on disk, as etcdutl reads it
+		kv, version, err := ReadSnapshot(cmp.Or(s.restorePath, spec.File))
+		if err != nil {
+			return nil, &Error{Pos: s.Pos, Msg: "snapshot_restore: " + err.Error()}
+		}
+		spec.KV, spec.ClusterVersion = kv, version
+	}
+	return []sim.Command{{Kind: kind, Restore: &spec}}, nil
+}
+
+// partitionCommand makes the partition's groups, refusing a member in
+// two groups or, unless it was removed, in none.
+func (r *Runner) partitionCommand(s *Step, kind sim.CommandKind) ([]sim.Command, *Error) {
+	c := sim.Command{Kind: kind}
+	seen := map[string]bool{}
+	for _, g := range s.Groups {
+		names, err := r.resolveAll(g)
 		if err != nil {
 			return nil, err
 		}
-		c := sim.Command{Kind: kind, Via: via, By: s.By, External: s.External, Timeout: s.Timeout, Label: s.Label, Req: s.Req,
-			RequireLeader: s.RequireLeader, Repeat: s.Repeat}
-		if err := r.resolveOpRefs(s, &c); err != nil {
-			return nil, err
+		for _, n := range names {
+			if seen[n] {
+				return nil, &Error{Pos: s.Pos, Msg: fmt.Sprintf("partition: %s is in two groups; every member must be in exactly one", n)}
+			}
+			seen[n] = true
 		}
-		return []sim.Command{c}, nil
+		c.Groups = append(c.Groups, names)
 	}
-	return nil, &Error{Pos: s.Pos, Msg: "unknown step " + s.Kind.String()}
+	for _, in := range r.w.Infos() {
+		if !seen[in.Name] && in.Role != sim.RoleRemoved {
+			return nil, &Error{Pos: s.Pos, Msg: fmt.Sprintf("partition: %s is in no group; every member must be in exactly one", in.Name)}
+		}
+	}
+	return []sim.Command{c}, nil
+}
+
+// linkCommands makes a cut, restore or link command for each link from a
+// node of from: to another of to:.
+func (r *Runner) linkCommands(s *Step, kind sim.CommandKind) ([]sim.Command, *Error) {
+	from, err := r.resolveAll(s.From)
+	if err != nil {
+		return nil, err
+	}
+	to, err := r.resolveAll(s.To)
+	if err != nil {
+		return nil, err
+	}
+	var cmds []sim.Command
+	for _, f := range from {
+		for _, t := range to {
+			if f != t {
+				cmds = append(cmds, sim.Command{Kind: kind, From: f, To: t, OneWay: !s.Both,
+					Latency: s.Latency, Loss: s.Loss, Dup: s.Duplicate})
+			}
+		}
+	}
+	return cmds, nil
+}
+
+// opCommand makes a client operation's command, sent via its member, with
+// the leases and revisions it names resolved.
+func (r *Runner) opCommand(s *Step, kind sim.CommandKind) ([]sim.Command, *Error) {
+	via, err := r.resolveOne(s.Via)
+	if err != nil {
+		return nil, err
+	}
+	c := sim.Command{Kind: kind, Via: via, By: s.By, External: s.External, Timeout: s.Timeout, Label: s.Label, Req: s.Req,
+		RequireLeader: s.RequireLeader, Repeat: s.Repeat}
+	if err := r.resolveOpRefs(s, &c); err != nil {
+		return nil, err
+	}
+	return []sim.Command{c}, nil
 }
 
 // flushTranscript writes the events since the last flush.

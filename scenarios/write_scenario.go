@@ -65,158 +65,9 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 	case s.After > 0:
 		yadd(st, "after", yplain(s.After.String()))
 	}
-	var v *yaml.Node
-	switch s.Kind {
-	case StepSay, StepPause, StepChapter:
-		v = ytext(s.Text)
-	case StepWait:
-		v = yplain(s.Wait.String())
-	case StepLet:
-		v = ymap(true)
-		for _, b := range s.Bindings {
-			if b.List {
-				yadd(v, b.Name, yrefList(b.Refs))
-			} else if len(b.Refs) == 1 {
-				yadd(v, b.Name, yref(b.Refs[0]))
-			} else {
-				return nil, fmt.Errorf("let %s: %d references but not a list", b.Name, len(b.Refs))
-			}
-		}
-	case StepRestart:
-		v = yrefs(s.Nodes)
-		if s.DataDir != "" || s.ForceNewCluster {
-			v = ymap(true)
-			yadd(v, "node", yrefs(s.Nodes))
-			if s.DataDir != "" {
-				yadd(v, "data_dir", ystr(s.DataDir))
-			}
-			if s.ForceNewCluster {
-				yadd(v, "force_new_cluster", ybool(true))
-			}
-		}
-	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
-		v = yrefs(s.Nodes)
-	case StepSnapshotSave:
-		v = ymap(true)
-		yadd(v, "node", yrefs(s.Nodes))
-		yadd(v, "file", ystr(s.File))
-	case StepSnapshotRestore:
-		if s.Restore == nil {
-			return nil, fmt.Errorf("a snapshot_restore without its flags")
-		}
-		v = ymap(false)
-		yadd(v, "file", ystr(s.Restore.File))
-		yadd(v, "name", ystr(s.Restore.Name))
-		for _, o := range [][2]string{{"initial_cluster", s.Restore.InitialCluster}, {"initial_cluster_token", s.Restore.Token},
-			{"initial_advertise_peer_urls", s.Restore.PeerURL}, {"data_dir", s.Restore.DataDir}} {
-			if o[1] != "" {
-				yadd(v, o[0], ystr(o[1]))
-			}
-		}
-	case StepPromote, StepRemoveMember:
-		if s.Via.Kind == 0 && s.Label == "" {
-			v = yrefs(s.Nodes)
-			break
-		}
-		v = ymap(true)
-		yadd(v, "node", yrefs(s.Nodes))
-		membershipCallNode(v, s)
-	case StepUpdateMember:
-		v = ymap(true)
-		yadd(v, "node", yrefs(s.Nodes))
-		yadd(v, "peer_url", ystr(s.PeerURL))
-		membershipCallNode(v, s)
-	case StepAuth:
-		if s.Req.Auth == nil {
-			return nil, fmt.Errorf("an auth step without its request")
-		}
-		j, err := authJSON(s.Req.Auth)
-		if err != nil {
-			return nil, err
-		}
-		v = ymap(true)
-		membershipCallNode(v, s)
-		yadd(v, "request", ystr(j))
-	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
-		v = ymap(true)
-		membershipCallNode(v, s)
-		if s.Req.Serializable() {
-			yadd(v, "consistency", yplain("serializable"))
-		}
-	case StepStall:
-		v = ymap(true)
-		yadd(v, "node", yrefs(s.Nodes))
-		yadd(v, "for", yplain(s.For.String()))
-	case StepClock:
-		v = ymap(true)
-		yadd(v, "node", yrefs(s.Nodes))
-		yadd(v, "rate", yplain(strconv.FormatFloat(s.Rate, 'g', -1, 64)))
-	case StepPartition:
-		v = &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-		for _, g := range s.Groups {
-			v.Content = append(v.Content, yrefList(g))
-		}
-	case StepCut, StepRestore, StepLink:
-		v = ymap(true)
-		yadd(v, "from", yrefs(s.From))
-		yadd(v, "to", yrefs(s.To))
-		if s.Kind == StepLink {
-			if s.Latency == nil && s.Loss == nil && s.Duplicate == nil {
-				return nil, fmt.Errorf("a link change with nothing to change")
-			}
-			if s.Latency != nil {
-				yadd(v, "latency", ystr(s.Latency.String()))
-			}
-			if s.Loss != nil {
-				yadd(v, "loss", ystr(s.Loss.String()))
-			}
-			if s.Duplicate != nil {
-				yadd(v, "duplicate", ystr(s.Duplicate.String()))
-			}
-		}
-		if !s.Both {
-			yadd(v, "both", ybool(false))
-		}
-	case StepHeal:
-		v = yplain("all")
-	case StepTransferLeader:
-		if len(s.To) != 1 {
-			return nil, fmt.Errorf("transfer_leader needs one target")
-		}
-		v = ymap(true)
-		yadd(v, "to", yref(s.To[0]))
-	case StepAddMember:
-		v = ymap(true)
-		yadd(v, "name", ystr(s.Name))
-		if s.Learner {
-			yadd(v, "learner", ybool(true))
-		}
-		if s.PeerURL != "" {
-			yadd(v, "peer_url", ystr(s.PeerURL))
-		}
-		if !s.Start {
-			yadd(v, "start", ybool(false)) // the default is true
-		}
-		membershipCallNode(v, s)
-	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
-		StepLeaseKeepAlive, StepLeaseTimeToLive:
-		v = opNode(s)
-	case StepCancel:
-		v = ystr(s.Cancel)
-	case StepWatchProgress:
-		v = ylist(s.Progress)
-	case StepLoad:
-		if s.Load == nil {
-			return nil, fmt.Errorf("a load with no workload")
-		}
-		v = loadNode(s)
-	case StepExpect, StepExpectAlways:
-		var err error
-		if v, err = expectNode(s); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("cannot write a %s step", s.Kind)
+	v, err := stepValueNode(s)
+	if err != nil {
+		return nil, err
 	}
 	yadd(st, s.Kind.String(), v)
 	if len(s.Shows) > 0 {
@@ -226,6 +77,216 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		yadd(st, "why", whyNode(s.Why))
 	}
 	return st, nil
+}
+
+// stepValueNode writes the value of a step's action key: one writer a
+// step kind, the short ones inline.
+func stepValueNode(s *Step) (*yaml.Node, error) {
+	switch s.Kind {
+	case StepSay, StepPause, StepChapter:
+		return ytext(s.Text), nil
+	case StepWait:
+		return yplain(s.Wait.String()), nil
+	case StepLet:
+		return letNode(s)
+	case StepRestart:
+		return restartNode(s), nil
+	case StepCrash, StepIsolate, StepCampaign, StepSnapshot, StepStart, StepLose, StepDefrag:
+		return yrefs(s.Nodes), nil
+	case StepSnapshotSave:
+		v := ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		yadd(v, "file", ystr(s.File))
+		return v, nil
+	case StepSnapshotRestore:
+		return snapshotRestoreNode(s)
+	case StepPromote, StepRemoveMember:
+		return promoteOrRemoveNode(s), nil
+	case StepUpdateMember:
+		v := ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		yadd(v, "peer_url", ystr(s.PeerURL))
+		membershipCallNode(v, s)
+		return v, nil
+	case StepAuth:
+		return authStepNode(s)
+	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
+		return clusterListNode(s), nil
+	case StepStall:
+		v := ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		yadd(v, "for", yplain(s.For.String()))
+		return v, nil
+	case StepClock:
+		v := ymap(true)
+		yadd(v, "node", yrefs(s.Nodes))
+		yadd(v, "rate", yplain(strconv.FormatFloat(s.Rate, 'g', -1, 64)))
+		return v, nil
+	case StepPartition:
+		v := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, g := range s.Groups {
+			v.Content = append(v.Content, yrefList(g))
+		}
+		return v, nil
+	case StepCut, StepRestore, StepLink:
+		return linkChangeNode(s)
+	case StepHeal:
+		return yplain("all"), nil
+	case StepTransferLeader:
+		if len(s.To) != 1 {
+			return nil, fmt.Errorf("transfer_leader needs one target")
+		}
+		v := ymap(true)
+		yadd(v, "to", yref(s.To[0]))
+		return v, nil
+	case StepAddMember:
+		return addMemberNode(s), nil
+	case StepPut, StepDelete, StepGet, StepWatch, StepTxn, StepCompact, StepLeaseGrant, StepLeaseRevoke,
+		StepLeaseKeepAlive, StepLeaseTimeToLive:
+		return opNode(s), nil
+	case StepCancel:
+		return ystr(s.Cancel), nil
+	case StepWatchProgress:
+		return ylist(s.Progress), nil
+	case StepLoad:
+		if s.Load == nil {
+			return nil, fmt.Errorf("a load with no workload")
+		}
+		return loadNode(s), nil
+	case StepExpect, StepExpectAlways:
+		return expectNode(s)
+	}
+	return nil, fmt.Errorf("cannot write a %s step", s.Kind)
+}
+
+// letNode writes let:'s bindings, a list or a single reference each.
+func letNode(s *Step) (*yaml.Node, error) {
+	v := ymap(true)
+	for _, b := range s.Bindings {
+		if b.List {
+			yadd(v, b.Name, yrefList(b.Refs))
+		} else if len(b.Refs) == 1 {
+			yadd(v, b.Name, yref(b.Refs[0]))
+		} else {
+			return nil, fmt.Errorf("let %s: %d references but not a list", b.Name, len(b.Refs))
+		}
+	}
+	return v, nil
+}
+
+// restartNode writes restart:, its nodes alone unless it restarts from a
+// data directory or forces a new cluster.
+func restartNode(s *Step) *yaml.Node {
+	if s.DataDir == "" && !s.ForceNewCluster {
+		return yrefs(s.Nodes)
+	}
+	v := ymap(true)
+	yadd(v, "node", yrefs(s.Nodes))
+	if s.DataDir != "" {
+		yadd(v, "data_dir", ystr(s.DataDir))
+	}
+	if s.ForceNewCluster {
+		yadd(v, "force_new_cluster", ybool(true))
+	}
+	return v
+}
+
+// snapshotRestoreNode writes snapshot_restore:'s flags, those given.
+func snapshotRestoreNode(s *Step) (*yaml.Node, error) {
+	if s.Restore == nil {
+		return nil, fmt.Errorf("a snapshot_restore without its flags")
+	}
+	v := ymap(false)
+	yadd(v, "file", ystr(s.Restore.File))
+	yadd(v, "name", ystr(s.Restore.Name))
+	for _, o := range [][2]string{{"initial_cluster", s.Restore.InitialCluster}, {"initial_cluster_token", s.Restore.Token},
+		{"initial_advertise_peer_urls", s.Restore.PeerURL}, {"data_dir", s.Restore.DataDir}} {
+		if o[1] != "" {
+			yadd(v, o[0], ystr(o[1]))
+		}
+	}
+	return v, nil
+}
+
+// promoteOrRemoveNode writes promote: or remove_member:, its nodes alone
+// unless the call is sent through a member or labelled.
+func promoteOrRemoveNode(s *Step) *yaml.Node {
+	if s.Via.Kind == 0 && s.Label == "" {
+		return yrefs(s.Nodes)
+	}
+	v := ymap(true)
+	yadd(v, "node", yrefs(s.Nodes))
+	membershipCallNode(v, s)
+	return v
+}
+
+// authStepNode writes auth:, its request as JSON.
+func authStepNode(s *Step) (*yaml.Node, error) {
+	if s.Req.Auth == nil {
+		return nil, fmt.Errorf("an auth step without its request")
+	}
+	j, err := authJSON(s.Req.Auth)
+	if err != nil {
+		return nil, err
+	}
+	v := ymap(true)
+	membershipCallNode(v, s)
+	yadd(v, "request", ystr(j))
+	return v, nil
+}
+
+// clusterListNode writes member_list:, alarm_list:, alarm_disarm: or
+// lease_list:, with its consistency when serializable.
+func clusterListNode(s *Step) *yaml.Node {
+	v := ymap(true)
+	membershipCallNode(v, s)
+	if s.Req.Serializable() {
+		yadd(v, "consistency", yplain("serializable"))
+	}
+	return v
+}
+
+// linkChangeNode writes cut:, restore: or link: (with what it changes),
+// and both: only when false, its default being true.
+func linkChangeNode(s *Step) (*yaml.Node, error) {
+	v := ymap(true)
+	yadd(v, "from", yrefs(s.From))
+	yadd(v, "to", yrefs(s.To))
+	if s.Kind == StepLink {
+		if s.Latency == nil && s.Loss == nil && s.Duplicate == nil {
+			return nil, fmt.Errorf("a link change with nothing to change")
+		}
+		if s.Latency != nil {
+			yadd(v, "latency", ystr(s.Latency.String()))
+		}
+		if s.Loss != nil {
+			yadd(v, "loss", ystr(s.Loss.String()))
+		}
+		if s.Duplicate != nil {
+			yadd(v, "duplicate", ystr(s.Duplicate.String()))
+		}
+	}
+	if !s.Both {
+		yadd(v, "both", ybool(false))
+	}
+	return v, nil
+}
+
+// addMemberNode writes add_member:, leaving out what is the default.
+func addMemberNode(s *Step) *yaml.Node {
+	v := ymap(true)
+	yadd(v, "name", ystr(s.Name))
+	if s.Learner {
+		yadd(v, "learner", ybool(true))
+	}
+	if s.PeerURL != "" {
+		yadd(v, "peer_url", ystr(s.PeerURL))
+	}
+	if !s.Start {
+		yadd(v, "start", ybool(false)) // the default is true
+	}
+	membershipCallNode(v, s)
+	return v
 }
 
 // membershipCallNode writes the keys a membership step shares with a

@@ -2,11 +2,9 @@ package server
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.etcd.io/etcd/api/v3/authpb"
@@ -378,241 +376,41 @@ func (as *AuthStore) ApplyAuth(r *etcdserverpb.InternalRaftRequest, index uint64
 	}
 	switch {
 	case r.AuthEnable != nil:
-		if as.enabled {
-			return &etcdserverpb.AuthEnableResponse{}, ""
-		}
-		u := as.users[rootUser]
-		if u == nil {
-			return nil, errRootUserNotExist
-		}
-		if !hasRootRole(u) {
-			return nil, errRootRoleNotExist
-		}
-		as.enabled = true
-		return &etcdserverpb.AuthEnableResponse{}, ""
+		return as.applyAuthEnable()
 	case r.AuthDisable != nil:
-		if as.enabled {
-			as.enabled = false
-			as.revision++
-			clear(as.tokens)
-		}
-		return &etcdserverpb.AuthDisableResponse{}, ""
+		return as.applyAuthDisable()
 	case r.AuthStatus != nil:
-		return &etcdserverpb.AuthStatusResponse{Enabled: as.enabled, AuthRevision: as.revision}, ""
+		return as.applyAuthStatus()
 	case r.Authenticate != nil:
-		if !as.enabled {
-			return nil, ErrAuthNotEnabled
-		}
-		u := as.users[r.Authenticate.Name]
-		if u == nil || u.Options != nil && u.Options.NoPassword {
-			return nil, ErrAuthFailed
-		}
-		token := r.Authenticate.SimpleToken + "." + strconv.FormatUint(index, 10)
-		as.tokens[token] = simpleToken{user: r.Authenticate.Name, expires: now + SimpleTokenTTL}
-		return &etcdserverpb.AuthenticateResponse{Token: token}, ""
+		return as.applyAuthenticate(r.Authenticate, index, now)
 	case r.AuthUserAdd != nil:
-		return as.userAdd(r.AuthUserAdd)
+		return as.applyUserAdd(r.AuthUserAdd)
 	case r.AuthUserDelete != nil:
-		if as.enabled && r.AuthUserDelete.Name == rootUser {
-			return nil, errInvalidAuthMgmt
-		}
-		if as.users[r.AuthUserDelete.Name] == nil {
-			return nil, ErrUserNotFound
-		}
-		delete(as.users, r.AuthUserDelete.Name)
-		as.revision++
-		as.invalidate(r.AuthUserDelete.Name)
-		return &etcdserverpb.AuthUserDeleteResponse{}, ""
+		return as.applyUserDelete(r.AuthUserDelete)
 	case r.AuthUserChangePassword != nil:
-		c := r.AuthUserChangePassword
-		u := as.users[c.Name]
-		if u == nil {
-			return nil, ErrUserNotFound
-		}
-		nu := &authpb.User{Name: u.Name, Roles: u.Roles, Options: u.Options}
-		if u.Options == nil || !u.Options.NoPassword {
-			pw, err := base64.StdEncoding.DecodeString(c.HashedPassword)
-			if err != nil {
-				return nil, errNoPasswordUser
-			}
-			nu.Password = pw
-		}
-		as.users[c.Name] = nu
-		as.revision++
-		as.invalidate(c.Name)
-		return &etcdserverpb.AuthUserChangePasswordResponse{}, ""
+		return as.applyUserChangePassword(r.AuthUserChangePassword)
 	case r.AuthUserGrantRole != nil:
-		g := r.AuthUserGrantRole
-		u := as.users[g.User]
-		if u == nil {
-			return nil, ErrUserNotFound
-		}
-		if g.Role != rootRole && as.roles[g.Role] == nil {
-			return nil, ErrRoleNotFound
-		}
-		i, ok := slices.BinarySearch(u.Roles, g.Role)
-		if ok {
-			return &etcdserverpb.AuthUserGrantRoleResponse{}, ""
-		}
-		nu := *u
-		nu.Roles = slices.Insert(slices.Clone(u.Roles), i, g.Role)
-		as.users[g.User] = &nu
-		as.revision++
-		return &etcdserverpb.AuthUserGrantRoleResponse{}, ""
+		return as.applyUserGrantRole(r.AuthUserGrantRole)
 	case r.AuthUserRevokeRole != nil:
-		g := r.AuthUserRevokeRole
-		if as.enabled && g.Name == rootUser && g.Role == rootRole {
-			return nil, errInvalidAuthMgmt
-		}
-		u := as.users[g.Name]
-		if u == nil {
-			return nil, ErrUserNotFound
-		}
-		i, ok := slices.BinarySearch(u.Roles, g.Role)
-		if !ok {
-			return nil, errRoleNotGranted
-		}
-		nu := *u
-		nu.Roles = slices.Delete(slices.Clone(u.Roles), i, i+1)
-		as.users[g.Name] = &nu
-		as.revision++
-		return &etcdserverpb.AuthUserRevokeRoleResponse{}, ""
+		return as.applyUserRevokeRole(r.AuthUserRevokeRole)
 	case r.AuthUserGet != nil:
-		if e := as.IsAdminPermitted(ai); e != "" && r.AuthUserGet.Name != ai.Username {
-			return nil, e
-		}
-		u := as.users[r.AuthUserGet.Name]
-		if u == nil {
-			return nil, ErrUserNotFound
-		}
-		return &etcdserverpb.AuthUserGetResponse{Roles: slices.Clone(u.Roles)}, ""
+		return as.applyUserGet(ai, r.AuthUserGet)
 	case r.AuthUserList != nil:
-		return &etcdserverpb.AuthUserListResponse{Users: sortedKeys(as.users)}, ""
+		return as.applyUserList()
 	case r.AuthRoleAdd != nil:
-		if r.AuthRoleAdd.Name == "" {
-			return nil, errRoleEmpty
-		}
-		if as.roles[r.AuthRoleAdd.Name] != nil {
-			return nil, errRoleExists
-		}
-		as.roles[r.AuthRoleAdd.Name] = &authpb.Role{Name: []byte(r.AuthRoleAdd.Name)}
-		as.revision++
-		return &etcdserverpb.AuthRoleAddResponse{}, ""
+		return as.applyRoleAdd(r.AuthRoleAdd)
 	case r.AuthRoleDelete != nil:
-		name := r.AuthRoleDelete.Role
-		if as.enabled && name == rootRole {
-			return nil, errInvalidAuthMgmt
-		}
-		if as.roles[name] == nil {
-			return nil, ErrRoleNotFound
-		}
-		delete(as.roles, name)
-		for _, un := range sortedKeys(as.users) {
-			u := as.users[un]
-			if i, ok := slices.BinarySearch(u.Roles, name); ok {
-				nu := *u
-				nu.Roles = slices.Delete(slices.Clone(u.Roles), i, i+1)
-				as.users[un] = &nu
-			}
-		}
-		as.revision++
-		return &etcdserverpb.AuthRoleDeleteResponse{}, ""
+		return as.applyRoleDelete(r.AuthRoleDelete)
 	case r.AuthRoleGet != nil:
-		name := r.AuthRoleGet.Role
-		if e := as.IsAdminPermitted(ai); e != "" && !as.hasRole(ai.Username, name) {
-			return nil, e
-		}
-		role := as.roles[name]
-		if role == nil {
-			return nil, ErrRoleNotFound
-		}
-		resp := &etcdserverpb.AuthRoleGetResponse{}
-		if name == rootRole {
-			p := rootPerm
-			resp.Perm = []*authpb.Permission{&p}
-		} else {
-			for _, p := range role.KeyPermission {
-				c := *p
-				resp.Perm = append(resp.Perm, &c)
-			}
-		}
-		return resp, ""
+		return as.applyRoleGet(ai, r.AuthRoleGet)
 	case r.AuthRoleList != nil:
-		return &etcdserverpb.AuthRoleListResponse{Roles: sortedKeys(as.roles)}, ""
+		return as.applyRoleList()
 	case r.AuthRoleGrantPermission != nil:
-		return as.grant(r.AuthRoleGrantPermission)
+		return as.applyRoleGrantPermission(r.AuthRoleGrantPermission)
 	case r.AuthRoleRevokePermission != nil:
-		g := r.AuthRoleRevokePermission
-		role := as.roles[g.Role]
-		if role == nil {
-			return nil, ErrRoleNotFound
-		}
-		nr := &authpb.Role{Name: role.Name}
-		for _, p := range role.KeyPermission {
-			if !bytes.Equal(p.Key, g.Key) || !bytes.Equal(p.RangeEnd, g.RangeEnd) {
-				nr.KeyPermission = append(nr.KeyPermission, p)
-			}
-		}
-		if len(nr.KeyPermission) == len(role.KeyPermission) {
-			return nil, errPermNotGranted
-		}
-		as.roles[g.Role] = nr
-		as.revision++
-		return &etcdserverpb.AuthRoleRevokePermissionResponse{}, ""
+		return as.applyRoleRevokePermission(r.AuthRoleRevokePermission)
 	}
 	return nil, fmt.Sprintf("raftsim: not an auth request: %v", r)
-}
-
-func (as *AuthStore) userAdd(r *etcdserverpb.AuthUserAddRequest) (any, string) {
-	if r.Name == "" {
-		return nil, ErrUserEmpty
-	}
-	if as.users[r.Name] != nil {
-		return nil, errUserExists
-	}
-	opts := r.Options
-	if opts == nil {
-		opts = &authpb.UserAddOptions{}
-	}
-	u := &authpb.User{Name: []byte(r.Name), Options: opts}
-	if !opts.NoPassword {
-		pw, err := base64.StdEncoding.DecodeString(r.HashedPassword)
-		if err != nil {
-			return nil, errNoPasswordUser
-		}
-		u.Password = pw
-	}
-	as.users[r.Name] = u
-	as.revision++
-	return &etcdserverpb.AuthUserAddResponse{}, ""
-}
-
-func (as *AuthStore) grant(r *etcdserverpb.AuthRoleGrantPermissionRequest) (any, string) {
-	if r.Perm == nil {
-		return nil, errPermNotGiven
-	}
-	if !validPermRange(r.Perm.Key, r.Perm.RangeEnd) {
-		return nil, errInvalidAuthMgmt
-	}
-	role := as.roles[r.Name]
-	if role == nil {
-		return nil, ErrRoleNotFound
-	}
-	nr := &authpb.Role{Name: role.Name}
-	for _, p := range role.KeyPermission {
-		c := *p
-		nr.KeyPermission = append(nr.KeyPermission, &c)
-	}
-	i, _ := slices.BinarySearchFunc(nr.KeyPermission, r.Perm.Key, func(p *authpb.Permission, k []byte) int { return bytes.Compare(p.Key, k) })
-	if i < len(nr.KeyPermission) && bytes.Equal(nr.KeyPermission[i].Key, r.Perm.Key) && bytes.Equal(nr.KeyPermission[i].RangeEnd, r.Perm.RangeEnd) {
-		nr.KeyPermission[i].PermType = r.Perm.PermType
-	} else {
-		nr.KeyPermission = append(nr.KeyPermission, &authpb.Permission{Key: r.Perm.Key, RangeEnd: r.Perm.RangeEnd, PermType: r.Perm.PermType})
-		slices.SortStableFunc(nr.KeyPermission, func(a, b *authpb.Permission) int { return bytes.Compare(a.Key, b.Key) })
-	}
-	as.roles[r.Name] = nr
-	as.revision++
-	return &etcdserverpb.AuthRoleGrantPermissionResponse{}, ""
 }
 
 // validPermRange is etcd's isValidPermissionRange.

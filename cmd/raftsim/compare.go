@@ -96,17 +96,6 @@ func runCompare(c compareRun, stdout io.Writer) error {
 	}()
 	var worst error
 	var failures []string
-	codeOf := func(err error) int {
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return ee.code
-		}
-		if err != nil {
-			return exitBadInput
-		}
-		return exitOK
-	}
-	rank := map[int]int{exitOK: 0, exitExpect: 1, exitViolation: 2, exitBadInput: 3}
 	for i, v := range variants {
 		written := ""
 		if len(v.Settings) == 0 && !v.Pane {
@@ -130,11 +119,8 @@ func runCompare(c compareRun, stdout io.Writer) error {
 		fmt.Fprintf(out, "raftsim run %s  seed=%d\n", v.Scenario.Name, w.Seed())
 		st, runErr := r.Run()
 		if files != nil {
-			if err := sp.writeTo(files[i], w, v.Scenario.Name); err != nil {
-				return fmt.Errorf("run: writing the trace to %s: %w", comparePath(c.tracePath, i+1), err)
-			}
-			if err := files[i].Commit(); err != nil {
-				return fmt.Errorf("run: writing the trace to %s: %w", comparePath(c.tracePath, i+1), err)
+			if err := commitTrace(sp, files[i], w, v.Scenario.Name, comparePath(c.tracePath, i+1)); err != nil {
+				return err
 			}
 		}
 		if st == scenarios.Interrupted {
@@ -150,7 +136,7 @@ func runCompare(c compareRun, stdout io.Writer) error {
 		if outcome != nil {
 			fmt.Fprintln(out, l.F("run %d (%s): %v", i+1, v.Label, outcome))
 			failures = append(failures, fmt.Sprintf("run %d (%s): %v", i+1, v.Label, outcome))
-			if worst == nil || rank[codeOf(outcome)] > rank[codeOf(worst)] {
+			if worst == nil || compareExitRank[codeOf(outcome)] > compareExitRank[codeOf(worst)] {
 				worst = outcome
 			}
 		}
@@ -158,6 +144,21 @@ func runCompare(c compareRun, stdout io.Writer) error {
 			return err
 		}
 	}
+	if err := printDivergences(out, l, variants, spools); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if worst != nil {
+		return &exitError{code: codeOf(worst), err: errors.New(strings.Join(failures, "\n"))}
+	}
+	return nil
+}
+
+// printDivergences prints where each run first differs from the first,
+// from their spooled traces.
+func printDivergences(out io.Writer, l i18n.Lang, variants []scenarios.Variant, spools []*spool) error {
 	for i := 1; i < len(variants); i++ {
 		a, err := spools[0].events()
 		if err != nil {
@@ -176,11 +177,33 @@ func runCompare(c compareRun, stdout io.Writer) error {
 		}
 		fmt.Fprintln(out, d.SentenceIn(l, variants[0].Label, variants[i].Label))
 	}
-	if err := out.Flush(); err != nil {
-		return err
+	return nil
+}
+
+// compareExitRank orders the exit codes of a comparison's runs: it exits
+// as the worst of them.
+var compareExitRank = map[int]int{exitOK: 0, exitExpect: 1, exitViolation: 2, exitBadInput: 3}
+
+// codeOf is the exit code of a run's outcome.
+func codeOf(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
 	}
-	if worst != nil {
-		return &exitError{code: codeOf(worst), err: errors.New(strings.Join(failures, "\n"))}
+	if err != nil {
+		return exitBadInput
+	}
+	return exitOK
+}
+
+// commitTrace writes a run's spooled trace to f, which is path, and
+// commits it.
+func commitTrace(sp *spool, f *outfile.File, w *sim.World, name, path string) error {
+	if err := sp.writeTo(f, w, name); err != nil {
+		return fmt.Errorf("run: writing the trace to %s: %w", path, err)
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("run: writing the trace to %s: %w", path, err)
 	}
 	return nil
 }

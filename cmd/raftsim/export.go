@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/raftsim/raftsim/cmd/internal/guiflags"
 	"github.com/raftsim/raftsim/export"
 	"github.com/raftsim/raftsim/interrupt"
@@ -19,7 +21,17 @@ import (
 	"github.com/raftsim/raftsim/sim"
 )
 
-func exportCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+// exportFlags are raftsim export's flags, as parsed.
+type exportFlags struct {
+	seed                                          *uint64
+	lang, lamport, porcupine, shiviz, frames, gif *string
+	from, to, every                               *time.Duration
+	heartbeats                                    *bool
+	size                                          *string
+}
+
+// newExportFlags defines raftsim export's flags and its usage.
+func newExportFlags(stderr io.Writer) (*pflag.FlagSet, *exportFlags) {
 	fs := newFlags("export", stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage: raftsim export FILE|NAME [flags]
@@ -43,18 +55,49 @@ the flags ask for:
 
 %s`, export.ShiVizRegex, fs.FlagUsages())
 	}
-	seed := fs.Uint64("seed", 0, "override the scenario's seed")
-	lang := fs.String("lang", "en", "caption language: en or zh")
-	lamport := fs.String("lamport", "", "write a space-time diagram as SVG to this file")
-	from := fs.Duration("from", 0, "--lamport, --frames, --gif: the start, in virtual time")
-	to := fs.Duration("to", 0, "--lamport, --frames, --gif: the end (default: the end of the run)")
-	heartbeats := fs.Bool("heartbeats", false, "--lamport, --shiviz: include heartbeats and their replies")
-	porcupine := fs.String("porcupine", "", "write porcupine's visualization of the client history to this HTML file")
-	shiviz := fs.String("shiviz", "", "write a ShiViz log with vector clocks to this file")
-	frames := fs.String("frames", "", "write the window's view as PNG frames into this directory (needs raftsim-gui and a display)")
-	gif := fs.String("gif", "", "write the window's view as an animated GIF (needs raftsim-gui and a display)")
-	every := fs.Duration("every", 100*time.Millisecond, "--frames, --gif: virtual time between frames")
-	size := fs.String("size", "1280x800", "--frames, --gif: the window's size WxH")
+	var o exportFlags
+	o.seed = fs.Uint64("seed", 0, "override the scenario's seed")
+	o.lang = fs.String("lang", "en", "caption language: en or zh")
+	o.lamport = fs.String("lamport", "", "write a space-time diagram as SVG to this file")
+	o.from = fs.Duration("from", 0, "--lamport, --frames, --gif: the start, in virtual time")
+	o.to = fs.Duration("to", 0, "--lamport, --frames, --gif: the end (default: the end of the run)")
+	o.heartbeats = fs.Bool("heartbeats", false, "--lamport, --shiviz: include heartbeats and their replies")
+	o.porcupine = fs.String("porcupine", "", "write porcupine's visualization of the client history to this HTML file")
+	o.shiviz = fs.String("shiviz", "", "write a ShiViz log with vector clocks to this file")
+	o.frames = fs.String("frames", "", "write the window's view as PNG frames into this directory (needs raftsim-gui and a display)")
+	o.gif = fs.String("gif", "", "write the window's view as an animated GIF (needs raftsim-gui and a display)")
+	o.every = fs.Duration("every", 100*time.Millisecond, "--frames, --gif: virtual time between frames")
+	o.size = fs.String("size", "1280x800", "--frames, --gif: the window's size WxH")
+	return fs, &o
+}
+
+// wantFrames reports whether the flags ask for the window's view.
+func (o *exportFlags) wantFrames() bool { return *o.frames != "" || *o.gif != "" }
+
+// check refuses flags that ask for nothing, or for what cannot be.
+func (o *exportFlags) check() error {
+	if *o.lamport == "" && *o.porcupine == "" && *o.shiviz == "" && *o.frames == "" && *o.gif == "" {
+		return badInput("export: nothing to write: give --lamport, --porcupine, --shiviz, --frames or --gif")
+	}
+	if *o.lang != "en" && *o.lang != "zh" {
+		return badInput("export: --lang must be en or zh, not %q", *o.lang)
+	}
+	if *o.from < 0 || *o.to < 0 || (*o.to > 0 && *o.to < *o.from) {
+		return badInput("export: --from and --to must be a window of virtual time (from %s to %s)", *o.from, *o.to)
+	}
+	if *o.every <= 0 {
+		return badInput("export: --every must be positive, not %s", *o.every)
+	}
+	if o.wantFrames() && *o.to > 0 {
+		if err := guiflags.CheckFrames(*o.every, *o.from, *o.to); err != nil {
+			return badInput("export: %v", err)
+		}
+	}
+	return nil
+}
+
+func exportCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs, o := newExportFlags(stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -62,23 +105,8 @@ the flags ask for:
 		fs.Usage()
 		return badInput("export: want exactly one FILE or lesson NAME")
 	}
-	if *lamport == "" && *porcupine == "" && *shiviz == "" && *frames == "" && *gif == "" {
-		return badInput("export: nothing to write: give --lamport, --porcupine, --shiviz, --frames or --gif")
-	}
-	if *lang != "en" && *lang != "zh" {
-		return badInput("export: --lang must be en or zh, not %q", *lang)
-	}
-	if *from < 0 || *to < 0 || (*to > 0 && *to < *from) {
-		return badInput("export: --from and --to must be a window of virtual time (from %s to %s)", *from, *to)
-	}
-	if *every <= 0 {
-		return badInput("export: --every must be positive, not %s", *every)
-	}
-	wantFrames := *frames != "" || *gif != ""
-	if wantFrames && *to > 0 {
-		if err := guiflags.CheckFrames(*every, *from, *to); err != nil {
-			return badInput("export: %v", err)
-		}
+	if err := o.check(); err != nil {
+		return err
 	}
 	s, err := scenarios.Load(fs.Arg(0))
 	if err != nil {
@@ -87,16 +115,16 @@ the flags ask for:
 	// Every output is created before the run, so that a path that cannot
 	// be written is exit 2 before any work.
 	outs := map[string]*outfile.File{}
-	for _, o := range []struct{ flag, path string }{{"--lamport", *lamport}, {"--porcupine", *porcupine}, {"--shiviz", *shiviz}, {"--gif", *gif}} {
-		if o.path == "" {
+	for _, f := range []struct{ flag, path string }{{"--lamport", *o.lamport}, {"--porcupine", *o.porcupine}, {"--shiviz", *o.shiviz}, {"--gif", *o.gif}} {
+		if f.path == "" {
 			continue
 		}
-		f, err := createOutput("export", o.flag, o.path)
+		out, err := createOutput("export", f.flag, f.path)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		outs[o.flag] = f
+		defer out.Close()
+		outs[f.flag] = out
 	}
 	// Abandoning an output removes only its temporary file: the path is
 	// left as it was.
@@ -105,15 +133,15 @@ the flags ask for:
 			f.Abort()
 		}
 	}
-	if *frames != "" {
-		made, err := prepareDir("export", "--frames", *frames, "frame-*.png")
+	if *o.frames != "" {
+		made, err := prepareDir("export", "--frames", *o.frames, "frame-*.png")
 		if err != nil {
 			removeOutputs()
 			return err
 		}
 		defer outfile.RemoveEmpty(made) // only if nothing was written in it
 	}
-	if wantFrames {
+	if o.wantFrames() {
 		// The frames need the window: without one, say so before the run.
 		if _, err := findWindow([]string{"play", fs.Arg(0)}); err != nil {
 			removeOutputs()
@@ -127,7 +155,7 @@ the flags ask for:
 	defer stop.Stop()
 	var r *scenarios.Runner
 	tooLong := func() bool { return r.World().HistoryLen() > MaxExportEvents }
-	r, err = scenarios.NewRunner(s, scenarios.RunOptions{Seed: *seed, SeedSet: fs.Changed("seed"), Lang: *lang, Quiet: true,
+	r, err = scenarios.NewRunner(s, scenarios.RunOptions{Seed: *o.seed, SeedSet: fs.Changed("seed"), Lang: *o.lang, Quiet: true,
 		Stop: func() bool { return stop.Interrupted() || tooLong() }})
 	if err != nil {
 		return &exitError{code: exitBadInput, err: err}
@@ -139,66 +167,19 @@ the flags ask for:
 		return badInput("export: the run of %s has more than %d events by %s of virtual time, more than an export holds; export a shorter scenario", fs.Arg(0), MaxExportEvents, w.Now())
 	}
 	stopped := stop.Interrupted()
-	write := func(flag string, f func(io.Writer) error) error {
-		out := outs[flag]
-		bw := bufio.NewWriter(out)
-		if err := f(bw); err != nil {
-			out.Abort() // a part of a diagram, or of a log, misleads
-			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
-		}
-		if err := bw.Flush(); err != nil {
-			out.Abort()
-			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
-		}
-		if err := out.Commit(); err != nil {
-			return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
-		}
-		fmt.Fprintf(stdout, "wrote %s\n", out.Name())
-		return nil
+	lin, err := writeHistoryExports(o, s.Name, w, outs, stopped, stdout)
+	if err != nil {
+		return err
 	}
-	if *lamport != "" {
-		opt := export.LamportOptions{From: sim.Time(*from), To: sim.Time(*to), Heartbeats: *heartbeats,
-			Title: fmt.Sprintf("raftsim export %s (seed %d)", s.Name, w.Seed())}
-		if err := write("--lamport", func(out io.Writer) error { return export.Lamport(out, w, opt) }); err != nil {
-			return err
-		}
-	}
-	var lin *sim.Linearizability
-	if w.Violation() == nil && !stopped {
-		l := w.CheckLinearizability()
-		lin = &l
-	}
-	if *porcupine != "" {
-		if lin == nil {
-			outs["--porcupine"].Abort()
-			why := "the run stopped on a safety violation"
-			if stopped {
-				why = "the run was interrupted"
-			}
-			if !stopped {
-				return fmt.Errorf("export: no client history to show: %s", why)
-			}
-			fmt.Fprintf(stdout, "not written: %s (%s)\n", *porcupine, why)
-		} else if err := write("--porcupine", lin.WriteHTML); err != nil {
-			return err
-		}
-	}
-	if *shiviz != "" {
-		if err := write("--shiviz", func(out io.Writer) error {
-			return export.ShiViz(out, w, export.ShiVizOptions{Heartbeats: *heartbeats})
-		}); err != nil {
-			return err
-		}
-	}
-	if wantFrames && !stopped {
+	if o.wantFrames() && !stopped {
 		var err error
-		stopped, err = writeFrames(fs.Arg(0), w, *frames, outs["--gif"], *from, *to, *every, *size, *lang, stdout, stderr, stop)
+		stopped, err = writeFrames(fs.Arg(0), w, *o.frames, outs["--gif"], *o.from, *o.to, *o.every, *o.size, *o.lang, stdout, stderr, stop)
 		if err != nil {
 			return err
 		}
 	} else if outs["--gif"] != nil {
 		outs["--gif"].Abort()
-		fmt.Fprintf(stdout, "not written: %s (the run was interrupted)\n", *gif)
+		fmt.Fprintf(stdout, "not written: %s (the run was interrupted)\n", *o.gif)
 	}
 	fmt.Fprintf(stdout, "seed=%d  virtual time %s  %d events\n", w.Seed(), w.Now(), w.HistoryLen())
 	if stopped {
@@ -207,6 +188,68 @@ the flags ask for:
 		return interrupted("export: interrupted by %s (seed=%d)", sig, w.Seed())
 	}
 	return runOutcome(runErr, lin, w.Seed(), r.ExpectsNotLinearizable())
+}
+
+// writeHistoryExports writes what is drawn from the run's history, each
+// to its output in outs: the diagram, porcupine's page and the ShiViz
+// log. It answers the history's check, nil when the run stopped on a
+// safety violation or was interrupted (stopped), when there is no page.
+func writeHistoryExports(o *exportFlags, name string, w *sim.World, outs map[string]*outfile.File, stopped bool, stdout io.Writer) (*sim.Linearizability, error) {
+	if *o.lamport != "" {
+		opt := export.LamportOptions{From: sim.Time(*o.from), To: sim.Time(*o.to), Heartbeats: *o.heartbeats,
+			Title: fmt.Sprintf("raftsim export %s (seed %d)", name, w.Seed())}
+		if err := writeExport(outs["--lamport"], "--lamport", stdout, func(out io.Writer) error { return export.Lamport(out, w, opt) }); err != nil {
+			return nil, err
+		}
+	}
+	var lin *sim.Linearizability
+	if w.Violation() == nil && !stopped {
+		l := w.CheckLinearizability()
+		lin = &l
+	}
+	if *o.porcupine != "" {
+		if lin == nil {
+			outs["--porcupine"].Abort()
+			why := "the run stopped on a safety violation"
+			if stopped {
+				why = "the run was interrupted"
+			}
+			if !stopped {
+				return nil, fmt.Errorf("export: no client history to show: %s", why)
+			}
+			fmt.Fprintf(stdout, "not written: %s (%s)\n", *o.porcupine, why)
+		} else if err := writeExport(outs["--porcupine"], "--porcupine", stdout, lin.WriteHTML); err != nil {
+			return nil, err
+		}
+	}
+	if *o.shiviz != "" {
+		if err := writeExport(outs["--shiviz"], "--shiviz", stdout, func(out io.Writer) error {
+			return export.ShiViz(out, w, export.ShiVizOptions{Heartbeats: *o.heartbeats})
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return lin, nil
+}
+
+// writeExport writes f's output to out, the output of flag, and commits
+// it; an output that f fails to write whole is abandoned, as a part of a
+// diagram, or of a log, misleads.
+func writeExport(out *outfile.File, flag string, stdout io.Writer, f func(io.Writer) error) error {
+	bw := bufio.NewWriter(out)
+	if err := f(bw); err != nil {
+		out.Abort() // a part of a diagram, or of a log, misleads
+		return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
+	}
+	if err := bw.Flush(); err != nil {
+		out.Abort()
+		return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
+	}
+	if err := out.Commit(); err != nil {
+		return fmt.Errorf("export: %s %s: %w", flag, out.Name(), err)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", out.Name())
+	return nil
 }
 
 // MaxExportEvents bounds the history an export keeps: every event of the

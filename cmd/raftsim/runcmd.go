@@ -126,20 +126,8 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	st, runErr := r.Run()
 	wasInterrupted := st == scenarios.Interrupted
 	if sp != nil {
-		// The header names the members the run ended with, so it is
-		// written now, before the events spooled.
-		if *format == "json" {
-			if err := sp.writeTo(out, w, s.Name); err != nil {
-				return err
-			}
-		}
-		if traceFile != nil {
-			if err := sp.writeTo(traceFile, w, s.Name); err != nil {
-				return fmt.Errorf("run: writing the trace to %s: %w", *tracePath, err)
-			}
-			if err := traceFile.Commit(); err != nil {
-				return fmt.Errorf("run: writing the trace to %s: %w", *tracePath, err)
-			}
+		if err := writeRunTrace(sp, out, traceFile, w, s.Name, *format, *tracePath); err != nil {
+			return err
 		}
 	}
 	var lin *sim.Linearizability
@@ -155,11 +143,34 @@ func runCmd(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if wasInterrupted {
 		return finishInterruptedRun(out, r, *format, stop.Signal())
 	}
-	if *format == "text" {
+	return finishRun(out, r, runErr, lin, *format)
+}
+
+// writeRunTrace writes the spooled trace: to out, for --format json,
+// and to traceFile, for --trace.
+func writeRunTrace(sp *spool, out io.Writer, traceFile *outfile.File, w *sim.World, name, format, tracePath string) error {
+	// The header names the members the run ended with, so it is
+	// written now, before the events spooled.
+	if format == "json" {
+		if err := sp.writeTo(out, w, name); err != nil {
+			return err
+		}
+	}
+	if traceFile != nil {
+		return commitTrace(sp, traceFile, w, name, tracePath)
+	}
+	return nil
+}
+
+// finishRun ends a run that came to its end: the summary (text or json)
+// and the exit its outcome maps to.
+func finishRun(out *bufio.Writer, r *scenarios.Runner, runErr error, lin *sim.Linearizability, format string) error {
+	w := r.World()
+	if format == "text" {
 		fmt.Fprintln(out, r.Summary(lin))
 	}
 	outcome := runOutcome(runErr, lin, w.Seed(), r.ExpectsNotLinearizable())
-	if *format == "json" {
+	if format == "json" {
 		if err := writeSummaryJSON(out, r, lin, outcome); err != nil {
 			return err
 		}

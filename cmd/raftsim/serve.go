@@ -71,44 +71,12 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return startGUIPassingSignals(append([]string{"serve"}, args...), stdin, stdout, stderr)
 	}
-	// The files the session ends in are checked before serving: a session
-	// is not served only to be lost at exit.
-	for _, f := range []struct{ flag, path string }{{"--save", *save}, {"--trace", *tracePath}} {
-		if f.path == "" {
-			continue
-		}
-		if err := outfile.Check(f.path); err != nil {
-			return badInput("raftsim serve: %s: %v", f.flag, err)
-		}
-		if err := checkWritable(f.path); err != nil {
-			return badInput("raftsim serve: %s: %v", f.flag, err)
-		}
+	if err := checkSessionFiles(*save, *tracePath); err != nil {
+		return err
 	}
-	cfg := sim.SandboxConfig()
-	what := "sandbox"
-	var scenario *scenarios.Scenario
-	if fs.NArg() == 1 {
-		s, err := scenarios.Load(fs.Arg(0))
-		if err != nil {
-			return badInput("%v", err)
-		}
-		cfg, what, scenario = s.Config, "cluster of "+fs.Arg(0), s
-	}
-	if fs.Changed("seed") {
-		cfg.Seed = *seed
-	}
-	plan, err := wire.PlanEndpoints(&cfg, *port, *tlsDir)
-	if ue := (*wire.ClientURLError)(nil); errors.As(err, &ue) && scenario != nil {
-		if pos, ok := scenario.ConfigPos["cluster.client_urls."+ue.Member]; ok {
-			return badInput("raftsim serve: %s: %v", pos, err)
-		}
-	}
+	w, what, plan, err := newServedWorld(fs, *seed, *port, *tlsDir)
 	if err != nil {
-		return badInput("raftsim serve: %v", err)
-	}
-	w, err := sim.New(cfg)
-	if err != nil {
-		return badInput("raftsim serve: %v", err)
+		return err
 	}
 	// The session is written as it goes, one command at a time, into
 	// FILE.part, renamed to FILE at the end: a serve that is killed leaves
@@ -159,6 +127,64 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			saveErr = err
 		}
 	}
+	return serveExit(runErr, saveErr, sig, w, *save)
+}
+
+// checkSessionFiles checks the files the session ends in before
+// serving: a session is not served only to be lost at exit.
+func checkSessionFiles(save, tracePath string) error {
+	for _, f := range []struct{ flag, path string }{{"--save", save}, {"--trace", tracePath}} {
+		if f.path == "" {
+			continue
+		}
+		if err := outfile.Check(f.path); err != nil {
+			return badInput("raftsim serve: %s: %v", f.flag, err)
+		}
+		if err := checkWritable(f.path); err != nil {
+			return badInput("raftsim serve: %s: %v", f.flag, err)
+		}
+	}
+	return nil
+}
+
+// newServedWorld builds the world serve serves, the sandbox or the
+// cluster of the scenario fs names (what says which), and plans its
+// endpoints from port; a client URL that cannot be served is refused at
+// its position in the scenario.
+func newServedWorld(fs *pflag.FlagSet, seed uint64, port int, tlsDir string) (*sim.World, string, *wire.Plan, error) {
+	cfg := sim.SandboxConfig()
+	what := "sandbox"
+	var scenario *scenarios.Scenario
+	if fs.NArg() == 1 {
+		s, err := scenarios.Load(fs.Arg(0))
+		if err != nil {
+			return nil, "", nil, badInput("%v", err)
+		}
+		cfg, what, scenario = s.Config, "cluster of "+fs.Arg(0), s
+	}
+	if fs.Changed("seed") {
+		cfg.Seed = seed
+	}
+	plan, err := wire.PlanEndpoints(&cfg, port, tlsDir)
+	if ue := (*wire.ClientURLError)(nil); errors.As(err, &ue) && scenario != nil {
+		if pos, ok := scenario.ConfigPos["cluster.client_urls."+ue.Member]; ok {
+			return nil, "", nil, badInput("raftsim serve: %s: %v", pos, err)
+		}
+	}
+	if err != nil {
+		return nil, "", nil, badInput("raftsim serve: %v", err)
+	}
+	w, err := sim.New(cfg)
+	if err != nil {
+		return nil, "", nil, badInput("raftsim serve: %v", err)
+	}
+	return w, what, plan, nil
+}
+
+// serveExit is the outcome of a session: a session that cannot be
+// saved (interrupted or not), a safety violation, an interrupted serve
+// (exit interrupt.ExitCode), or runErr.
+func serveExit(runErr, saveErr error, sig *interrupt.Catcher, w *sim.World, save string) error {
 	if saveErr != nil {
 		if sig.Interrupted() {
 			return &exitError{code: interrupt.ExitCode, err: fmt.Errorf("raftsim serve: %v at %s; %w", sig.Err(), w.Now(), saveErr)}
@@ -170,7 +196,7 @@ func serveCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return &exitError{code: exitViolation, err: v}
 	}
 	if runErr == nil && sig.Interrupted() {
-		return &exitError{code: interrupt.ExitCode, err: fmt.Errorf("raftsim serve: %v at %s; the session is saved in %s", sig.Err(), w.Now(), *save)}
+		return &exitError{code: interrupt.ExitCode, err: fmt.Errorf("raftsim serve: %v at %s; the session is saved in %s", sig.Err(), w.Now(), save)}
 	}
 	return runErr
 }

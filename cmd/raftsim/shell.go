@@ -55,41 +55,9 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	default:
 		return badInput("raftsim shell: --topology: want stacked or external, not %q", *topology)
 	}
-	cfg := sim.SandboxConfig()
-	what := "sandbox"
-	if fs.NArg() == 1 {
-		s, err := scenarios.Load(fs.Arg(0))
-		if err != nil {
-			return badInput("%v", err)
-		}
-		cfg = s.Config
-		what = "cluster of " + fs.Arg(0)
-	}
-	if fs.Changed("seed") {
-		cfg.Seed = *seed
-	}
-	if *topology != "" {
-		if fs.NArg() == 0 {
-			cfg.Clients = nil // the sandbox's apiservers come from the topology
-		}
-		cfg.Topology = *topology
-		what += ", " + *topology + " topology"
-	}
-	if *fromSnapshot != "" {
-		if err := scenarios.RestoreFrom(&cfg, *fromSnapshot); err != nil {
-			return badInput("raftsim shell: --from-snapshot: %v", err)
-		}
-		// a saved session names the file wherever it is saved
-		if abs, err := filepath.Abs(*fromSnapshot); err == nil {
-			cfg.FromSnapshot = abs
-		} else {
-			cfg.FromSnapshot = *fromSnapshot
-		}
-		what += ", restored from " + *fromSnapshot
-	}
-	w, err := sim.New(cfg)
+	w, what, err := newShellWorld(fs, *seed, *topology, *fromSnapshot)
 	if err != nil {
-		return badInput("raftsim shell: %v", err)
+		return err
 	}
 
 	// Every output is created before the first command; the trace goes to
@@ -155,6 +123,55 @@ func shellCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return fmt.Errorf("shell: writing the trace to %s: %w", *tracePath, err)
 		}
 	}
+	return shellExit(runErr, stop, w)
+}
+
+// newShellWorld builds the shell's world: the sandbox or the cluster of
+// the scenario fs names, with the flags' seed, topology and snapshot;
+// what says which, for the banner.
+func newShellWorld(fs *pflag.FlagSet, seed uint64, topology, fromSnapshot string) (*sim.World, string, error) {
+	cfg := sim.SandboxConfig()
+	what := "sandbox"
+	if fs.NArg() == 1 {
+		s, err := scenarios.Load(fs.Arg(0))
+		if err != nil {
+			return nil, "", badInput("%v", err)
+		}
+		cfg = s.Config
+		what = "cluster of " + fs.Arg(0)
+	}
+	if fs.Changed("seed") {
+		cfg.Seed = seed
+	}
+	if topology != "" {
+		if fs.NArg() == 0 {
+			cfg.Clients = nil // the sandbox's apiservers come from the topology
+		}
+		cfg.Topology = topology
+		what += ", " + topology + " topology"
+	}
+	if fromSnapshot != "" {
+		if err := scenarios.RestoreFrom(&cfg, fromSnapshot); err != nil {
+			return nil, "", badInput("raftsim shell: --from-snapshot: %v", err)
+		}
+		// a saved session names the file wherever it is saved
+		if abs, err := filepath.Abs(fromSnapshot); err == nil {
+			cfg.FromSnapshot = abs
+		} else {
+			cfg.FromSnapshot = fromSnapshot
+		}
+		what += ", restored from " + fromSnapshot
+	}
+	w, err := sim.New(cfg)
+	if err != nil {
+		return nil, "", badInput("raftsim shell: %v", err)
+	}
+	return w, what, nil
+}
+
+// shellExit is the outcome of a session: a safety violation, an
+// interrupted command (exit interrupt.ExitCode), or runErr.
+func shellExit(runErr error, stop *interrupt.Catcher, w *sim.World) error {
 	var v *sim.Violation
 	switch {
 	case errors.As(runErr, &v):

@@ -472,91 +472,7 @@ func (a *App) key(k string, shift bool) {
 // act carries out an action on a target (a member or a client name; "" if
 // none is selected).
 func (a *App) act(act Action, target string) {
-	switch act {
-	case ActPlayPause:
-		a.Playing = !a.Playing
-		if a.Lesson != nil {
-			// Playing on after the end: the cluster runs on.
-			a.Lesson.SetAfterEnd(a.Playing)
-		}
-		return
-	case ActStepEvent:
-		a.stepEvent(false)
-		return
-	case ActStepDelivery:
-		a.stepEvent(true)
-		return
-	case ActSlower, ActFaster:
-		a.changePace(act == ActFaster)
-		return
-	case ActFixedRate:
-		a.Pace.Fixed = !a.Pace.Fixed
-		if a.Pace.Fixed {
-			a.Pace.FixedRate = Speeds[a.speed]
-		}
-		a.Pace.Rate()
-		return
-	case ActSeekBack:
-		a.seek(a.S.Now() - sim.Time(100*time.Millisecond))
-		return
-	case ActSeekForward:
-		if a.inLesson() {
-			// In a lesson → plays on, step by step: it never runs past
-			// a step the class has not seen.
-			a.forward(sim.Time(100 * time.Millisecond))
-		} else {
-			a.seek(a.S.Now() + sim.Time(100*time.Millisecond))
-		}
-		return
-	case ActHeal:
-		a.do(sim.Command{Kind: sim.CmdHeal})
-		return
-	case ActUndo:
-		if err := a.S.Undo(); err != nil {
-			a.Status = err.Error()
-		} else {
-			a.Status = a.Lang.F("undone; %d more in the undo list", a.S.UndoDepth())
-		}
-		return
-	case ActSave:
-		if a.Save == nil {
-			a.Status = a.Lang.T("saving is not available")
-			return
-		}
-		where, err := a.Save(a.S)
-		if err != nil {
-			a.Status = a.Lang.T("save failed: ") + err.Error()
-		} else {
-			a.Status = a.Lang.T("saved the session to ") + where
-		}
-		return
-	case ActCopyLink:
-		a.copyLink()
-		return
-	case ActScreenshot:
-		if a.Screenshot != nil {
-			where, err := a.Screenshot()
-			if err != nil {
-				a.Status = a.Lang.T("screenshot failed: ") + err.Error()
-			} else {
-				a.Status = a.Lang.T("screenshot saved to ") + where
-			}
-		}
-		return
-	case ActHelp:
-		a.Help = !a.Help
-		return
-	case ActLegend:
-		a.ToggleLegend()
-		return
-	case ActPresent:
-		a.SetPresent(!a.view.present)
-		return
-	case ActMenu:
-		a.menu = &menuState{toolbar: true}
-		return
-	case ActAddMember, ActAddLearner:
-		a.do(sim.Command{Kind: sim.CmdAddMember, Node: a.newMemberName(), Learner: act == ActAddLearner, Start: true})
+	if a.actUntargeted(act) {
 		return
 	}
 	if target == "" {
@@ -568,6 +484,57 @@ func (a *App) act(act Action, target string) {
 		}
 		return
 	}
+	a.actOn(act, target)
+}
+
+// actUntargeted carries out an action that needs no target, and reports
+// whether act is one.
+func (a *App) actUntargeted(act Action) bool {
+	switch act {
+	case ActPlayPause:
+		a.togglePlaying()
+	case ActStepEvent:
+		a.stepEvent(false)
+	case ActStepDelivery:
+		a.stepEvent(true)
+	case ActSlower, ActFaster:
+		a.changePace(act == ActFaster)
+	case ActFixedRate:
+		a.toggleFixedRate()
+	case ActSeekBack:
+		a.seek(a.S.Now() - sim.Time(100*time.Millisecond))
+	case ActSeekForward:
+		a.seekForward()
+	case ActHeal:
+		a.do(sim.Command{Kind: sim.CmdHeal})
+	case ActUndo:
+		a.undoLast()
+	case ActSave:
+		a.saveSession()
+	case ActCopyLink:
+		a.copyLink()
+	case ActScreenshot:
+		a.takeScreenshot()
+	case ActHelp:
+		a.Help = !a.Help
+	case ActLegend:
+		a.ToggleLegend()
+	case ActPresent:
+		a.SetPresent(!a.view.present)
+	case ActMenu:
+		a.menu = &menuState{toolbar: true}
+	case ActAddMember, ActAddLearner:
+		a.do(sim.Command{Kind: sim.CmdAddMember, Node: a.newMemberName(), Learner: act == ActAddLearner, Start: true})
+	default:
+		return false
+	}
+	return true
+}
+
+// actOn carries out an action on target: a member's on the member (a
+// client's first endpoint, for a client), a client operation's via
+// target.
+func (a *App) actOn(act Action, target string) {
 	via := target
 	member := target
 	if c := a.clientConfig(target); c != nil {
@@ -598,6 +565,72 @@ func (a *App) act(act Action, target string) {
 		a.do(sim.Command{Kind: sim.CmdPut, Via: via, Req: server.Put("/k"+n, "v"+n)})
 	case ActGetLinear, ActGetSerial:
 		a.do(sim.Command{Kind: sim.CmdGet, Via: via, Req: server.Get(a.lastKey(), act == ActGetSerial)})
+	}
+}
+
+// togglePlaying plays or pauses.
+func (a *App) togglePlaying() {
+	a.Playing = !a.Playing
+	if a.Lesson != nil {
+		// Playing on after the end: the cluster runs on.
+		a.Lesson.SetAfterEnd(a.Playing)
+	}
+}
+
+// toggleFixedRate turns the fixed rate on, at the speed chosen, or off.
+func (a *App) toggleFixedRate() {
+	a.Pace.Fixed = !a.Pace.Fixed
+	if a.Pace.Fixed {
+		a.Pace.FixedRate = Speeds[a.speed]
+	}
+	a.Pace.Rate()
+}
+
+// seekForward moves 100ms on.
+func (a *App) seekForward() {
+	if a.inLesson() {
+		// In a lesson → plays on, step by step: it never runs past
+		// a step the class has not seen.
+		a.forward(sim.Time(100 * time.Millisecond))
+	} else {
+		a.seek(a.S.Now() + sim.Time(100*time.Millisecond))
+	}
+}
+
+// undoLast undoes the last command, and says how many more can be.
+func (a *App) undoLast() {
+	if err := a.S.Undo(); err != nil {
+		a.Status = err.Error()
+	} else {
+		a.Status = a.Lang.F("undone; %d more in the undo list", a.S.UndoDepth())
+	}
+}
+
+// saveSession saves the session, and says where.
+func (a *App) saveSession() {
+	if a.Save == nil {
+		a.Status = a.Lang.T("saving is not available")
+		return
+	}
+	where, err := a.Save(a.S)
+	if err != nil {
+		a.Status = a.Lang.T("save failed: ") + err.Error()
+	} else {
+		a.Status = a.Lang.T("saved the session to ") + where
+	}
+}
+
+// takeScreenshot saves a screenshot, and says where; without a way to take
+// one it does nothing.
+func (a *App) takeScreenshot() {
+	if a.Screenshot == nil {
+		return
+	}
+	where, err := a.Screenshot()
+	if err != nil {
+		a.Status = a.Lang.T("screenshot failed: ") + err.Error()
+	} else {
+		a.Status = a.Lang.T("screenshot saved to ") + where
 	}
 }
 

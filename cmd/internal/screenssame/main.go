@@ -119,26 +119,49 @@ func main() {
 	if *only != "" {
 		shots = slices.DeleteFunc(shots, func(s shot) bool { return !strings.Contains(s.name, *only) })
 	}
-	var dirs [2]string
-	for i, b := range []string{*base, *next} {
-		h, err := hashFile(filepath.Join(b, "raftsim-gui"))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "screenssame:", err)
-			os.Exit(2)
-		}
-		dirs[i] = filepath.Join(*out, h)
+	dirs, err := pictureDirs(*out, *base, *next)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "screenssame:", err)
+		os.Exit(2)
 	}
 	if dirs[0] == dirs[1] {
 		fmt.Println("screenssame: note: the two builds are the same binary")
 	}
-	// Take every picture not already taken, both builds, -jobs at a time.
+	failed := takeAll(shots, [2]string{*base, *next}, dirs, *jobs)
+	pictures, differ := compareAll(shots, dirs, *out, failed)
+	fmt.Printf("screenssame: %d pictures (%d runs of each build), %d differ; base %s, new %s; %s\n",
+		pictures, len(shots), differ, dirs[0], dirs[1], time.Since(start).Round(time.Second))
+	if differ > 0 {
+		os.RemoveAll(workDir)
+		os.Exit(1)
+	}
+}
+
+// pictureDirs is where each build's pictures are kept: under out, in a
+// directory named after the hash of its raftsim-gui.
+func pictureDirs(out, base, next string) ([2]string, error) {
+	var dirs [2]string
+	for i, b := range []string{base, next} {
+		h, err := hashFile(filepath.Join(b, "raftsim-gui"))
+		if err != nil {
+			return dirs, err
+		}
+		dirs[i] = filepath.Join(out, h)
+	}
+	return dirs, nil
+}
+
+// takeAll takes every picture not already taken, with both builds' (the
+// base's and the new one's) raftsim-gui into their dirs, jobs at a time.
+// It answers why each shot that failed did.
+func takeAll(shots []shot, builds, dirs [2]string, jobs int) map[string]string {
 	type job struct {
 		gui, dir string
 		s        shot
 	}
 	var todo []job
 	for _, s := range shots {
-		for i, b := range []string{*base, *next} {
+		for i, b := range builds {
 			todo = append(todo, job{filepath.Join(b, "raftsim-gui"), dirs[i], s})
 		}
 	}
@@ -148,7 +171,7 @@ func main() {
 		wg     sync.WaitGroup
 		ch     = make(chan job)
 	)
-	for range max(1, *jobs) {
+	for range max(1, jobs) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -166,8 +189,14 @@ func main() {
 	}
 	close(ch)
 	wg.Wait()
+	return failed
+}
 
-	pictures, differ := 0, 0
+// compareAll compares each shot's pictures of the two builds, printing
+// each that failed or differs; the pictures of those that differ, with
+// the pixels that do in red, go to out/diff. It answers how many pictures
+// it compared and how many shots or pictures failed or differ.
+func compareAll(shots []shot, dirs [2]string, out string, failed map[string]string) (pictures, differ int) {
 	for _, s := range shots {
 		if msg, ok := failed[s.name]; ok {
 			fmt.Printf("FAIL %s: %s\n", s.name, msg)
@@ -176,6 +205,7 @@ func main() {
 		}
 		files := []string{s.name + ".png"}
 		if s.dir {
+			var err error
 			files, err = both(filepath.Join(dirs[0], s.name), filepath.Join(dirs[1], s.name))
 			if err != nil {
 				fmt.Printf("DIFF %s: %v\n", s.name, err)
@@ -188,23 +218,18 @@ func main() {
 		}
 		for _, f := range files {
 			pictures++
-			n, box, err := compare(filepath.Join(dirs[0], f), filepath.Join(dirs[1], f), filepath.Join(*out, "diff", strings.ReplaceAll(f, "/", "_")))
+			n, box, err := compare(filepath.Join(dirs[0], f), filepath.Join(dirs[1], f), filepath.Join(out, "diff", strings.ReplaceAll(f, "/", "_")))
 			switch {
 			case err != nil:
 				fmt.Printf("DIFF %s: %v\n", f, err)
 				differ++
 			case n > 0:
-				fmt.Printf("DIFF %s: %d pixels differ, within %v (see %s)\n", f, n, box, filepath.Join(*out, "diff"))
+				fmt.Printf("DIFF %s: %d pixels differ, within %v (see %s)\n", f, n, box, filepath.Join(out, "diff"))
 				differ++
 			}
 		}
 	}
-	fmt.Printf("screenssame: %d pictures (%d runs of each build), %d differ; base %s, new %s; %s\n",
-		pictures, len(shots), differ, dirs[0], dirs[1], time.Since(start).Round(time.Second))
-	if differ > 0 {
-		os.RemoveAll(workDir)
-		os.Exit(1)
-	}
+	return pictures, differ
 }
 
 // plan lists the shots: it asks raftsim (headless) for the lessons and
