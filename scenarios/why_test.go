@@ -175,8 +175,10 @@ func checkCitation(dir, cite string, src map[string][]string) error {
 const notLogged = "(not logged by raft; the decision is this line)"
 
 // checkDecision checks the citation of a decision raft does not log: the
-// line is inside the function cited, and it is a commit decision (the
-// only kind sim cites so far: maybeCommit's term check, or a commitTo).
+// line is inside the function cited, and it is a commit decision
+// (maybeCommit's term check, or a commitTo) or an append (a leader's in
+// appendEntry, a follower's accepted MsgApp in handleAppendEntries), the
+// kinds sim cites.
 func checkDecision(dir, file string, n int, fn, line string) error {
 	src, err := moduleSource(dir)
 	if err != nil {
@@ -186,10 +188,13 @@ func checkDecision(dir, file string, n int, fn, line string) error {
 	if !ok || got != fn {
 		return fmt.Errorf("%s:%d is in %q, not %q", file, n, got, fn)
 	}
-	if code := strings.TrimSpace(line); !strings.Contains(code, "commitTo(") && !strings.Contains(code, "l.matchTerm(at)") && !strings.HasPrefix(code, "l.committed = ") {
-		return fmt.Errorf("%s:%d is not a commit decision: %q", file, n, code)
+	code := strings.TrimSpace(line)
+	for _, c := range []string{"commitTo(", "l.matchTerm(at)", "l.committed = ", "r.raftLog.append(", "r.raftLog.maybeAppend("} {
+		if strings.Contains(code, c) {
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("%s:%d is not a commit or append decision: %q", file, n, code)
 }
 
 var moduleSrc struct {
@@ -262,6 +267,7 @@ func TestWhyCheckRejects(t *testing.T) {
 		"log.go:458 (*raftLog).maybeCommit: 3 commits up to index 6: x " + notLogged, // a comment above the test
 		"log.go:459 (*raftLog).maybeAppend: 3 commits up to index 6: x " + notLogged, // another function
 		"raft.go:988 (*raft).hup: 3 commits up to index 6: x " + notLogged,           // not a commit
+		"raft.go:835 (*raft).appendEntry: 3 appends up to index 6: x " + notLogged,   // a comment after the append
 		"nosuch.go:1 f: x",
 	} {
 		if err := checkCitation(dir, bad, src); err == nil {
