@@ -218,6 +218,7 @@ var zh = map[string]string{
 	"what %s's raft made of it:":            "%s 的 raft 如何处理它：",
 	"raft's line that decided it, in %s:":   "%s 的 raft 中做出这个决定的那一行：",
 	"loading raft's source…":                "正在加载 raft 的源代码…",
+	"raft logged nothing for it":            "raft 没有为它记录日志",
 	"raft logged nothing for it: a routine message (a heartbeat, an append to a follower in step)": "raft 没有为它记录日志：这是例行消息（心跳，或发给已同步跟随者的追加）",
 	"%s: %s, lines %d-%d (%s %s, Apache-2.0)":                                                      "%s：%s，第 %d-%d 行（%s %s，Apache-2.0）",
 

@@ -519,6 +519,7 @@ func (m *member) persist(ents []*pb.Entry, soft *raft.SoftState) {
 	if isLeader {
 		m.appendedByLeader(ents)
 	}
+	m.noteAppendWhy(isLeader, m.lastIndex(), ents[len(ents)-1].GetTerm())
 	m.w.record(Event{Kind: EvPersist, Node: m.id, Index: m.lastIndex(), N: len(ents), Term: ents[len(ents)-1].GetTerm()})
 }
 

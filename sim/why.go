@@ -176,6 +176,52 @@ var (
 		"%x commits up to index %d in term %d: the snapshot it restores holds only committed entries (not logged by raft; the decision is this line)"}
 )
 
+// Nor does raft log the entries it appends: a leader's own, in
+// appendEntry (a proposal, or the empty entry of a new term), and a
+// follower's from the leader, in handleAppendEntries once maybeAppend
+// finds its log matching the leader's at the entry before them.
+var (
+	appendByLeader = decision{"raft.go", "(*raft).appendEntry", "li = r.raftLog.append(cloned...)",
+		"%x appends up to index %d of term %d: the leader's own entries (a proposal, or a new term's empty entry) (not logged by raft; the decision is this line)"}
+	appendByFollower = decision{"raft.go", "(*raft).handleAppendEntries", "if mlastIndex, ok := r.raftLog.maybeAppend(a, m.GetCommit()); ok {",
+		"%x appends up to index %d of term %d: the leader's entries, its log matching the leader's at the entry before them (not logged by raft; the decision is this line)"}
+)
+
+// noteAppendWhy cites the decision that appended m's entries up to index
+// last (of term, the last entry's), before its persist event is recorded:
+// a leader's appendEntry, or a follower's acceptance of a MsgApp. Other
+// appends (a boot's entries) are not cited.
+func (m *member) noteAppendWhy(leader bool, last, term uint64) {
+	h := &m.w.history
+	if !h.whyOn {
+		return
+	}
+	d := appendByLeader
+	switch {
+	case leader:
+	case h.whyMsg[m.id] == int32(pb.MsgApp):
+		d = appendByFollower
+	default:
+		return
+	}
+	m.noteDecision(d, last, term)
+}
+
+// noteDecision cites d for m's next event, with the index and term its
+// format takes.
+func (m *member) noteDecision(d decision, index, term uint64) {
+	// Locate, not the source itself: the web page's build holds only the
+	// index of these lines, and must cite as the others do without
+	// fetching the source.
+	n, ok := raftsrc.Locate(d.file, d.fn, d.code)
+	if !ok {
+		return // another raft: TestWhyDecisionsAreCited and raftsrc's TestDecisionsIndex say so
+	}
+	h := &m.w.history
+	h.whyPending = append(h.whyPending, whyLine{node: m.id, input: h.whyInput[m.id],
+		text: fmt.Sprintf("%s:%d %s: "+d.format, d.file, n, d.fn, m.id, index, term)})
+}
+
 // noteCommitWhy cites the decision that advanced m's commit index to c,
 // before its commit event is recorded.
 func (m *member) noteCommitWhy(c, term uint64) {
@@ -195,15 +241,7 @@ func (m *member) noteCommitWhy(c, term uint64) {
 	default:
 		return // a restart: the commit index was on its disk
 	}
-	// Locate, not the source itself: the web page's build holds only the
-	// index of these lines, and must cite as the others do without
-	// fetching the source.
-	n, ok := raftsrc.Locate(d.file, d.fn, d.code)
-	if !ok {
-		return // another raft: TestWhyDecisionsAreCited and raftsrc's TestDecisionsIndex say so
-	}
-	h.whyPending = append(h.whyPending, whyLine{node: m.id, input: h.whyInput[m.id],
-		text: fmt.Sprintf("%s:%d %s: "+d.format, d.file, n, d.fn, m.id, c, term)})
+	m.noteDecision(d, c, term)
 }
 
 // takeWhy hands node's pending citations to event i, node's (called as it

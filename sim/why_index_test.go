@@ -10,7 +10,7 @@ import (
 // the web page, whose build holds the index but not the source, cites it
 // too. (Seen to fail with handleHeartbeat's line left out of the index.)
 func TestWhyDecisionsAreIndexed(t *testing.T) {
-	for _, d := range []decision{commitByQuorum, commitByAppend, commitByHeartbeat, commitBySnapshot} {
+	for _, d := range []decision{commitByQuorum, commitByAppend, commitByHeartbeat, commitBySnapshot, appendByLeader, appendByFollower} {
 		n, ok := raftsrc.Indexed(d.file, d.fn, d.code)
 		if !ok {
 			t.Errorf("%s %s %q is not in raftsrc/decisions.go", d.file, d.fn, d.code)

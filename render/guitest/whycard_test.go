@@ -7,7 +7,7 @@ import (
 )
 
 // In the real window, a click on a rejected vote in flight (pre-vote-off
-// at 8.336 s, the projector layout at 1920x1080, scale 2) opens its why
+// at 7.937 s, the projector layout at 1920x1080, scale 2) opens its why
 // card, and a class reads raft's function name and its deciding line on
 // it. Chinese is read by hand (docs/gui.md) and its gloss checked by
 // render/ui's TestClickingARejectedVoteShowsRaftsCode: OCR of the whole
@@ -16,7 +16,7 @@ import (
 func TestWhyCardReads(t *testing.T) {
 	for _, lang := range []string{"en"} {
 		out := filepath.Join(t.TempDir(), "why.png")
-		runGUI(t, "play", "pre-vote-off", "--lang", lang, "--screenshot-at", "8.336s", "--out", out, "--paused",
+		runGUI(t, "play", "pre-vote-off", "--lang", lang, "--screenshot-at", "7.937s", "--out", out, "--paused",
 			"--size", "1920x1080", "--scale", "2", "--present", "--input", "click:MsgVoteResp-reject")
 		text, err := readScreen(out, lang)
 		if err != nil {

@@ -392,6 +392,12 @@ func (a *App) click(h Hit) {
 	case HitMember:
 		a.Selected = h.Name
 		a.menu = &menuState{target: h.Name}
+	case HitLabel:
+		a.menu = nil
+		a.OpenWhyRole(h.Name)
+	case HitLogCell:
+		a.menu = nil
+		a.OpenWhyCell(h.Name, h.Cell.Index, h.Cell.Committed)
 	case HitClient:
 		a.menu = &menuState{target: h.Name, client: true}
 	default:

@@ -504,21 +504,25 @@ const (
 	HitCut
 	HitMessage
 	HitMember
+	HitLabel // a member's labels (its role, term and vote): its why card
 	HitClient
+	HitLogCell // an entry in the logs panel: its why card
 )
 
 // Hit is what HitTest found.
 type Hit struct {
 	Kind   HitKind
 	Action Action          // HitButton, HitMenuItem
-	Name   string          // HitMember, HitClient: its name
+	Name   string          // HitMember, HitLabel, HitClient, HitLogCell: its name (the member's)
 	Msg    sim.MessageView // HitMessage
 	Cut    CutDraw         // HitCut
+	Cell   LogCell         // HitLogCell
 }
 
 // HitTest returns what lies under p, topmost first: the help overlay, an
-// open menu, the toolbar, the timeline, cut marks, messages (the latest
-// drawn on top), members and client boxes.
+// open menu, the toolbar, the timeline, the logs panel's cells, cut marks,
+// members, messages (the latest drawn on top), members' labels and client
+// boxes.
 func HitTest(f *Frame, p Point, help bool) Hit {
 	if help {
 		return Hit{Kind: HitHelp}
@@ -539,6 +543,15 @@ func HitTest(f *Frame, p Point, help bool) Hit {
 	if f.L.Timeline.Contains(p) {
 		return Hit{Kind: HitTimeline}
 	}
+	if f.L.Logs.Contains(p) {
+		for _, r := range f.LogPanel().Rows {
+			for _, c := range r.Cells {
+				if c.R.Contains(p) && !c.Compacted {
+					return Hit{Kind: HitLogCell, Name: r.Name, Cell: c}
+				}
+			}
+		}
+	}
 	if !f.L.Ring.Contains(p) {
 		return Hit{}
 	}
@@ -557,6 +570,11 @@ func HitTest(f *Frame, p Point, help bool) Hit {
 		m := f.Msgs[i]
 		if p.Sub(m.P).Len() <= m.Style.Size*s+3*s {
 			return Hit{Kind: HitMessage, Msg: m.M}
+		}
+	}
+	for i, r := range f.Labels {
+		if r.Contains(p) && i < len(f.View.Members) {
+			return Hit{Kind: HitLabel, Name: f.View.Members[i].Name}
 		}
 	}
 	for _, c := range f.Clients {
