@@ -120,8 +120,8 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 		return err
 	}
 	lines := opts.Lines
-	timer := time.NewTimer(0)
-	defer timer.Stop()
+	wake := newWaker()
+	defer wake.timer.Stop()
 	for {
 		if err := advance(); err != nil {
 			return stopErr(err)
@@ -130,22 +130,10 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 		if next, ok := w.NextEventAt(); ok {
 			wait = min(wait, time.Duration(float64(next-w.Now())/rate))
 		}
-		// Go's timers wake a millisecond late or more on Linux (the
-		// runtime waits in epoll_pwait, in whole milliseconds: a hop of
-		// 100µs took 1.1ms). The timer wakes the loop a millisecond
-		// early; the last stretch is slept precisely, off the loop's
-		// goroutine.
-		var in <-chan time.Time
-		if wait >= timerGranularity {
-			timer.Reset(wait - time.Millisecond)
-			in = timer.C
-		} else {
-			in = preciseAfter(wait)
-		}
 		select {
 		case <-opts.Stop:
 			return nil
-		case <-in:
+		case <-wake.after(wait):
 		case m := <-f.Inbox():
 			if err := advance(); err != nil {
 				return stopErr(err)
@@ -167,11 +155,39 @@ func Loop(w *sim.World, f *Front, s *Server, opts LoopOptions) error {
 				}
 			}
 		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
+		wake.stop()
+	}
+}
+
+// waker wakes the loop at the world's next instant. Go's timers wake a
+// millisecond late or more on Linux (the runtime waits in epoll_pwait, in
+// whole milliseconds: a hop of 100µs took 1.1ms), so the timer wakes the
+// loop a millisecond early, and the last stretch is slept precisely, off
+// the loop's goroutine.
+type waker struct{ timer *time.Timer }
+
+func newWaker() *waker {
+	k := &waker{timer: time.NewTimer(0)}
+	<-k.timer.C
+	return k
+}
+
+// after returns a channel that is sent on after wait, or a little sooner
+// when wait is long enough for the timer (the loop then waits again).
+func (k *waker) after(wait time.Duration) <-chan time.Time {
+	if wait < timerGranularity {
+		return preciseAfter(wait)
+	}
+	k.timer.Reset(wait - time.Millisecond)
+	return k.timer.C
+}
+
+// stop stops the timer and drains it, for the next after.
+func (k *waker) stop() {
+	if !k.timer.Stop() {
+		select {
+		case <-k.timer.C:
+		default:
 		}
 	}
 }
