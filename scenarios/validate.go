@@ -196,31 +196,17 @@ func (v *validator) timing() {
 
 // compactors checks that the writes of a topology's compactors over the
 // run, up to the latest step i can end, and the loads' requests so far
-// stay within the load limit (sim.CompactorWrites, sim.CompactorLimit): the compactors write
+// stay within the load limit (sim.CheckCompactors): the compactors write
 // all through the run, not only while a load lasts.
 func (v *validator) compactors(i int) {
 	if v.compactorsOff || v.loadRequests < 0 {
 		return
 	}
 	st := &v.s.Steps[i]
-	c := sim.CompactorWrites(&v.s.Config, v.latest[i])
-	if c == 0 {
-		return
+	if err := sim.CheckCompactors(&v.s.Config, st.Kind.String(), v.latest[i], v.loadRequests, v.loadRate, v.loadKeys, v.writes); err != nil {
+		v.p.errorf(st.Pos, "%v", err)
+		v.compactorsOff = true
 	}
-	most, why := sim.CompactorLimit(&v.s.Config, v.loadRate, v.loadKeys, v.writes)
-	if c+v.loadRequests <= most {
-		return
-	}
-	if why == "" {
-		why = "each is kept for the linearizability check"
-	}
-	loads := ""
-	if v.loadRequests > 0 {
-		loads = fmt.Sprintf(", with the loads' %d requests", v.loadRequests)
-	}
-	v.p.errorf(st.Pos, "%s: by here the run may last %s, and the apiservers' compactors (compaction_interval: %s) write %.4g times a second, %d writes%s; a run may send at most %d requests and compactor writes (%s; every member applies the compactors' writes and the history keeps them, as a load's requests)",
-		st.Kind, v.latest[i], v.s.Config.CompactionInterval, sim.CompactorRate(&v.s.Config), c, loads, most, why)
-	v.compactorsOff = true
 }
 
 func (v *validator) memberList() string { return strings.Join(v.current, ", ") }

@@ -63,7 +63,44 @@ func CompactorWrites(cfg *Config, d time.Duration) int {
 	if c == 0 || d <= 0 {
 		return 0
 	}
-	return int(math.Min(math.Ceil(c*d.Seconds()), math.MaxInt32))
+	return int(math.Min(math.Ceil(c*d.Seconds()), 1<<62))
+}
+
+// CheckCompactors refuses a run whose compactors' writes up to end
+// (CompactorWrites), with the loads' requests (their rates adding up to
+// rate, their keys to keys) and the writes of other steps, pass
+// CompactorLimit; what names the step or command that would take the run
+// that far. A scenario's validation and the console's wait and load say
+// the same words.
+func CheckCompactors(cfg *Config, what string, end time.Duration, requests, rate, keys, writes int) error {
+	c := CompactorWrites(cfg, end)
+	if c == 0 {
+		return nil
+	}
+	most, why := CompactorLimit(cfg, rate, keys, writes)
+	if c+requests <= most {
+		return nil
+	}
+	if why == "" {
+		why = "each is kept for the linearizability check"
+	}
+	loads := ""
+	if requests > 0 {
+		loads = fmt.Sprintf(", with the loads' %d requests", requests)
+	}
+	return fmt.Errorf("%s: by here the run may last %s, and the apiservers' compactors (compaction_interval: %s) write %.4g times a second, %d writes%s; a run may send at most %d requests and compactor writes (%s; every member applies the compactors' writes and the history keeps them, as a load's requests)",
+		what, end, cfg.CompactionInterval, CompactorRate(cfg), c, loads, most, why)
+}
+
+// CheckCompactors is the package's CheckCompactors for this world: its
+// loads so far, and the virtual time end a command would take it to.
+func (w *World) CheckCompactors(what string, end Time) error {
+	rate, keys := 0, 0
+	for _, l := range w.loads {
+		rate += l.spec.Rate
+		keys += l.spec.Keys
+	}
+	return CheckCompactors(&w.cfg, what, end.Duration(), w.loadRequests, rate, keys, 0)
 }
 
 // LoadLimit returns the most requests the loads of a run with cfg may
