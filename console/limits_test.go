@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/raftsim/raftsim/sim"
 )
@@ -60,5 +61,47 @@ func TestLongLines(t *testing.T) {
 	}, "\n")
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestWaitHasTheCompactorsLimit: a console wait, as a scenario's, may not
+// take the run past the compactors' bound (sim.CheckCompactors): 9
+// stacked apiservers compacting every 5s write 2 times a second by the
+// rule, and 9 members may make 133,333 requests and compactor writes, so
+// the run may last 18.5 hours; the shell let `wait 999h` run (issue 29).
+// The refusal says the same words as a scenario's, a wait within the
+// bound runs, and the session goes on.
+func TestWaitHasTheCompactorsLimit(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Members = []string{"e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9"}
+	cfg.Topology, cfg.CompactionInterval = "stacked", 5*time.Second
+	w, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	c := New(w, Options{Out: &out})
+	if err := c.Start("compactors"); err != nil {
+		t.Fatal(err)
+	}
+	start := w.Now()
+	for _, tc := range []struct{ line, want string }{
+		{"wait 999h", "Error: wait: by here the run may last 999h0m0.351596s, and the apiservers' compactors (compaction_interval: 5s) write 2 times a second, 7192801 writes; a run may send at most 133333"},
+		{"wait 19h", "a run may send at most 133333 requests and compactor writes (with 9 members"},
+		{"wait 1s", ""},
+	} {
+		out.Reset()
+		if err := c.Exec(tc.line); err != nil {
+			t.Fatalf("%s: the session ended: %v", tc.line, err)
+		}
+		switch got := out.String(); {
+		case tc.want == "" && strings.Contains(got, "Error"):
+			t.Errorf("%s: %s, want it run", tc.line, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%s: %s, want %q", tc.line, got, tc.want)
+		}
+	}
+	if now := w.Now(); now != start.Add(time.Second) {
+		t.Errorf("after wait 1s: at %s, want %s", now, start.Add(time.Second))
 	}
 }

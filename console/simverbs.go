@@ -60,16 +60,19 @@ func duration(s, what string) (time.Duration, error) {
 }
 
 // checkRunTime refuses to let a session run past scenarios.MaxRunTime, as
-// a scenario may not: what names the command, d is how long it may take.
+// a scenario may not, or its compactors write more than a scenario's may
+// (sim.CheckCompactors): what names the command, d is how long it may take.
 func (c *Console) checkRunTime(what string, d time.Duration) error {
 	limit := scenarios.MaxRunTime
 	if c.maxRunTime > 0 {
 		limit = c.maxRunTime // a test's
 	}
-	if end := c.w.Now().Add(d); end > sim.Time(limit) {
+	end := c.w.Now().Add(d)
+	if end > sim.Time(limit) {
 		return scenarios.PastRunTime(what, end.Duration())
 	}
-	return nil
+	// And the compactors' writes up to there, as a scenario's wait.
+	return c.w.CheckCompactors(what, end)
 }
 
 // perMember applies a command to each member named in args.

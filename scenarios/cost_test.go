@@ -58,8 +58,11 @@ func TestCombinedLimitsAreRefused(t *testing.T) {
 // compacting every 5s, a load of 8,080 requests at 1 a second. Its
 // requests were within the 99 members' 12,121, but every member applies
 // the 99 compactors' writes, 20 a second, for the load's 8,080 s. It is
-// refused before the run, with its position and the rule named; the same
-// at the bound (577 requests) is accepted.
+// refused before the run, with its position and the rule named. 577
+// requests, the bound of the load alone, are refused now too: the
+// compactors write through the run's first minute as well (the expect's
+// within: 60s), and their writes over the whole run share the limit
+// (TestCompactorsOverTheRunAreBounded); 520 are accepted.
 func TestSlowLoadWithCompactorsIsRefused(t *testing.T) {
 	load := func(cluster string, seconds int) string {
 		return fmt.Sprintf("name: c\ncluster: {%s}\nsteps:\n  - expect: {leader: any, within: 60s}\n  - load: {for: %ds, rate: 1, keys: 1000, mix: {put: 3, get: 1, delete: 1}}\n",
@@ -72,8 +75,53 @@ func TestSlowLoadWithCompactorsIsRefused(t *testing.T) {
 	}{
 		{"8,080 requests at 1 a second", load(stacked, 8080), "c.yaml:5:5: load: its loads would send 8080 requests by here; a run may send at most 577 (with 99 members: each keeps and applies every request, so past 5 members, members × requests is at most 3 × 400000; and with 99 members and compaction_interval: 5s: while the loads (1 a second) run, the apiservers' compactors write 20 times a second"},
 		{"578 requests at 1 a second", load(stacked, 578), "a run may send at most 577 ("},
-		{"577 requests at 1 a second", load(stacked, 577), ""},
+		{"577 requests at 1 a second", load(stacked, 577), "c.yaml:5:5: load: by here the run may last 10m37s, and the apiservers' compactors (compaction_interval: 5s) write 20 times a second, 12740 writes, with the loads' 577 requests; a run may send at most 12121 requests and compactor writes"},
+		{"520 requests at 1 a second", load(stacked, 520), ""},
+		{"521 requests at 1 a second", load(stacked, 521), "c.yaml:5:5: load: by here the run may last 9m41s"},
 		{"8,080 requests at 1 a second, no topology", load("members: 99, snapshot_every: 100001", 8080), ""},
+	} {
+		_, err := Parse("c.yaml", []byte(tc.file))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v, want it accepted", tc.name, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
+		}
+	}
+}
+
+// TestCompactorsOverTheRunAreBounded: a topology's compactors write all
+// through the run, not only while a load lasts: 99 stacked members
+// compacting every 5s write 20 times a second, each write a request every
+// member applies and the history keeps, and a wait of 999h with them was
+// let through (about 72 million writes). Their writes over the run's
+// virtual time, with the loads' requests, are held to the load limit, and
+// refused before the run at the step that passes it, the rule named.
+func TestCompactorsOverTheRunAreBounded(t *testing.T) {
+	wait := func(cluster, d string) string {
+		return fmt.Sprintf("name: c\ncluster: {%s}\nsteps:\n  - expect: {leader: any, within: 60s}\n  - wait: %s\n", cluster, d)
+	}
+	load := func(cluster string, seconds int) string {
+		return fmt.Sprintf("name: c\ncluster: {%s}\nsteps:\n  - expect: {leader: any, within: 60s}\n  - load: {for: %ds, rate: 1, keys: 1000, mix: {put: 3, get: 1, delete: 1}}\n",
+			cluster, seconds)
+	}
+	const stacked = "members: 99, topology: stacked, compaction_interval: 5s"
+	for _, tc := range []struct {
+		name, file string
+		err        string // "" if it is accepted
+	}{
+		{"99 members, 999h", wait(stacked, "999h"), "c.yaml:5:5: wait: by here the run may last 999h1m0s, and the apiservers' compactors (compaction_interval: 5s) write 20 times a second, 71929200 writes; a run may send at most 12121 requests and compactor writes (with 99 members"},
+		{"99 members, 547s", wait(stacked, "547s"), "c.yaml:5:5: wait: by here the run may last 10m7s"},
+		{"99 members, 546s", wait(stacked, "546s"), ""},
+		{"99 members, 6 apiservers, 1h", wait(stacked+", apiservers: 6", "1h"), ""},
+		{"99 members, default interval, 10h", wait("members: 99, topology: stacked, compaction_interval: 5m", "10h"), ""},
+		{"99 members, default interval, 11h", wait("members: 99, topology: stacked, compaction_interval: 5m", "11h"), "c.yaml:5:5: wait: by here the run may last 11h1m0s"},
+		{"3 members, 999h", wait("members: 3, topology: stacked, compaction_interval: 5s", "999h"), "a run may send at most 400000 requests and compactor writes (every revision stays in memory"},
+		{"3 members, 138h", wait("members: 3, topology: stacked, compaction_interval: 5s", "138h"), ""},
+		{"3 members, 999h, default interval", wait("members: 3, topology: stacked, compaction_interval: 5m", "999h"), ""},
+		{"99 members, a load of 577 at 1 a second", load(stacked, 577), "c.yaml:5:5: load: by here the run may last 10m37s"},
+		{"99 members, a load of 520 at 1 a second", load(stacked, 520), ""},
+		{"99 members, no topology, 999h", wait("members: 99", "999h"), ""},
 	} {
 		_, err := Parse("c.yaml", []byte(tc.file))
 		switch {

@@ -31,6 +31,11 @@ type validator struct {
 	loadKeys     int // their keys, added up
 	writes       int // the steps that write: puts, deletes, transactions
 
+	// latest is, for each step, the latest virtual time it can end at
+	// (timing), for the compactors' writes over the run (compactors).
+	latest        []time.Duration
+	compactorsOff bool // a step passed the compactors' bound: report it once
+
 	// onScreen is the narrative step on screen (the latest), whose shows:
 	// are checked when it leaves the screen: at the next narrative step,
 	// or at the end.
@@ -116,6 +121,7 @@ func (p *parser) validate(s *Scenario) {
 			v.validateWhy(st)
 		}
 		v.step(&s.Steps[i])
+		v.compactors(i)
 	}
 	v.shows(nil)
 	v.violations()
@@ -151,7 +157,8 @@ func (v *validator) violations() {
 // or an at.
 func (v *validator) timing() {
 	var t, latest time.Duration
-	for _, st := range v.s.Steps {
+	v.latest = make([]time.Duration, len(v.s.Steps))
+	for i, st := range v.s.Steps {
 		if st.At != nil {
 			if *st.At < t {
 				v.p.errorf(st.atPos, "at: %s is earlier than %s, the earliest this step can run after the waits before it; time may never go backwards", *st.At, t)
@@ -178,10 +185,27 @@ func (v *validator) timing() {
 				latest = addDurations(latest, st.Load.For)
 			}
 		}
+		v.latest[i] = latest
 		if latest > MaxRunTime {
 			v.p.errorf(st.Pos, "%v", PastRunTime(st.Kind.String(), latest))
+			v.compactorsOff = true // one error for the time
 			return
 		}
+	}
+}
+
+// compactors checks that the writes of a topology's compactors over the
+// run, up to the latest step i can end, and the loads' requests so far
+// stay within the load limit (sim.CheckCompactors): the compactors write
+// all through the run, not only while a load lasts.
+func (v *validator) compactors(i int) {
+	if v.compactorsOff || v.loadRequests < 0 {
+		return
+	}
+	st := &v.s.Steps[i]
+	if err := sim.CheckCompactors(&v.s.Config, st.Kind.String(), v.latest[i], v.loadRequests, v.loadRate, v.loadKeys, v.writes); err != nil {
+		v.p.errorf(st.Pos, "%v", err)
+		v.compactorsOff = true
 	}
 }
 

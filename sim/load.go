@@ -132,6 +132,11 @@ func (w *World) checkLoad(s *LoadSpec) error {
 		}
 		return fmt.Errorf("load: %d requests, %d with the loads before it: more than %d, the most a run may send%s", n, w.loadRequests+n, most, why)
 	}
+	// The compactors write all through the run: up to this load's end at
+	// least, they and the requests share the limit too.
+	if err := CheckCompactors(&w.cfg, "load", w.now.Add(s.For).Duration(), w.loadRequests+n, rate, keys, 0); err != nil {
+		return err
+	}
 	for _, v := range s.Via {
 		if w.client(v) == nil && w.byName[v] == nil {
 			return fmt.Errorf("load: no client or member named %q", v)

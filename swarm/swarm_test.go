@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/raftsim/raftsim/scenarios"
 	"github.com/raftsim/raftsim/sim"
@@ -261,5 +262,30 @@ func TestShrinkKeepsTheFailure(t *testing.T) {
 	}
 	if last := repro.Steps[len(repro.Steps)-1]; last.Kind != scenarios.StepWait {
 		t.Errorf("a reproducer of a history ends with the wait that lets its requests end, not %s", last.Kind)
+	}
+}
+
+// TestMembershipIsBounded: a long seed's schedule added a member at most
+// membership faults and never stopped: seed 1 at --duration 1h --rate 10
+// added 1,409 members, and `raftsim swarm` with it peaked at 1.41 GiB
+// (issue 29). The cluster as the schedule knows it stays within
+// maxScheduledMembers, so a seed's run is at most that many members.
+func TestMembershipIsBounded(t *testing.T) {
+	o := DefaultOptions()
+	o.Duration, o.RequestsPerSecond = time.Hour, 10
+	s, _ := Generate(1, o)
+	members := len(s.Config.Members)
+	most := members
+	for _, st := range s.Steps {
+		switch st.Kind {
+		case scenarios.StepAddMember:
+			members++
+		case scenarios.StepRemoveMember:
+			members--
+		}
+		most = max(most, members)
+	}
+	if most > maxScheduledMembers {
+		t.Errorf("seed 1 at 1h: the schedule reaches %d members, more than %d", most, maxScheduledMembers)
 	}
 }
