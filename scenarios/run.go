@@ -644,8 +644,8 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 			spec.KV, spec.ClusterVersion = kv, version
 		}
 		return []sim.Command{{Kind: kind, Restore: &spec}}, nil
-	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth:
-		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, By: s.By, External: s.External}
+	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth, StepDowngrade:
+		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, Downgrade: s.Downgrade, By: s.By, External: s.External}
 		if s.Via.Kind != RefInvalid {
 			via, err := r.resolveOne(s.Via)
 			if err != nil {

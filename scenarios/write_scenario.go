@@ -137,6 +137,17 @@ func scenarioStepNode(s *Step) (*yaml.Node, error) {
 		v = ymap(true)
 		membershipCallNode(v, s)
 		yadd(v, "request", ystr(j))
+	case StepDowngrade:
+		d := s.Downgrade
+		if d == nil {
+			return nil, fmt.Errorf("a downgrade step without its request")
+		}
+		v = ymap(true)
+		membershipCallNode(v, s)
+		yadd(v, "action", yplain(downgradeActions[d.Action]))
+		if d.Action != etcdserverpb.DowngradeRequest_CANCEL {
+			yadd(v, "version", ystr(d.Version))
+		}
 	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
 		v = ymap(true)
 		membershipCallNode(v, s)
