@@ -530,8 +530,8 @@ func (c *Console) authEnable(f *flags) error {
 var rootRoleNotExist = status.Convert(rpctypes.ErrGRPCRootRoleNotExist).Message()
 
 // downgrade validate|enable VERSION, downgrade cancel: etcdctl downgrade,
-// answered by the endpoint's member from its cluster version
-// (server.Downgrade: enable is not simulated).
+// served by the endpoint's member as etcd's version.Manager serves it
+// (server.Downgrade): enable and cancel go through raft.
 func (c *Console) downgradeVerb(args []string, _ bool) error {
 	if len(args) == 0 {
 		return fmt.Errorf("downgrade needs a subcommand: validate, enable or cancel")
@@ -562,35 +562,18 @@ func (c *Console) downgradeVerb(args []string, _ bool) error {
 	default:
 		return fmt.Errorf("downgrade: unknown subcommand %q (validate, enable, cancel)", sub)
 	}
-	from, err := c.via(f, "")
-	if err != nil {
-		return err
-	}
-	if err := c.w.RunUntil(c.w.Now()); err != nil {
-		return err
-	}
-	c.Poll()
-	cmd := sim.Command{Via: from, By: "etcdctl"}
-	if in, ok := c.w.Info(from); !ok || !in.Up {
-		c.printf("Error: context deadline exceeded\n")
-		return nil
-	}
-	v, why := server.Downgrade(&r, c.w.ClusterVersion(from))
-	if why != "" {
-		c.printf("%sError: %s\n", c.callWarn(cmd, "/etcdserverpb.Maintenance/Downgrade", why), why)
-		return nil
-	}
-	switch *f.writeOut {
-	case "json":
-		out, _ := json.Marshal(&etcdserverpb.DowngradeResponse{Header: c.w.Header(from, true), Version: v})
-		c.printf("%s\n", out)
-	case "simple":
-		c.printf("Downgrade %s success, cluster version %s\n", sub, v)
-	default:
-		msg, _ := printerUnsupported(*f.writeOut)
-		c.printf("%s", msg)
-	}
-	return nil
+	format := *f.writeOut
+	return c.memberCall(f, sim.Command{Kind: sim.CmdDowngrade, Downgrade: &r}, func(op *sim.Op) string {
+		switch format {
+		case "json":
+			out, _ := json.Marshal(&etcdserverpb.DowngradeResponse{Header: op.Header(), Version: op.Version()})
+			return string(out) + "\n"
+		case "simple":
+			return fmt.Sprintf("Downgrade %s success, cluster version %s\n", sub, op.Version())
+		}
+		msg, _ := printerUnsupported(format)
+		return msg
+	})
 }
 
 // authenticateNow authenticates the console's --user for cmd before a

@@ -165,6 +165,9 @@ func (c *Console) memberStatus(name string) statusResponse {
 	r := statusResponse{Header: c.header(name, true), Version: s.Version, DbSize: s.DbSize, Leader: s.Leader,
 		RaftIndex: s.RaftIndex, RaftTerm: s.RaftTerm, RaftAppliedIndex: s.RaftAppliedIndex, Errors: s.Errors,
 		DbSizeInUse: s.DbSizeInUse, IsLearner: s.IsLearner, StorageVersion: s.StorageVersion, DbSizeQuota: s.DbSizeQuota}
+	if d := s.DowngradeInfo; d != nil {
+		r.DowngradeInfo.Enabled, r.DowngradeInfo.TargetVersion = d.Enabled, d.TargetVersion
+	}
 	return r
 }
 

@@ -152,6 +152,7 @@ var methods = map[sim.CommandKind]string{
 	sim.CmdAddMember:       "/etcdserverpb.Cluster/MemberAdd", sim.CmdRemoveMember: "/etcdserverpb.Cluster/MemberRemove",
 	sim.CmdPromote: "/etcdserverpb.Cluster/MemberPromote", sim.CmdUpdateMember: "/etcdserverpb.Cluster/MemberUpdate",
 	sim.CmdMemberList: "/etcdserverpb.Cluster/MemberList", sim.CmdAlarmList: "/etcdserverpb.Maintenance/Alarm",
+	sim.CmdDowngrade: "/etcdserverpb.Maintenance/Downgrade",
 }
 
 // failureLog is the line clientv3 logs when etcdctl's call of cmd failed

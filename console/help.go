@@ -62,7 +62,9 @@ var helpText = map[string][2]string{
 			"the console authenticates (a simple token through raft), then sends the request with the token."},
 	"downgrade": {"downgrade validate|enable VERSION | downgrade cancel",
 		"Maintenance.Downgrade as etcd v3.6.16 answers it for v3.6 members: validate checks the target (one minor\n" +
-			"below the cluster version), cancel with none in progress succeeds; enable is not simulated."},
+			"below the cluster version, none in progress); enable also proposes the downgrade through raft, and the\n" +
+			"leader's version monitor lowers the cluster version to it 4s later; cancel ends it, and the cluster\n" +
+			"version goes back up to 3.6."},
 	"defrag": {"defrag [--cluster] [--endpoints M]",
 		"Rewrites each member's database file without its free pages, as etcdctl defrag does: DB SIZE drops to IN USE."},
 	"version": {"version", "Prints etcdctl's version and its API version, as etcdctl v3.6.16 does."},

@@ -25,6 +25,9 @@ type Cluster struct {
 	Members []Member      // in raft ID order
 	Version string        // the cluster version; "" until the leader sets it
 	Alarms  server.Alarms // the alarms raised, in the order raised (etcd's alarm store)
+	// Downgrade is the target version of the downgrade in progress
+	// (etcd's DowngradeInfo, set by a DowngradeInfoSet entry); "": none.
+	Downgrade string
 }
 
 // Member is one member as the cluster knows it.
@@ -223,6 +226,8 @@ type clusterJSON struct {
 	Version string       `json:"version,omitempty"`
 	Members []memberJSON `json:"members"`
 	Alarms  []alarmJSON  `json:"alarms,omitempty"` // etcd's alarm bucket
+	// Downgrade: etcd's downgrade key of the cluster bucket.
+	Downgrade string `json:"downgrade,omitempty"`
 }
 
 type alarmJSON struct {
@@ -241,7 +246,7 @@ type memberJSON struct {
 // Encode writes the cluster for a snapshot.
 func (c *Cluster) Encode() []byte {
 	var j clusterJSON
-	j.Version = c.Version
+	j.Version, j.Downgrade = c.Version, c.Downgrade
 	j.Members = make([]memberJSON, len(c.Members))
 	for i, cm := range c.Members {
 		m := &j.Members[i]
@@ -260,7 +265,7 @@ func (c *Cluster) Encode() []byte {
 // Clone returns what Decode makes of c.Encode(), without encoding: the
 // same members and alarms in new slices (nil when there are none).
 func (c *Cluster) Clone() Cluster {
-	return Cluster{Version: c.Version, Members: slices.Clip(append([]Member(nil), c.Members...)),
+	return Cluster{Version: c.Version, Downgrade: c.Downgrade, Members: slices.Clip(append([]Member(nil), c.Members...)),
 		Alarms: slices.Clip(append(server.Alarms(nil), c.Alarms...))}
 }
 
@@ -270,7 +275,7 @@ func (c *Cluster) Decode(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return server.ErrCorrupt
 	}
-	c.Version, c.Members, c.Alarms = j.Version, nil, nil
+	c.Version, c.Downgrade, c.Members, c.Alarms = j.Version, j.Downgrade, nil, nil
 	for _, a := range j.Alarms {
 		c.Alarms = append(c.Alarms, server.Alarm{Member: a.Member, Kind: a.Alarm})
 	}

@@ -110,9 +110,17 @@ const (
 
 // WantVersion is the leader's cluster version monitor's decision
 // (monitorClusterVersions): the version to propose, or "" for none. all
-// says whether the leader could ask every member.
+// says whether the leader could ask every member. While a downgrade is
+// in progress the version is its target (decideClusterVersion); once it
+// is cancelled, every member still running Version, the cluster version
+// goes back up.
 func (c *Cluster) WantVersion(all bool) string {
 	switch cur := c.Version; {
+	case all && c.Downgrade != "" && cur != "":
+		if cur != c.Downgrade {
+			return c.Downgrade
+		}
+		return ""
 	case all && cur != Version:
 		return Version
 	case !all && cur == "":

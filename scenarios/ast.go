@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/raft/v3/raftpb"
 
 	"github.com/raftsim/raftsim/netmodel"
@@ -197,6 +198,7 @@ const (
 	StepWatchProgress            // watch_progress: [labels] (the watches of one client stream)
 	StepLeaseList                // lease_list: {via, as}
 	StepAuth                     // auth: {via, request, token, as} (one of etcd's Auth service calls)
+	StepDowngrade                // downgrade: {via, action, version, as} (Maintenance.Downgrade)
 	numStepKinds
 )
 
@@ -207,7 +209,7 @@ var stepKindNames = [...]string{
 	"cancel", "expect", "expect_always", "txn", "compact", "lease_grant", "lease_revoke", "lease_keepalive",
 	"lease_timetolive", "load", "start", "update_member", "member_list", "alarm_list",
 	"lose", "snapshot_save", "snapshot_restore", "alarm_disarm", "defrag",
-	"watch_progress", "lease_list", "auth",
+	"watch_progress", "lease_list", "auth", "downgrade",
 }
 
 func (k StepKind) String() string {
@@ -235,7 +237,7 @@ func (k StepKind) Acts() bool {
 // IsOp reports whether the step is a client operation (put, delete, get,
 // watch), the kinds that may carry a label.
 func (k StepKind) IsOp() bool {
-	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList || k == StepAlarmDisarm || k == StepLeaseList || k == StepAuth
+	return k == StepPut || k == StepDelete || k == StepGet || k == StepWatch || k >= StepTxn && k <= StepAlarmList || k == StepAlarmDisarm || k == StepLeaseList || k == StepAuth || k == StepDowngrade
 }
 
 // Step is one step of a scenario. Only the fields of its Kind are set.
@@ -322,6 +324,8 @@ type Step struct {
 	// if/then/else in etcdctl's syntax. A member_list's consistency is
 	// Req.MemberList.
 	Req server.Request
+	// Downgrade is a downgrade step's call.
+	Downgrade *etcdserverpb.DowngradeRequest
 	// RequireLeader cancels a StepWatch with "no leader" when the serving
 	// member loses its leader.
 	RequireLeader bool

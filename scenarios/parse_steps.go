@@ -128,6 +128,8 @@ func (p *parser) action(st *Step, v *yaml.Node) {
 		p.stepListCall(st, v)
 	case StepAuth:
 		p.auth(st, v)
+	case StepDowngrade:
+		p.downgrade(st, v)
 	case StepPromote, StepRemoveMember:
 		p.stepPromote(st, v)
 	case StepStall:

@@ -623,8 +623,8 @@ func (r *Runner) commands(s *Step) ([]sim.Command, *Error) {
 		return r.perNode(s, sim.Command{Kind: kind, File: s.File})
 	case StepSnapshotRestore:
 		return r.snapshotRestoreCommand(s, kind)
-	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth:
-		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, By: s.By, External: s.External}
+	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth, StepDowngrade:
+		c := sim.Command{Kind: kind, Label: s.Label, Req: s.Req, Downgrade: s.Downgrade, By: s.By, External: s.External}
 		if err := r.resolveVia(s, &c); err != nil {
 			return nil, err
 		}

@@ -311,7 +311,7 @@ func (v *validator) step(st *Step) {
 	case StepPromote, StepUpdateMember:
 		v.refs(st.Nodes, what)
 		v.membershipLabel(st)
-	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth:
+	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList, StepAuth, StepDowngrade:
 		v.membershipLabel(st)
 	case StepLoad:
 		v.loadVia(st)

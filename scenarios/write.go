@@ -134,6 +134,11 @@ func stepOf(c sim.Command) (Step, error) {
 			return st, fmt.Errorf("watch_progress needs the labels of watches")
 		}
 		st.Progress = c.Labels
+	case sim.CmdDowngrade:
+		if c.Downgrade == nil {
+			return st, fmt.Errorf("a downgrade without its request")
+		}
+		st.Downgrade = c.Downgrade
 	case sim.CmdCancel:
 		if c.Label == "" {
 			return st, fmt.Errorf("cancel needs the label of an operation")

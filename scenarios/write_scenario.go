@@ -110,6 +110,8 @@ func stepValueNode(s *Step) (*yaml.Node, error) {
 		return v, nil
 	case StepAuth:
 		return authStepNode(s)
+	case StepDowngrade:
+		return downgradeStepNode(s)
 	case StepMemberList, StepAlarmList, StepAlarmDisarm, StepLeaseList:
 		return clusterListNode(s), nil
 	case StepStall:
@@ -631,4 +633,19 @@ func stepSender(m *yaml.Node, s *Step) {
 	if s.Req.Token != "" {
 		yadd(m, "token", ystr(s.Req.Token))
 	}
+}
+
+// downgradeStepNode writes a downgrade: step.
+func downgradeStepNode(s *Step) (*yaml.Node, error) {
+	d := s.Downgrade
+	if d == nil {
+		return nil, fmt.Errorf("a downgrade step without its request")
+	}
+	v := ymap(true)
+	membershipCallNode(v, s)
+	yadd(v, "action", yplain(downgradeActions[d.Action]))
+	if d.Action != etcdserverpb.DowngradeRequest_CANCEL {
+		yadd(v, "version", ystr(d.Version))
+	}
+	return v, nil
 }

@@ -60,6 +60,9 @@ type ApplyHooks[T any] interface {
 	Publish(r *membershippb.ClusterMemberAttrSetRequest, own bool)
 	// SetVersion applies the cluster version.
 	SetVersion(v string)
+	// SetDowngrade applies a DowngradeInfoSet: target is the downgrade's
+	// target version, "" for none (etcd's applierMembership.DowngradeInfoSet).
+	SetDowngrade(target string)
 	// AlarmChanged is an alarm request that raised or cleared an alarm.
 	AlarmChanged(r *etcdserverpb.AlarmRequest)
 	// FirstCommitInTerm is the empty entry that starts a term applied.
@@ -131,6 +134,13 @@ func (s *Member[T, R, K]) applyCluster(r *etcdserverpb.InternalRaftRequest, at A
 		h.Publish(r.ClusterMemberAttrSet, r.ClusterMemberAttrSet.Member_ID == at.Self && s.IDs.Mine(id))
 	case r.ClusterVersionSet != nil:
 		h.SetVersion(r.ClusterVersionSet.Ver)
+	case r.DowngradeInfoSet != nil:
+		target := ""
+		if r.DowngradeInfoSet.Enabled {
+			target = r.DowngradeInfoSet.Ver
+		}
+		h.SetDowngrade(target)
+		s.answer(id, Applied{Rev: s.KV.Store.Rev()}, h)
 	case r.Alarm != nil:
 		alarms, changed := at.Alarms.Apply(r.Alarm)
 		if changed {

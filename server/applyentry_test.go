@@ -23,8 +23,9 @@ func (h *hooksLog) Revoked(id uint64, a Applied) {
 func (h *hooksLog) Publish(r *membershippb.ClusterMemberAttrSetRequest, own bool) {
 	h.said = append(h.said, fmt.Sprintf("publish %d own %v", r.Member_ID, own))
 }
-func (h *hooksLog) SetVersion(v string) { h.said = append(h.said, "version "+v) }
-func (h *hooksLog) NoSpace()            { h.said = append(h.said, "nospace") }
+func (h *hooksLog) SetVersion(v string)   { h.said = append(h.said, "version "+v) }
+func (h *hooksLog) SetDowngrade(t string) { h.said = append(h.said, "downgrade "+t) }
+func (h *hooksLog) NoSpace()              { h.said = append(h.said, "nospace") }
 func (h *hooksLog) AlarmChanged(r *etcdserverpb.AlarmRequest) {
 	h.said = append(h.said, "alarm "+r.Action.String())
 }

@@ -5,54 +5,61 @@ import (
 
 	"github.com/coreos/go-semver/semver"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/membershippb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 )
 
 // Downgrade answers Maintenance.Downgrade as etcd v3.6.16 answers it for
 // a cluster of v3.6 members (EtcdServer.Downgrade, version.Manager), at a
-// member whose cluster version is cv: the version to answer (the cluster
-// version, major.minor), or the error a client sees.
+// member whose cluster version is cv and whose downgrade in progress has
+// the target version inProgress ("": none): the version to answer (the
+// cluster version, major.minor), the DowngradeInfoSet to propose first
+// (nil: answer at once), or the error a client sees.
 //   - validate: the target, major.minor (a patch is dropped; "v3.5" is not
 //     a version), must be one minor below the cluster version, and no
 //     downgrade may be in progress;
-//   - cancel with no downgrade in progress: etcd logs "failed to cancel
-//     downgrade" and answers the cluster version all the same;
-//   - enable is not simulated (ErrDowngradeNotSimulated, after validate's
-//     checks, which etcd makes first): it would have the leader lower the
-//     cluster version for members of the older version to join, which the
-//     simulation does not have. So no downgrade is ever in progress.
-func Downgrade(r *etcdserverpb.DowngradeRequest, cv string) (string, string) {
+//   - enable: validate's checks, then a DowngradeInfoSet of the target
+//     through raft; the leader's version monitor then lowers the cluster
+//     version to it (membership.Cluster.WantVersion);
+//   - cancel: a DowngradeInfoSet that ends the downgrade; with none in
+//     progress etcd logs "failed to cancel downgrade" and answers the
+//     cluster version all the same.
+func Downgrade(r *etcdserverpb.DowngradeRequest, cv, inProgress string) (string, *membershippb.DowngradeInfoSetRequest, string) {
 	switch r.Action {
 	case etcdserverpb.DowngradeRequest_CANCEL:
-		return ClusterVersion(cv), ""
+		if inProgress == "" {
+			return ClusterVersion(cv), nil, ""
+		}
+		return ClusterVersion(cv), &membershippb.DowngradeInfoSetRequest{Enabled: false}, ""
 	case etcdserverpb.DowngradeRequest_VALIDATE, etcdserverpb.DowngradeRequest_ENABLE:
 	default:
-		return "", "etcdserver: unknown method"
+		return "", nil, "etcdserver: unknown method"
 	}
 	target, err := semver.NewVersion(r.Version)
 	if err != nil {
 		if target, err = semver.NewVersion(r.Version + ".0"); err != nil {
-			return "", grpcMsg(rpctypes.ErrGRPCWrongDowngradeVersionFormat)
+			return "", nil, grpcMsg(rpctypes.ErrGRPCWrongDowngradeVersionFormat)
 		}
 	}
 	if cv == "" {
-		return "", grpcMsg(rpctypes.ErrGRPCClusterVersionUnavailable)
+		return "", nil, grpcMsg(rpctypes.ErrGRPCClusterVersionUnavailable)
 	}
 	c, err := semver.NewVersion(cv)
 	if err != nil {
-		return "", "raftsim: the cluster version " + cv + " is not a version"
+		return "", nil, "raftsim: the cluster version " + cv + " is not a version"
 	}
 	if target.Major != c.Major || target.Minor != c.Minor-1 {
-		return "", grpcMsg(rpctypes.ErrGRPCInvalidDowngradeTargetVersion)
+		return "", nil, grpcMsg(rpctypes.ErrGRPCInvalidDowngradeTargetVersion)
+	}
+	if inProgress != "" {
+		return "", nil, grpcMsg(rpctypes.ErrGRPCDowngradeInProcess)
 	}
 	if r.Action == etcdserverpb.DowngradeRequest_ENABLE {
-		return "", ErrDowngradeNotSimulated
+		t := semver.Version{Major: target.Major, Minor: target.Minor}
+		return ClusterVersion(cv), &membershippb.DowngradeInfoSetRequest{Enabled: true, Ver: t.String()}, ""
 	}
-	return ClusterVersion(cv), ""
+	return ClusterVersion(cv), nil, ""
 }
-
-// ErrDowngradeNotSimulated answers a downgrade enable.
-const ErrDowngradeNotSimulated = "downgrade enable is not simulated: every member runs v3.6 (raftsim's note)"
 
 // ClusterVersion is a cluster version as etcd answers it: major.minor
 // (version.Cluster).
@@ -61,4 +68,17 @@ func ClusterVersion(v string) string {
 		return vs[0] + "." + vs[1]
 	}
 	return v
+}
+
+// DescribeDowngrade is a downgrade call as a transcript says it.
+func DescribeDowngrade(r *etcdserverpb.DowngradeRequest) string {
+	switch {
+	case r == nil:
+		return "downgrade"
+	case r.Action == etcdserverpb.DowngradeRequest_CANCEL:
+		return "downgrade cancel"
+	case r.Action == etcdserverpb.DowngradeRequest_ENABLE:
+		return "downgrade enable " + r.Version
+	}
+	return "downgrade validate " + r.Version
 }

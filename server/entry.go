@@ -69,7 +69,7 @@ func ProposalAs(ids *IDGen, req *Request, ai *AuthInfo) (id uint64, data []byte)
 // (a publication, the cluster version) or an alarm request: not a
 // client's key-value request.
 func IsClusterRequest(r *etcdserverpb.InternalRaftRequest) bool {
-	return r.ClusterMemberAttrSet != nil || r.ClusterVersionSet != nil || r.Alarm != nil
+	return r.ClusterMemberAttrSet != nil || r.ClusterVersionSet != nil || r.Alarm != nil || r.DowngradeInfoSet != nil
 }
 
 // IsClusterEntry is IsClusterRequest of an entry's data.
@@ -135,6 +135,11 @@ func Summary(data []byte) string {
 		return "publish " + name
 	case r.ClusterVersionSet != nil:
 		return "cluster version " + r.ClusterVersionSet.Ver
+	case r.DowngradeInfoSet != nil:
+		if !r.DowngradeInfoSet.Enabled {
+			return "downgrade cancel"
+		}
+		return "downgrade enable " + r.DowngradeInfoSet.Ver
 	case r.Alarm != nil:
 		return "alarm list"
 	case r.Put != nil:

@@ -59,6 +59,9 @@ type MemberStatus struct {
 	DBSize, DBSizeInUse, Quota int64
 	Alarms                     Alarms
 	ClusterVersion             string
+	// Downgrade is the target version of the downgrade in progress; "":
+	// none.
+	Downgrade string
 }
 
 // Status is etcd's answer to a Status call from a member that knows s.
@@ -74,6 +77,6 @@ func Status(s *MemberStatus) *pb.StatusResponse {
 	r.IsLearner = s.IsLearner
 	r.StorageVersion = cmp.Or(StorageVersion(s.ClusterVersion), "3.5.0")
 	r.DbSizeQuota = s.Quota
-	r.DowngradeInfo = &pb.DowngradeInfo{}
+	r.DowngradeInfo = &pb.DowngradeInfo{TargetVersion: s.Downgrade, Enabled: s.Downgrade != ""}
 	return r
 }

@@ -35,6 +35,9 @@ type applyHooks struct{ m *member }
 // Answer replies to the client that waits on an applied request.
 func (h applyHooks) Answer(op *Op, a server.Applied) {
 	rep := reply{status: OpOK, resp: a.Resp, rev: a.Rev, alarms: a.Alarms}
+	if op.Kind == OpDowngrade {
+		op.rare().version = server.ClusterVersion(h.m.cluster.Version)
+	}
 	if a.Err != "" {
 		rep = reply{status: OpError, err: a.Err, rev: a.Rev}
 	}
@@ -68,6 +71,19 @@ func (h applyHooks) Publish(r *membershippb.ClusterMemberAttrSetRequest, own boo
 
 // SetVersion applies the cluster version to the membership.
 func (h applyHooks) SetVersion(v string) { h.m.cluster.Version = v }
+
+// SetDowngrade applies a downgrade's start or end to the membership. A
+// leader checks the cluster version at its monitor's next tick, 4s on
+// (etcd's monitorClusterVersions polls every 4s; the simulation, which
+// polls only while it has something to decide, starts its next poll now).
+func (h applyHooks) SetDowngrade(target string) {
+	m := h.m
+	m.cluster.Downgrade = target
+	if m.soft.RaftState == raft.StateLeader {
+		e := m.w.sched.after(m.w.now, Time(versionCheckEvery))
+		e.kind, e.node, e.inc = evVersionCheck, m.id, m.inc
+	}
+}
 
 // NoSpace raises the member's NOSPACE alarm once its entry is applied
 // (afterAdvance), as etcd's applyEntryNormal does after the apply.

@@ -54,6 +54,7 @@ const (
 	CmdLeaseTimeToLive CommandKind = "lease_timetolive"
 	CmdLeaseList       CommandKind = "lease_list"
 	CmdAuth            CommandKind = "auth"
+	CmdDowngrade       CommandKind = "downgrade"
 	CmdCaption         CommandKind = "caption"
 	CmdLoad            CommandKind = "load"
 	// The operator's disaster recovery (restore.go).
@@ -100,6 +101,9 @@ type Command struct {
 	// Req is a client request (put, delete, get, watch, txn, compact, the
 	// lease calls, member list), in etcd's own types.
 	Req server.Request
+	// Downgrade is a downgrade's Maintenance.Downgrade call (not in Req,
+	// which every Op holds: a downgrade's goes to the Op's rare fields).
+	Downgrade *etcdserverpb.DowngradeRequest
 	// RequireLeader: a watch cancelled when its member loses its leader
 	// (clientv3's WithRequireLeader).
 	RequireLeader bool
@@ -199,7 +203,7 @@ func (c *Command) isPlainRequest() bool {
 		c.Node == "" && c.Groups == nil && c.From == "" && c.To == "" && !c.OneWay && c.For == 0 && c.Rate == 0 &&
 		c.Latency == nil && c.Loss == nil && c.Dup == nil && !c.Learner && c.By == "" && c.Timeout == 0 &&
 		c.Label == "" && c.Labels == nil && c.Caption == "" && c.Text == "" && !c.Repeat && c.Load == nil &&
-		c.PeerURL == "" && !c.Start && !c.External && c.DataDir == "" && !c.ForceNewCluster && c.File == "" && c.Restore == nil && server.RequestFor(c.Req.Message()) == c.Req
+		c.PeerURL == "" && !c.Start && !c.External && c.DataDir == "" && !c.ForceNewCluster && c.File == "" && c.Restore == nil && c.Downgrade == nil && server.RequestFor(c.Req.Message()) == c.Req
 }
 
 // Do applies c now. Commands that fail change nothing and are not logged.
@@ -263,7 +267,7 @@ func (w *World) do(c *Command) (*Op, error) {
 		return nil, nil
 	case CmdCut, CmdRestore, CmdLink:
 		return nil, w.doLink(*c)
-	case CmdAddMember, CmdPromote, CmdRemoveMember, CmdUpdateMember, CmdMemberList, CmdAlarmList, CmdAlarmDisarm:
+	case CmdAddMember, CmdPromote, CmdRemoveMember, CmdUpdateMember, CmdMemberList, CmdAlarmList, CmdAlarmDisarm, CmdDowngrade:
 		return w.doMembership(c)
 	case CmdSnapshotRestore:
 		return nil, w.snapshotRestore(c.Restore)
@@ -599,6 +603,12 @@ func (w *World) doRequest(c *Command) (*Op, error) {
 	if op.Kind.isClusterOrAlarm() {
 		st := op.rare()
 		st.target, st.learner, st.peerURL, st.startAdded = c.Node, c.Learner, c.PeerURL, c.Start
+		if op.Kind == OpDowngrade {
+			if c.Downgrade == nil {
+				return nil, fmt.Errorf("%s: no request given", c.Kind)
+			}
+			st.downgrade = c.Downgrade
+		}
 	}
 	switch k := kindOf(&c.Req); {
 	case k == op.Kind, k == 0 && op.Kind.isClusterOrAlarm():
@@ -753,6 +763,8 @@ func (k CommandKind) opKind() OpKind {
 		return OpAlarmList
 	case CmdAlarmDisarm:
 		return OpAlarmDisarm
+	case CmdDowngrade:
+		return OpDowngrade
 	}
 	return 0
 }

@@ -107,7 +107,8 @@ func (w *World) Status(name string) (r *pb.StatusResponse, ok bool) {
 	}
 	in := m.info()
 	s := server.MemberStatus{Header: w.header(m, true), RaftIndex: in.Commit, RaftTerm: in.Term, RaftAppliedIndex: in.Applied,
-		IsLearner: in.Learner, Quota: w.cfg.quota(name), Alarms: m.cluster.Alarms, ClusterVersion: m.cluster.Version}
+		IsLearner: in.Learner, Quota: w.cfg.quota(name), Alarms: m.cluster.Alarms, ClusterVersion: m.cluster.Version,
+		Downgrade: m.cluster.Downgrade}
 	s.DBSize, s.DBSizeInUse = w.DBSize(name)
 	if in.Lead != 0 && int(in.Lead) <= len(w.members) {
 		s.Leader = w.members[in.Lead-1].memberID

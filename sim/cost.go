@@ -95,17 +95,6 @@ func CheckCompactors(cfg *Config, what string, end time.Duration, requests, rate
 		what, end, cfg.CompactionInterval, CompactorRate(cfg), c, loads, most, why)
 }
 
-// CheckCompactors is the package's CheckCompactors for this world: its
-// loads so far, and the virtual time end a command would take it to.
-func (w *World) CheckCompactors(what string, end Time) error {
-	rate, keys := 0, 0
-	for _, l := range w.loads {
-		rate += l.spec.Rate
-		keys += l.spec.Keys
-	}
-	return CheckCompactors(&w.cfg, what, end.Duration(), w.loadRequests, rate, keys, 0)
-}
-
 // LoadLimit returns the most requests the loads of a run with cfg may
 // send, when their rates add up to rate a second and their keys to keys,
 // and writes other steps (puts, deletes, transactions) write too; and,

@@ -244,6 +244,8 @@ func describeOp(l i18n.Lang, op *Op) string {
 		s = "member update " + op.Target() + " --peer-urls=" + op.PeerURL()
 	case OpMemberList, OpAlarmList, OpAlarmDisarm:
 		s = op.Kind.String()
+	case OpDowngrade:
+		s = server.DescribeDowngrade(op.Downgrade())
 	case OpAuth:
 		s = server.DescribeAuth(op.Req.Auth)
 	}

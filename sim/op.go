@@ -34,6 +34,7 @@ const (
 	OpAlarmList       // the alarms, read through raft
 	OpAlarmDisarm     // disarm every alarm, as clientv3's AlarmDisarm of none: one deactivation each, through raft
 	OpAuth            // one of the Auth service's calls (Op.Req.Auth), through raft as etcd v3.6 sends them all
+	OpDowngrade       // Maintenance.Downgrade (Op.Downgrade()): enable and cancel through raft
 	numOpKinds
 )
 
@@ -70,6 +71,7 @@ var opKinds = [...]opKindRow{
 	OpAlarmList:       {name: "alarm list", call: server.CallCluster, repeatable: true, clusterOrAlarm: true},
 	OpAlarmDisarm:     {name: "alarm disarm", call: server.CallCluster, repeatable: true, clusterOrAlarm: true},
 	OpAuth:            {name: "auth", call: server.CallWrite, write: true},
+	OpDowngrade:       {name: "downgrade", call: server.CallCluster, clusterOrAlarm: true},
 }
 
 // isClusterOrAlarm reports whether the operation is one of etcd's Cluster
@@ -208,6 +210,10 @@ type opRare struct {
 	startAdded bool
 	members    []ClusterMember
 	alarms     []*etcdserverpb.AlarmMember
+	// downgrade: a downgrade's request; version: its answer, the
+	// cluster version.
+	downgrade *etcdserverpb.DowngradeRequest
+	version   string
 
 	compactRevision int64
 
@@ -265,6 +271,12 @@ func (op *Op) PeerURL() string { return op.rareOrZero().peerURL }
 // Members is what a membership call answered: the members after the
 // change, or the member list.
 func (op *Op) Members() []ClusterMember { return op.rareOrZero().members }
+
+// Downgrade is a downgrade's request.
+func (op *Op) Downgrade() *etcdserverpb.DowngradeRequest { return op.rareOrZero().downgrade }
+
+// Version is a downgrade's answer: the cluster version (major.minor).
+func (op *Op) Version() string { return op.rareOrZero().version }
 
 // Alarms are an alarm list's alarms, or those an alarm disarm disarmed.
 func (op *Op) Alarms() []*etcdserverpb.AlarmMember { return op.rareOrZero().alarms }

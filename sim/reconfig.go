@@ -126,8 +126,12 @@ func (w *World) refreshConnections() {
 // its peer URL and the time.
 func (cf *confChanges) proposeMembership(op *Op, origin *member) {
 	m := cf.m
-	if op.Kind == OpAlarmList || op.Kind == OpAlarmDisarm {
+	switch op.Kind {
+	case OpAlarmList, OpAlarmDisarm:
 		m.proposeAlarms(op)
+		return
+	case OpDowngrade:
+		m.proposeDowngrade(op)
 		return
 	}
 	t := m.w.byName[op.Target()]
@@ -395,4 +399,33 @@ func (cf *confChanges) triggerConf(ccID uint64) (*Op, bool) {
 		return nil, false
 	}
 	return m.srv.Wait.Trigger(ccID)
+}
+
+// proposeDowngrade serves a Maintenance.Downgrade at m as etcd's
+// version.Manager does (server.Downgrade): validate, and a cancel with no
+// downgrade in progress, answer at once; enable and cancel propose a
+// DowngradeInfoSet and answer once it is applied here.
+func (cf *confChanges) proposeDowngrade(op *Op) {
+	m := cf.m
+	v, set, why := server.Downgrade(op.Downgrade(), m.cluster.Version, m.cluster.Downgrade)
+	if why != "" {
+		m.w.reply(m, op, reply{status: OpError, err: why})
+		return
+	}
+	if set == nil {
+		op.rare().version = v
+		m.w.reply(m, op, reply{status: OpOK, rev: m.srv.KV.Store.Rev()})
+		return
+	}
+	id := m.srv.IDs.Next()
+	data := server.Encode(&etcdserverpb.InternalRaftRequest{Header: &etcdserverpb.RequestHeader{ID: id}, DowngradeInfoSet: set})
+	m.enter()
+	err := m.rn.Propose(data)
+	m.leave()
+	if err != nil {
+		m.w.reply(m, op, reply{status: OpError, err: errProposalDropped})
+		return
+	}
+	m.srv.Wait.Register(id, op)
+	m.flush()
 }

@@ -152,9 +152,6 @@ func (f *Front) start(w *sim.World, r *request) error {
 		return f.moveLeader(w, r, msg)
 	case *pb.DefragmentRequest:
 		return f.defrag(w, r)
-	case *pb.DowngradeRequest:
-		r.answer(downgrade(w, r.member, msg))
-		return nil
 	}
 	if resp, err, ok := immediate(w, r.member, r.msg); ok {
 		r.answer(resp, err)

@@ -166,6 +166,11 @@ func command(w *sim.World, member string, msg any) (sim.Command, finisher, error
 		return sim.Command{Kind: kind}, func(_ *sim.World, op *sim.Op) (any, error) {
 			return &pb.AlarmResponse{Header: op.Header(), Alarms: op.Alarms()}, nil
 		}, nil
+	case *pb.DowngradeRequest:
+		// Validate, enable, cancel: server.Downgrade decides at the member.
+		return sim.Command{Kind: sim.CmdDowngrade, Downgrade: r}, func(_ *sim.World, op *sim.Op) (any, error) {
+			return &pb.DowngradeResponse{Header: op.Header(), Version: op.Version()}, nil
+		}, nil
 	}
 	return sim.Command{}, nil, status.Errorf(codes.Unimplemented, "%T is not simulated"+note, msg)
 }

@@ -523,3 +523,29 @@ func TestServeChecksSaveBeforeServing(t *testing.T) {
 		}
 	}
 }
+
+// TestServedDowngradeReplays: a downgrade enable, a validate refused while
+// it is in progress (before the leader's monitor lowers the cluster
+// version), and a cancel, served over the wire, are saved as
+// downgrade steps and replay to the served trace (the enable and cancel go
+// through raft, and the leader's version monitor moves the cluster version).
+func TestServedDowngradeReplays(t *testing.T) {
+	s := serve(t)
+	c, _ := newClient(t, "http://"+s.eps[0])
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if r, err := c.Downgrade(ctx, clientv3.DowngradeEnable, "3.5"); err != nil || r.Version != "3.6" {
+		t.Fatalf("downgrade enable 3.5: %+v, %v; want cluster version 3.6", r, err)
+	}
+	inProcess := "etcdserver: cluster has a downgrade job in progress"
+	if _, err := c.Downgrade(ctx, clientv3.DowngradeValidate, "3.5"); err == nil || !strings.Contains(err.Error(), inProcess) {
+		t.Errorf("downgrade validate 3.5 during the downgrade: %v, want %q", err, inProcess)
+	}
+	if _, err := c.Downgrade(ctx, clientv3.DowngradeCancel, ""); err != nil {
+		t.Fatal(err)
+	}
+	saved := s.replaysToServedTrace()
+	if n := strings.Count(string(saved), "downgrade:"); n != 3 {
+		t.Errorf("the saved session has %d downgrade steps, want 3:\n%s", n, saved)
+	}
+}
