@@ -6,7 +6,8 @@
 // arrives (World.arrival; a stalled member's full queue, World.dispatch),
 // a link cut since, a destination down, stalled with a full queue, of
 // another cluster, or one that removed the sender; as it is sent, a
-// destination that is no member (DropUnknown).
+// destination that is no member (DropUnknown, World.recordSend); and at a
+// crash, the messages a stalled member had queued (member.crash).
 //
 // It is deterministic: every random choice is drawn from the *rand.Rand the
 // caller hands in, in the order the caller asks, and nothing here iterates a

@@ -4,12 +4,17 @@
 // message type gets, the timeline and its seek, and the App that turns
 // input events into sim commands.
 //
-// The layout, the ring, hit-testing, colours and shapes are pure functions
-// of a sim.View, a screen size and the App's own state. The App itself, as
-// it builds a frame and acts on input, also reads the current world
-// (Session.World) for what a View does not hold: the history's events,
-// an op by its label, the clients, a member's info, a violation, the last
-// caption, the world's configuration. All of it is tested with plain
+// The layout and the ring are a pure function of a Screen (Lay: the window's
+// size and scale, the language, the parts shown, and the cluster's shape,
+// from a sim.Config by ShapeOf or from a sim.View by ViewShape);
+// hit-testing is a pure function of a Frame and a point (HitTest); colours
+// and shapes are pure functions of what they colour (TermColor,
+// OpStatusColor, MarkColor). A Frame is built from the App (BuildFrame):
+// the current world's View, and the world itself (Session.World) for what
+// a View does not hold. The App too, as it acts on input, reads the
+// current world: the history's events, an op by its label, the clients, a
+// member's info, a violation, the last caption, the world's
+// configuration. All of it is tested with plain
 // `go test`, without ebiten (whose init panics without a display).
 // Package render draws what this package computes and feeds it ebiten's
 // input.
