@@ -36,8 +36,8 @@
 // snapshot.go, console_api.go (what the console and the wire read: the
 // Maintenance answers, auth), view.go (what the window shows), history.go,
 // why.go (raft's log lines, what a message carried), transcript.go (the
-// transcript and the trace), linearize.go (the linearizability check) and
-// op.go (Op: a request's record).
+// transcript and the trace), linearize.go (the linearizability check, and
+// porcupine's page of it) and op.go (Op: a request's record).
 //
 // The history is the largest thing a long run keeps, so it is packed into
 // chunks of records (history_store.go, chunked.go), and reading it decodes:
