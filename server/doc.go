@@ -15,7 +15,10 @@
 // space quota (Backend.QuotaCheck) and the alarm store (Alarms), the
 // backend's batches over a model of its bbolt file (Backend), and the
 // snapshot file of a state machine and back (KV.Snapshot, RestoreKV); the
-// clients' watch streams over the member's watchable store (Watches).
+// clients' watch streams over the member's watchable store (Watches);
+// auth (AuthStore: users, roles, permissions, simple tokens, applied by
+// one handler per Auth request in auth_apply.go) and Downgrade's
+// answers (downgrade.go).
 //
 // It drives nothing: package sim's members own raft, the disk, the clock,
 // the scheduler and the network, and call in here to propose, apply and

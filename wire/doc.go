@@ -10,9 +10,9 @@
 // for its answer. The simulation side (Front) runs on the one goroutine
 // that owns the sim.World, which stays single-threaded and goroutine-free:
 //
-//	f.Take(w)     // apply the requests that arrived, at w.Now()
-//	w.RunUntil(t) // the owner moves virtual time on
-//	f.Deliver(w)  // answer what has ended, stream watch events
+//	f.Take(w, nil) // apply the requests that arrived, at w.Now()
+//	w.RunUntil(t)  // the owner moves virtual time on
+//	f.Deliver(w)   // answer what has ended, stream watch events
 //
 // A request enters the world as a sim.Command (External, sent By the
 // client's address Via the member whose endpoint it reached), stamped with
