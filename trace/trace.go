@@ -1,8 +1,9 @@
 // Package trace reads the JSON Lines traces that raftsim run --trace
-// writes (see SCENARIOS.md): a header line, then one event per line in
-// virtual-time order. Tests read traces with it to check what a run did,
-// and it is fuzzed: a trace is input like any other, and a damaged or
-// hostile one gets an error with its line, in bounded time and memory.
+// writes (see docs/scenarios.md, "Exit codes and the trace"): a header
+// line, then one event per line in virtual-time order. Tests read traces
+// with it to check what a run did, and it is fuzzed: a trace is input like
+// any other, and a damaged or hostile one gets an error with its line, in
+// bounded time and memory.
 package trace
 
 import (
