@@ -105,3 +105,47 @@ func TestWaitHasTheCompactorsLimit(t *testing.T) {
 		t.Errorf("after wait 1s: at %s, want %s", now, start.Add(time.Second))
 	}
 }
+
+// TestWaitHasTheHeartbeatsLimit: a console wait, as a scenario's, may not
+// take the run past the heartbeats' bound (sim.CheckHeartbeats): 99
+// members' leader sends 98 heartbeats every 100ms, and the run may last
+// 40h48m58s; the shell let `wait 999h` run (issue 29). The refusal says
+// the same words as a scenario's, a wait within the bound runs, and the
+// session goes on.
+func TestWaitHasTheHeartbeatsLimit(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Members = nil
+	for i := 1; i <= 99; i++ {
+		cfg.Members = append(cfg.Members, "e"+strconv.Itoa(i))
+	}
+	w, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	c := New(w, Options{Out: &out})
+	if err := c.Start("heartbeats"); err != nil {
+		t.Fatal(err)
+	}
+	start := w.Now()
+	for _, tc := range []struct{ line, want string }{
+		{"wait 999h", "Error: wait: by here the run may last 999h0m0.21744s, and its leader"},
+		{"wait 999h", "and its leader sends a heartbeat to each of the other 98 members every 100ms (tick: 100ms × heartbeat_ticks: 1), 3524472214 heartbeats; a run may send at most 144000000, what 5 members send in 1000h at etcd's default 100ms, so with 99 members and this interval it may last 40h48m58s"},
+		{"wait 41h", "a run may send at most 144000000"},
+		{"wait 1s", ""},
+	} {
+		out.Reset()
+		if err := c.Exec(tc.line); err != nil {
+			t.Fatalf("%s: the session ended: %v", tc.line, err)
+		}
+		switch got := out.String(); {
+		case tc.want == "" && strings.Contains(got, "Error"):
+			t.Errorf("%s: %s, want it run", tc.line, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%s: %s, want %q", tc.line, got, tc.want)
+		}
+	}
+	if now := w.Now(); now != start.Add(time.Second) {
+		t.Errorf("after wait 1s: at %s, want %s", now, start.Add(time.Second))
+	}
+}

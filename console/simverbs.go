@@ -61,7 +61,8 @@ func duration(s, what string) (time.Duration, error) {
 
 // checkRunTime refuses to let a session run past scenarios.MaxRunTime, as
 // a scenario may not, or its compactors write more than a scenario's may
-// (sim.CheckCompactors): what names the command, d is how long it may take.
+// (sim.CheckCompactors), or its leader sends more heartbeats
+// (sim.CheckHeartbeats): what names the command, d is how long it may take.
 func (c *Console) checkRunTime(what string, d time.Duration) error {
 	limit := scenarios.MaxRunTime
 	if c.maxRunTime > 0 {
@@ -71,8 +72,12 @@ func (c *Console) checkRunTime(what string, d time.Duration) error {
 	if end > sim.Time(limit) {
 		return scenarios.PastRunTime(what, end.Duration())
 	}
-	// And the compactors' writes up to there, as a scenario's wait.
-	return c.w.CheckCompactors(what, end)
+	// And the compactors' writes and the leader's heartbeats up to there,
+	// as a scenario's wait.
+	if err := c.w.CheckCompactors(what, end); err != nil {
+		return err
+	}
+	return c.w.CheckHeartbeats(what, end)
 }
 
 // perMember applies a command to each member named in args.

@@ -35,6 +35,7 @@ type validator struct {
 	// (timing), for the compactors' writes over the run (compactors).
 	latest        []time.Duration
 	compactorsOff bool // a step passed the compactors' bound: report it once
+	heartbeatsOff bool // a step passed the heartbeats' bound: report it once
 
 	// onScreen is the narrative step on screen (the latest), whose shows:
 	// are checked when it leaves the screen: at the next narrative step,
@@ -122,6 +123,7 @@ func (p *parser) validate(s *Scenario) {
 		}
 		v.step(&s.Steps[i])
 		v.compactors(i)
+		v.heartbeats(i)
 	}
 	v.shows(nil)
 	v.violations()
@@ -189,6 +191,7 @@ func (v *validator) timing() {
 		if latest > MaxRunTime {
 			v.p.errorf(st.Pos, "%v", PastRunTime(st.Kind.String(), latest))
 			v.compactorsOff = true // one error for the time
+			v.heartbeatsOff = true
 			return
 		}
 	}
@@ -206,6 +209,21 @@ func (v *validator) compactors(i int) {
 	if err := sim.CheckCompactors(&v.s.Config, st.Kind.String(), v.latest[i], v.loadRequests, v.loadRate, v.loadKeys, v.writes); err != nil {
 		v.p.errorf(st.Pos, "%v", err)
 		v.compactorsOff = true
+	}
+}
+
+// heartbeats checks that the leader's heartbeats over the run, up to the
+// latest step i can end, stay within sim.MaxHeartbeats
+// (sim.CheckHeartbeats): many members, or a short heartbeat interval,
+// cost that much however idle the run is.
+func (v *validator) heartbeats(i int) {
+	if v.heartbeatsOff {
+		return
+	}
+	st := &v.s.Steps[i]
+	if err := sim.CheckHeartbeats(&v.s.Config, st.Kind.String(), v.latest[i]); err != nil {
+		v.p.errorf(st.Pos, "%v", err)
+		v.heartbeatsOff = true
 	}
 }
 

@@ -159,3 +159,48 @@ func loadLimit(cfg *Config, rate, keys, writes int, compactors bool) (int, strin
 	}
 	return most, why
 }
+
+// MaxHeartbeats bounds the heartbeats a run's leader may send, (members -
+// 1) × its virtual time / the heartbeat interval (tick × heartbeat_ticks):
+// each is a message and a response every step of the network carries,
+// whatever else the run does. It is what the sandbox's 5 members send in
+// 1000h, the longest run (scenarios.MaxRunTime), at etcd's default
+// heartbeat of 100ms: 4 × 36 million; the sandbox's --start-at 1000h took
+// 232 s of CPU time (docs/scenarios.md). 99 idle members waiting 999h
+// were let through (issue 29), some 3.5 billion heartbeats, hours of CPU
+// time.
+const MaxHeartbeats = 4 * 1000 * 3600 * 10
+
+// HeartbeatInterval returns how often a leader of a run with cfg sends
+// its heartbeats: tick × heartbeat_ticks.
+func HeartbeatInterval(cfg *Config) time.Duration {
+	return cfg.Tick * time.Duration(max(cfg.HeartbeatTicks, 1))
+}
+
+// Heartbeats returns how many heartbeats a leader of a run with cfg sends
+// at most in d of virtual time, one to each other member every
+// HeartbeatInterval, rounded up.
+func Heartbeats(cfg *Config, d time.Duration) int {
+	n := len(cfg.Members)
+	hb := HeartbeatInterval(cfg)
+	if n <= 1 || d <= 0 || hb <= 0 {
+		return 0
+	}
+	return int(math.Min(math.Ceil(float64(n-1)*float64(d)/float64(hb)), 1<<62))
+}
+
+// CheckHeartbeats refuses a run that would last until end when its
+// leader's heartbeats by then (Heartbeats) pass MaxHeartbeats; what names
+// the step or command that would take the run that far. A scenario's
+// validation and the console's wait and load say the same words.
+func CheckHeartbeats(cfg *Config, what string, end time.Duration) error {
+	h := Heartbeats(cfg, end)
+	if h <= MaxHeartbeats {
+		return nil
+	}
+	n := len(cfg.Members)
+	hb := HeartbeatInterval(cfg)
+	most := time.Duration(float64(MaxHeartbeats) / float64(n-1) * float64(hb)).Truncate(time.Second)
+	return fmt.Errorf("%s: by here the run may last %s, and its leader sends a heartbeat to each of the other %d members every %s (tick: %s × heartbeat_ticks: %d), %d heartbeats; a run may send at most %d, what 5 members send in 1000h at etcd's default 100ms, so with %d members and this interval it may last %s (every heartbeat is a message and a response, whatever else the run does)",
+		what, end, n-1, hb, cfg.Tick, max(cfg.HeartbeatTicks, 1), h, MaxHeartbeats, n, most)
+}

@@ -148,6 +148,9 @@ func (w *World) checkLoad(s *LoadSpec) error {
 	if err := CheckCompactors(&w.cfg, "load", w.now.Add(s.For).Duration(), w.loadRequests+n, rate, keys, 0); err != nil {
 		return err
 	}
+	if err := CheckHeartbeats(&w.cfg, "load", w.now.Add(s.For).Duration()); err != nil {
+		return err
+	}
 	for _, v := range s.Via {
 		if w.client(v) == nil && w.byName[v] == nil {
 			return fmt.Errorf("load: no client or member named %q", v)
@@ -298,4 +301,21 @@ func describeLoad(s *LoadSpec) string {
 	m := s.Mix
 	return fmt.Sprintf(loadText,
 		s.For, s.Rate, strings.Join(s.Via, ","), s.Keys, s.Prefix, dist, m.Put, m.Get, m.Serializable, m.Delete, m.Txn)
+}
+
+// CheckCompactors is the package's CheckCompactors for this world: its
+// loads so far, and the virtual time end a command would take it to.
+func (w *World) CheckCompactors(what string, end Time) error {
+	rate, keys := 0, 0
+	for _, l := range w.loads {
+		rate += l.spec.Rate
+		keys += l.spec.Keys
+	}
+	return CheckCompactors(&w.cfg, what, end.Duration(), w.loadRequests, rate, keys, 0)
+}
+
+// CheckHeartbeats is the package's CheckHeartbeats for this world, up to
+// the virtual time end a command would take it to.
+func (w *World) CheckHeartbeats(what string, end Time) error {
+	return CheckHeartbeats(&w.cfg, what, end.Duration())
 }
