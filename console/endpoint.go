@@ -2,6 +2,7 @@ package console
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 
 	"github.com/raftsim/raftsim/server"
 	"github.com/raftsim/raftsim/sim"
@@ -410,8 +412,8 @@ func (c *Console) endpointHashKV(eps []string, f *flags, rev int64) error {
 			if err != nil {
 				failed = err
 				code := "OutOfRange" // a compacted or future revision
-				if strings.Contains(err.Error(), "learner") {
-					code = "FailedPrecondition"
+				if ee := (rpctypes.EtcdError{}); errors.As(err, &ee) {
+					code = ee.Code().String() // a learner's refusal: FailedPrecondition
 				}
 				c.clientWarn(&b, "etcd-client", c.label(ep), peerOf(c.hostPort(ep)), "/etcdserverpb.Maintenance/HashKV",
 					"rpc error: code = "+code+" desc = "+err.Error())

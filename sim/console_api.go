@@ -2,12 +2,12 @@ package sim
 
 import (
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 
 	"github.com/raftsim/raftsim/mvcc"
 	"github.com/raftsim/raftsim/server"
@@ -72,8 +72,10 @@ func (w *World) HashKV(name string, rev int64) (mvcc.KeyValueHash, int64, error)
 	return h, cur, nil
 }
 
-// errNotForLearner is etcd's answer to an RPC a learner does not serve.
-var errNotForLearner = errors.New(server.ErrNotForLearner)
+// errNotForLearner is etcd's answer to an RPC a learner does not serve,
+// as the value clientv3 sees (an rpctypes.EtcdError, whose Code is
+// FailedPrecondition): a caller decides on the code, its text is printed.
+var errNotForLearner = rpctypes.Error(rpctypes.ErrGRPCNotSupportedForLearner)
 
 // Started reports whether the cluster has started as a real one a client
 // talks to has: a leader is elected, and every member that is up has heard

@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
@@ -72,7 +71,7 @@ func Open(path string, opt Options) (s *Snapshot, err error) {
 		dbBytes -= sha256.Size
 	}
 	if err := verifyFile(path, dbBytes); err != nil {
-		if strings.HasPrefix(err.Error(), "not a bbolt database") {
+		if errors.Is(err, errNotBbolt) {
 			return nil, fmt.Errorf("%s is not an etcd snapshot: %v", path, err)
 		}
 		return nil, fmt.Errorf("%s is corrupt: %v", path, err)

@@ -96,7 +96,7 @@ func (v *verifier) meta() (metaPage, error) {
 		}
 	}
 	if len(ms) == 0 {
-		return metaPage{}, fmt.Errorf("not a bbolt database: %v", why)
+		return metaPage{}, fmt.Errorf("%w: %v", errNotBbolt, why)
 	}
 	best := ms[0]
 	if len(ms) == 2 && ms[1].txid > best.txid {
@@ -216,3 +216,8 @@ func verifyFile(path string, dbBytes int64) error {
 	defer f.Close()
 	return verifyPages(f, dbBytes)
 }
+
+// errNotBbolt heads the error for a file with no valid bbolt meta page:
+// Read tells "not an etcd snapshot" from "corrupt" with errors.Is on it,
+// never on the text.
+var errNotBbolt = errors.New("not a bbolt database")
