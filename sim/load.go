@@ -105,17 +105,6 @@ type LoadStats struct {
 // Pending returns how many requests have not ended yet.
 func (s LoadStats) Pending() int { return s.Sent - s.OK - s.Failed - s.TimedOut }
 
-// CheckCompactors is the package's CheckCompactors for this world: its
-// loads so far, and the virtual time end a command would take it to.
-func (w *World) CheckCompactors(what string, end Time) error {
-	rate, keys := 0, 0
-	for _, l := range w.loads {
-		rate += l.spec.Rate
-		keys += l.spec.Keys
-	}
-	return CheckCompactors(&w.cfg, what, end.Duration(), w.loadRequests, rate, keys, 0)
-}
-
 // check refuses a load that breaks a limit or names a client that does
 // not exist.
 func (w *World) checkLoad(s *LoadSpec) error {
