@@ -145,6 +145,13 @@ func TestHeartbeatsOverTheRunAreBounded(t *testing.T) {
 	wait := func(cluster, d string) string {
 		return fmt.Sprintf("name: c\ncluster: {%s}\nsteps:\n  - expect: {leader: any, within: 60s}\n  - wait: %s\n", cluster, d)
 	}
+	added := func(n int, d string) string {
+		f := "name: c\ncluster: {members: 3}\nsteps:\n  - expect: {leader: any, within: 60s}\n"
+		for i := range n {
+			f += fmt.Sprintf("  - add_member: {name: x%d, start: false}\n", i)
+		}
+		return f + "  - wait: " + d + "\n"
+	}
 	for _, tc := range []struct {
 		name, file string
 		err        string // "" if it is accepted
@@ -157,6 +164,10 @@ func TestHeartbeatsOverTheRunAreBounded(t *testing.T) {
 		{"3 members, tick: 10ms, 199h", wait("members: 3, tick: 10ms", "199h"), ""},
 		{"3 members, 999h", wait("members: 3", "999h"), ""},
 		{"1 member, tick: 1ms, 999h", wait("members: 1, tick: 1ms", "999h"), ""},
+		// Members added by steps count: 3 members grown to 50 send as
+		// many heartbeats as 50 would.
+		{"3 members and 47 added, 999h", added(47, "999h"), "c.yaml:52:5: wait: by here the run may last 999h1m0s, and its leader sends a heartbeat to each of the other 49 members"},
+		{"3 members and 1 added, 999h", added(1, "600h"), ""},
 	} {
 		_, err := Parse("c.yaml", []byte(tc.file))
 		switch {

@@ -221,7 +221,7 @@ func (v *validator) heartbeats(i int) {
 		return
 	}
 	st := &v.s.Steps[i]
-	if err := sim.CheckHeartbeats(&v.s.Config, st.Kind.String(), v.latest[i]); err != nil {
+	if err := sim.CheckHeartbeats(&v.s.Config, len(v.known), st.Kind.String(), v.latest[i]); err != nil {
 		v.p.errorf(st.Pos, "%v", err)
 		v.heartbeatsOff = true
 	}

@@ -177,11 +177,12 @@ func HeartbeatInterval(cfg *Config) time.Duration {
 	return cfg.Tick * time.Duration(max(cfg.HeartbeatTicks, 1))
 }
 
-// Heartbeats returns how many heartbeats a leader of a run with cfg sends
-// at most in d of virtual time, one to each other member every
+// Heartbeats returns how many heartbeats a leader of a run with cfg and
+// at most members members (those it starts with and those added since)
+// sends at most in d of virtual time, one to each other member every
 // HeartbeatInterval, rounded up.
-func Heartbeats(cfg *Config, d time.Duration) int {
-	n := len(cfg.Members)
+func Heartbeats(cfg *Config, members int, d time.Duration) int {
+	n := members
 	hb := HeartbeatInterval(cfg)
 	if n <= 1 || d <= 0 || hb <= 0 {
 		return 0
@@ -191,14 +192,17 @@ func Heartbeats(cfg *Config, d time.Duration) int {
 
 // CheckHeartbeats refuses a run that would last until end when its
 // leader's heartbeats by then (Heartbeats) pass MaxHeartbeats; what names
-// the step or command that would take the run that far. A scenario's
-// validation and the console's wait and load say the same words.
-func CheckHeartbeats(cfg *Config, what string, end time.Duration) error {
-	h := Heartbeats(cfg, end)
+// the step or command that would take the run that far, members how many
+// members the run has had by then (a member added at the console or by a
+// step counts as if it had been there from the start: a bound, not a
+// count). A scenario's validation and the console's wait and load say the
+// same words.
+func CheckHeartbeats(cfg *Config, members int, what string, end time.Duration) error {
+	h := Heartbeats(cfg, members, end)
 	if h <= MaxHeartbeats {
 		return nil
 	}
-	n := len(cfg.Members)
+	n := members
 	hb := HeartbeatInterval(cfg)
 	most := time.Duration(float64(MaxHeartbeats) / float64(n-1) * float64(hb)).Truncate(time.Second)
 	return fmt.Errorf("%s: by here the run may last %s, and its leader sends a heartbeat to each of the other %d members every %s (tick: %s × heartbeat_ticks: %d), %d heartbeats; a run may send at most %d, what 5 members send in 1000h at etcd's default 100ms, so with %d members and this interval it may last %s (every heartbeat is a message and a response, whatever else the run does)",

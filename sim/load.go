@@ -137,7 +137,7 @@ func (w *World) checkLoad(s *LoadSpec) error {
 	if err := CheckCompactors(&w.cfg, "load", w.now.Add(s.For).Duration(), w.loadRequests+n, rate, keys, 0); err != nil {
 		return err
 	}
-	if err := CheckHeartbeats(&w.cfg, "load", w.now.Add(s.For).Duration()); err != nil {
+	if err := CheckHeartbeats(&w.cfg, len(w.members), "load", w.now.Add(s.For).Duration()); err != nil {
 		return err
 	}
 	for _, v := range s.Via {
@@ -306,5 +306,5 @@ func (w *World) CheckCompactors(what string, end Time) error {
 // CheckHeartbeats is the package's CheckHeartbeats for this world, up to
 // the virtual time end a command would take it to.
 func (w *World) CheckHeartbeats(what string, end Time) error {
-	return CheckHeartbeats(&w.cfg, what, end.Duration())
+	return CheckHeartbeats(&w.cfg, len(w.members), what, end.Duration())
 }
