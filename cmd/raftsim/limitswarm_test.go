@@ -174,6 +174,14 @@ func drawLoad(rng *rand.Rand, scale float64) limitInput {
 	}
 	requests = sim.LoadRequests(time.Duration(forMs)*time.Millisecond, rate)
 	refuse = refuse || requests > limit
+	if !refuse {
+		// The whole run's rules, up to the latest the last step can end
+		// (the expect's 60s, the load, the wait): the compactors' writes
+		// and the heartbeats.
+		end := 61*time.Second + time.Duration(forMs)*time.Millisecond
+		refuse = sim.CheckCompactors(&cfg, "load", end, requests, min(rate, sim.MaxLoadRate), min(keys, sim.MaxLoadKeys), 0) != nil ||
+			sim.CheckHeartbeats(&cfg, len(cfg.Members), "load", end) != nil
+	}
 	return limitInput{
 		name: fmt.Sprintf("%d members, snapshot_every %d, compacted %v, a load of %d requests at %d a second on %d keys", members, every, compacted, requests, rate, keys),
 		scenario: fmt.Sprintf("name: s\ncluster: {%s}\nsteps:\n  - expect: {leader: any, within: 60s}\n  - load: {for: %dms, rate: %d, keys: %d, mix: {put: 3, get: 1, delete: 1}}\n  - wait: 1s\n",
