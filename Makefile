@@ -169,7 +169,7 @@ fuzz:
 ETCD_DIR := $(CURDIR)/$(BIN)/etcd-v3.6.16
 etcd-compare:
 	bash cmd/internal/etcdcompare/build-etcd.sh $(ETCD_DIR)
-	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestRealEtcd|TestSimMatchesRealEtcd|TestWireMatchesRealEtcd|TestWireSnapshotSave|TestSnapshotsWithRealEtcd|TestWireProgressMatchesRealEtcd|TestWireKeepaliveMatchesRealEtcd|TestWireTxnDepthMatchesRealEtcd|TestWireQuotaMatchesRealEtcd|TestQuotaPerMemberMatchesRealEtcd' ./cmd/internal/etcdcompare/ $(if $(UPDATE),-update)
+	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -timeout 30m -run 'TestRealEtcd|TestSimMatchesRealEtcd|TestWireMatchesRealEtcd|TestWireSnapshotSave|TestSnapshotsWithRealEtcd|TestWireProgressMatchesRealEtcd|TestWireKeepaliveMatchesRealEtcd|TestWireTxnDepthMatchesRealEtcd|TestWireQuotaMatchesRealEtcd|TestQuotaPerMemberMatchesRealEtcd' ./cmd/internal/etcdcompare/ $(if $(UPDATE),-update)
 	RAFTSIM_ETCD=$(ETCD_DIR) $(GO) test -count=1 -run 'TestEveryVerbRoundTrip' ./cmd/raftsim/
 
 # kube-compare runs one workload through a real kube-apiserver v1.34.4
